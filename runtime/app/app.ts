@@ -1,0 +1,98 @@
+// The application kernel: plugins register in order, set up (publish to metadata buckets, hooks and the
+// container), then boot (adapters read the buckets and refuse misconfiguration), then `app:booted` fires.
+import { Scope } from './container.js';
+import { Hooks } from './hooks.js';
+import { Metadata } from './metadata.js';
+
+export interface Plugin {
+  readonly name: string;
+  /** Runs first, in registration order: publish routes, enrichers, guards, claims, services. */
+  setup?(app: App): void | Promise<void>;
+  /** Runs after every plugin's setup, in registration order: read what the others published. */
+  boot?(app: App): void | Promise<void>;
+}
+
+export interface ListenOptions {
+  port?: number;
+  host?: string;
+}
+
+export interface ListeningAddress {
+  url: string;
+  host: string;
+  port: number;
+}
+
+/** What an adapter plugin provides so the app can listen and close. */
+export interface HttpServer {
+  listen(options: Required<ListenOptions>): Promise<ListeningAddress>;
+  close(): Promise<void>;
+}
+
+export interface AppOptions {
+  name?: string;
+  version?: string;
+}
+
+export class App {
+  readonly name: string;
+  readonly version: string;
+  readonly metadata = new Metadata();
+  readonly hooks = new Hooks();
+  readonly container = new Scope();
+  private readonly plugins: Plugin[] = [];
+  private server: HttpServer | undefined;
+  private booting: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(options: AppOptions = {}) {
+    this.name = options.name ?? 'svc';
+    this.version = options.version ?? '0.0.0';
+  }
+
+  register(plugin: Plugin): this {
+    if (this.booting)
+      throw new Error(`Plugin "${plugin.name}" was registered after the app started booting.`);
+    this.plugins.push(plugin);
+    return this;
+  }
+
+  /** Called by an adapter plugin during setup; one app serves through one adapter. */
+  setServer(server: HttpServer): void {
+    if (this.server) throw new Error('An HTTP adapter is already registered on this app.');
+    this.server = server;
+  }
+
+  get booted(): boolean {
+    return this.booting !== undefined;
+  }
+
+  /** Runs setup and boot of every plugin once, then emits app:booted. Later calls return the same promise. */
+  boot(): Promise<void> {
+    this.booting ??= this.runBoot();
+    return this.booting;
+  }
+
+  async listen(options: ListenOptions = {}): Promise<ListeningAddress> {
+    await this.boot();
+    if (!this.server) throw new Error('No HTTP adapter is registered: register fastifyPlugin({ routes }).');
+    return this.server.listen({ port: options.port ?? 3000, host: options.host ?? '127.0.0.1' });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.hooks.emit('app:closing', { app: this });
+    await this.server?.close();
+  }
+
+  private async runBoot(): Promise<void> {
+    for (const plugin of this.plugins) await plugin.setup?.(this);
+    for (const plugin of this.plugins) await plugin.boot?.(this);
+    await this.hooks.emit('app:booted', { app: this });
+  }
+}
+
+export function createApp(options: AppOptions = {}): App {
+  return new App(options);
+}

@@ -1,0 +1,32 @@
+// The application hook bus. Handlers run in registration order and are awaited one after another,
+// so a hook that must finish before start-up continues (app:booted) can be async.
+
+export interface HookEvents {
+  /** After every plugin booted; adapters mount edge hooks, the 404 handler and the OpenAPI build here. */
+  'app:booted': { app: unknown };
+  /** Before the server stops listening. */
+  'app:closing': { app: unknown };
+}
+
+export type HookName = keyof HookEvents;
+type HookHandler<E extends HookName> = (payload: HookEvents[E]) => void | Promise<void>;
+
+export class Hooks {
+  private readonly handlers = new Map<HookName, HookHandler<never>[]>();
+
+  on<E extends HookName>(event: E, handler: HookHandler<E>): () => void {
+    let list = this.handlers.get(event);
+    if (!list) this.handlers.set(event, (list = []));
+    list.push(handler as HookHandler<never>);
+    return () => {
+      const index = list.indexOf(handler as HookHandler<never>);
+      if (index >= 0) list.splice(index, 1);
+    };
+  }
+
+  async emit<E extends HookName>(event: E, payload: HookEvents[E]): Promise<void> {
+    for (const handler of this.handlers.get(event) ?? []) {
+      await (handler as HookHandler<E>)(payload);
+    }
+  }
+}

@@ -1,0 +1,3 @@
+export * from './app/app.js';
+export * from './http/errors.js';
+export type * from './http/types.js';
