@@ -4,14 +4,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: [
-      'node_modules/**',
-      'dist/**',
-      'generated/**',
-      '.svc/**',
-      'coverage/**',
-      'test/fixtures/**/generated/**',
-    ],
+    ignores: ['node_modules/**', 'dist/**', '**/generated/**', '.svc/**', 'coverage/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -29,7 +29,7 @@ export interface ResourceIR {
 export interface JsonBodyIR {
   kind: 'json';
   schema: JsonSchema;
-  /** false when the spec marks the body optional (`body: { schema, required: false }`). */
+  /** false when the spec marks the body optional (`body: { json: <schema>, required: false }`). */
   required: boolean;
 }
 export type BodyIR = JsonBodyIR;
@@ -41,7 +41,7 @@ export interface RouteMetaIR {
   auth?: boolean;
   scopes?: string[];
   etag?: boolean;
-  mcp?: boolean | { name?: string; description?: string };
+  mcp?: boolean | { name?: string; description?: string; redactErrorDetails?: boolean };
   /** Every other key exactly as written (validated against the built-in meta keys and `metaKeys`). */
   [key: string]: unknown;
 }
@@ -100,7 +100,12 @@ export type ConfigValue =
   | null
   | ConfigValue[]
   | { [key: string]: ConfigValue }
-  | { $template: TemplatePart[] };
+  | {
+      $template: TemplatePart[];
+      /** true when the value is exactly one reference at a key that takes more than text: the resolved text
+       *  is read as a YAML scalar (`port: ${PORT:-3000}` → 3000); see spec/env-template.ts resolveConfig. */
+      reread?: boolean;
+    };
 
 export interface SpecIR {
   /** 'app' for svc.config.yaml; 'module' for the built-in module specs under spec/modules/. */

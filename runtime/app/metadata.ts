@@ -14,8 +14,12 @@ export interface MetadataBuckets {
   'http:enrichers': Enricher;
   'http:guards': Guard;
   'http:guarded-meta': GuardedMetaClaim;
+  /** Extra meta keys a plugin declares guarded: a route using one must be claimed in 'http:guarded-meta'. */
+  'http:guarded-meta-keys': string;
   'http:meta-validators': MetaValidator;
   'http:route-visibility': RouteVisibilityCheck;
+  /** Links a plugin serves (OpenAPI, MCP, API-key page); serve() prints them at start. */
+  'app:urls': { label: string; path: string };
 }
 
 export type BucketName = keyof MetadataBuckets;

@@ -31,12 +31,18 @@ export type CoercionPlan = Readonly<Record<string, FieldCoercion>>;
 export interface RoutePart {
   validate: CompiledValidator;
   coerce?: CoercionPlan;
+  /** The JSON Schema the validator was compiled from; read by documentation builders, never per request. */
+  schema?: unknown;
 }
 
 /** A JSON body validated against a schema. Upload and raw bodies join this union later. */
 export interface JsonBody {
   kind: 'json';
   validate: CompiledValidator;
+  /** false: a request without a body skips validation and the handler gets `undefined`. Default true. */
+  required?: boolean;
+  /** The JSON Schema the validator was compiled from; read by documentation builders, never per request. */
+  schema?: unknown;
 }
 export type RouteBody = JsonBody;
 
@@ -176,6 +182,20 @@ export interface GuardedMetaClaim {
 export interface MetaValidator {
   name: string;
   validate(route: Route): readonly string[];
+}
+
+/**
+ * What the pipeline needs from an adapter's reply beyond SvcReply: whether the handler chose a status, and
+ * one call that sends the final response.
+ */
+export interface ReplySink extends SvcReply {
+  /** True once status() was called (by the handler, a guard or an enricher). */
+  readonly statusChosen: boolean;
+  /**
+   * Sends the response. `contentType`, when given, replaces any content type set before; when undefined the
+   * header is left as it is. `body` undefined sends no body.
+   */
+  finish(status: number, body: string | Buffer | undefined, contentType: string | undefined): void;
 }
 
 /** A side-effect-free check telling whether a caller can see a route (lists, tool listings). Never authorization. */

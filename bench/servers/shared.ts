@@ -1,0 +1,18 @@
+// What both bench servers answer, so the comparison measures the frameworks and nothing else.
+export const GREETING = { hello: 'world', n: 42 };
+
+/** JSON Schema of the POST body; the plain server hands it to Fastify's own validator. */
+export const ITEM_SCHEMA = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 100 },
+    quantity: { type: 'integer', minimum: 0 },
+    tags: { type: 'array', items: { type: 'string', maxLength: 20 }, maxItems: 10 },
+  },
+  required: ['name', 'quantity'],
+  additionalProperties: false,
+} as const;
+
+export function announce(url: string): void {
+  process.stdout.write(`listening ${url}\n`);
+}

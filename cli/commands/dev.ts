@@ -1,0 +1,113 @@
+// svc dev: build, start, then rebuild on spec changes and restart on build or source changes.
+// A broken spec is reported and the running service is kept, so a typo never takes the dev server down.
+import type { ChildProcess } from 'node:child_process';
+import { watch, existsSync, type FSWatcher } from 'node:fs';
+import { join, relative } from 'node:path';
+import { build } from '../../generator/index.js';
+import { parseCommand } from '../args.js';
+import { spawnTypeScript } from '../child.js';
+import { resolveEntry } from '../entry.js';
+import { projectDir, specFile, SPEC_FILE } from '../project.js';
+import { reportFailure } from '../report.js';
+import { COMMAND_USAGE } from '../usage.js';
+
+const DEBOUNCE_MS = 150;
+
+export async function devCommand(args: string[]): Promise<number> {
+  const { values } = parseCommand('dev', args, {}, { min: 0, max: 0 });
+  if (values.help) {
+    process.stdout.write(`${COMMAND_USAGE.dev}\n`);
+    return 0;
+  }
+  const dir = projectDir(values.dir);
+  const session = new DevSession(dir);
+  await session.rebuildAndRestart(SPEC_FILE);
+  return session.run();
+}
+
+class DevSession {
+  private child: ChildProcess | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private pending = new Set<string>();
+  private busy: Promise<void> = Promise.resolve();
+  private readonly watchers: FSWatcher[] = [];
+
+  constructor(private readonly dir: string) {}
+
+  run(): Promise<number> {
+    // The project directory, not the file: editors save by replacing the file, which ends a file watch.
+    this.watch(this.dir, false, (file) => file === SPEC_FILE);
+    const src = join(this.dir, 'src');
+    if (existsSync(src)) this.watch(src, true, () => true);
+    return new Promise((resolve) => {
+      const stop = () => {
+        for (const watcher of this.watchers) watcher.close();
+        clearTimeout(this.timer);
+        void this.stopChild().then(() => resolve(0));
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+  }
+
+  /** Rebuild when the spec changed; restart when the build succeeded or only sources changed. */
+  async rebuildAndRestart(changed: string): Promise<void> {
+    const specChanged = changed === SPEC_FILE;
+    if (specChanged) {
+      try {
+        const result = await build({ specFile: specFile(this.dir) });
+        const written = result.files.filter((file) => file.status === 'written').length;
+        process.stdout.write(`svc dev: built (${written} files written) in ${Math.round(result.ms)} ms\n`);
+      } catch (error) {
+        reportFailure(error, this.dir);
+        process.stdout.write(
+          this.child ? 'svc dev: keeping the running service; fix the spec to reload.\n' : '',
+        );
+        return;
+      }
+    }
+    await this.stopChild();
+    try {
+      const entry = await resolveEntry(this.dir, undefined);
+      this.child = spawnTypeScript([entry], this.dir);
+      this.child.on('exit', (code, signal) => {
+        if (signal === null)
+          process.stdout.write(`svc dev: service exited with code ${code}; waiting for changes.\n`);
+      });
+    } catch (error) {
+      reportFailure(error, this.dir);
+    }
+  }
+
+  private watch(path: string, recursive: boolean, relevant: (file: string) => boolean): void {
+    const watcher = watch(path, { recursive }, (_event, file) => {
+      if (file === null || !relevant(file)) return;
+      this.pending.add(relative(this.dir, join(path, file)));
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.flush(), DEBOUNCE_MS);
+    });
+    this.watchers.push(watcher);
+  }
+
+  private flush(): void {
+    const changes = [...this.pending];
+    this.pending.clear();
+    const key = changes.includes(SPEC_FILE) ? SPEC_FILE : (changes[0] ?? SPEC_FILE);
+    process.stdout.write(`svc dev: ${changes.join(', ')} changed\n`);
+    this.busy = this.busy.then(() => this.rebuildAndRestart(key));
+  }
+
+  private stopChild(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+      child.once('exit', () => {
+        clearTimeout(force);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+  }
+}

@@ -1,0 +1,30 @@
+// svc test [files...]: node's test runner over test/**/*.test.ts with TypeScript support.
+import { readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseCommand } from '../args.js';
+import { runToExit, spawnTypeScript } from '../child.js';
+import { projectDir } from '../project.js';
+import { COMMAND_USAGE } from '../usage.js';
+
+export async function testCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommand('test', args, {}, { min: 0, max: Infinity });
+  if (values.help) {
+    process.stdout.write(`${COMMAND_USAGE.test}\n`);
+    return 0;
+  }
+  const dir = projectDir(values.dir);
+  const files = positionals.length > 0 ? positionals : findTests(join(dir, 'test'));
+  if (files.length === 0) {
+    process.stderr.write('svc test: no test files found under test/ (files end in .test.ts).\n');
+    return 1;
+  }
+  return runToExit(spawnTypeScript(['--test', ...files], dir));
+}
+
+function findTests(root: string): string[] {
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.test.ts') && !file.split(/[\\/]/).includes('node_modules'))
+    .sort()
+    .map((file) => join(root, file));
+}

@@ -1,0 +1,53 @@
+// The `svc` command: dispatches to one module per command; every failure becomes a message and exit 1.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildCommand } from './commands/build.js';
+import { devCommand } from './commands/dev.js';
+import { generateDocsCommand } from './commands/generate-docs.js';
+import { initCommand } from './commands/init.js';
+import { startCommand } from './commands/start.js';
+import { testCommand } from './commands/test.js';
+import { SVCKIT_ROOT } from './project.js';
+import { reportFailure } from './report.js';
+import { MAIN_USAGE, UsageError } from './usage.js';
+
+type Command = (args: string[]) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
+  build: buildCommand,
+  dev: devCommand,
+  start: startCommand,
+  test: testCommand,
+  'generate:docs': generateDocsCommand,
+  init: initCommand,
+};
+
+/** Runs the command line and returns the exit code (the bin sets process.exitCode from it). */
+export async function run(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  try {
+    if (name === undefined) throw new UsageError('svc: missing command.', MAIN_USAGE);
+    if (name === '--help' || name === '-h' || name === 'help') {
+      process.stdout.write(`${MAIN_USAGE}\n`);
+      return 0;
+    }
+    if (name === '--version' || name === '-v') {
+      process.stdout.write(`${version()}\n`);
+      return 0;
+    }
+    const command = COMMANDS[name];
+    if (!command) throw new UsageError(`svc: unknown command '${name}'.`, MAIN_USAGE);
+    return await command(args);
+  } catch (error) {
+    return reportFailure(error, process.cwd());
+  }
+}
+
+export async function main(argv: string[]): Promise<void> {
+  process.exitCode = await run(argv);
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(join(SVCKIT_ROOT, 'package.json'), 'utf8')) as { version: string };
+  return pkg.version;
+}

@@ -1,0 +1,54 @@
+// Help texts of the `svc` command. Every usage error prints the relevant one and exits 1.
+
+export const MAIN_USAGE = `Usage: svc <command> [options]
+
+Commands:
+  build [--check]                     compile svc.config.yaml into generated/ (--check: fail if stale)
+  dev                                 build, start, rebuild and restart on changes
+  start [entry]                       run the service (server.entry of svc.config.yaml by default)
+  test [files...]                     run the project's tests (test/**/*.test.ts) with node's test runner
+  generate:docs [--out=<path>|--stdout]
+                                      write the OpenAPI document (default: openapi.json)
+  init <dir>                          create a new svc application in <dir>
+
+Options:
+  --dir=<path>                        project directory (default: the current directory)
+  -h, --help                          show help (also: svc <command> --help)
+  -v, --version                       print the svckit version`;
+
+export const COMMAND_USAGE: Record<string, string> = {
+  build: `Usage: svc build [--check] [--dir=<path>]
+
+Compiles svc.config.yaml into generated/: types.ts, validators.js, errors.ts, routes.ts, config.ts,
+openapi.json, mcp-tools.json and client.ts. Unchanged files are not rewritten.
+
+  --check      write nothing; exit 1 and name every file that is stale or missing`,
+  dev: `Usage: svc dev [--dir=<path>]
+
+Builds, starts the service, rebuilds when svc.config.yaml changes and restarts when the build or src/
+changes. A spec error is printed and the running service is kept until the spec is fixed.`,
+  start: `Usage: svc start [entry] [--dir=<path>]
+
+Runs the service's entry module (server.entry of svc.config.yaml, default src/server.ts) with TypeScript
+support. PORT, HOST and the other variables referenced by svc.config.yaml are read at start.`,
+  test: `Usage: svc test [files...] [--dir=<path>]
+
+Runs test/**/*.test.ts (or the given files) with node's built-in test runner and TypeScript support.`,
+  'generate:docs': `Usage: svc generate:docs [--out=<path> | --stdout] [--dir=<path>]
+
+Writes the OpenAPI 3.1 document of svc.config.yaml to openapi.json (default), to --out, or to stdout.`,
+  init: `Usage: svc init <dir>
+
+Creates a new svc application in <dir> (which must not exist or be empty): svc.config.yaml, src/,
+test/, package.json. Then: cd <dir> && npm install && npm start, and npm test.`,
+};
+
+/** Raised for a wrong command line; main() prints the usage text and exits 1. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly usage: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,129 @@
+// client.ts: a dependency-free typed fetch client. Types come from the generated types.ts (type-only
+// import); result unions are built from the declared responses and routeErrorsByStatus(), so a status or
+// code the spec does not declare is never given a declared type.
+import type { JsonSchema, RouteIR, SpecIR } from '../spec/ir.js';
+import { pascalCase, routeTypeNames } from './names.js';
+import { declaredResponses } from './openapi/route-responses.js';
+import { resolveRootRef } from './openapi/schema-refs.js';
+import { routeErrorsByStatus } from './route-errors.js';
+import { renderTemplate } from './templates.js';
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+type BodyKind = 'json' | 'json-or-text' | 'empty';
+
+interface RouteView {
+  id: string;
+  doc: string;
+  inputName: string;
+  inputDeclaration: string;
+  inputOptional: boolean;
+  responseName: string;
+  members: string[];
+  /** The route's entry in the client's route table, as a JS object literal. */
+  table: string;
+}
+
+export function emitClient(ir: SpecIR, options: { header: string }): string {
+  const routes = ir.routes.map((route) => routeView(route, ir));
+  return renderTemplate('generated/client.ts.hbs', {
+    header: options.header,
+    title: (ir.title ?? ir.name).replace(/\s+/g, ' '),
+    usesTypes: routes.some((route) => /\bT\./.test(route.inputDeclaration + route.members.join(''))),
+    routes,
+  });
+}
+
+function routeView(route: RouteIR, ir: SpecIR): RouteView {
+  if (!IDENTIFIER.test(route.id)) {
+    throw new Error(`route id '${route.id}' is not a valid identifier, so it cannot name a client method`);
+  }
+  const names = routeTypeNames(route.id);
+  const base = pascalCase(route.id);
+  const input = inputType(route, names);
+  const responses: Record<number, BodyKind> = {};
+  const members: { status: number; type: string }[] = [];
+
+  for (const { status, schema } of declaredResponses(route)) {
+    const kind = bodyKind(route, schema, ir);
+    responses[status] = kind;
+    const data = kind === 'empty' ? 'undefined' : `T.${names.response(status)}`;
+    members.push({
+      status,
+      type: status < 400 ? `Success<${status}, ${data}>` : `Failure<${status}, ${data}>`,
+    });
+  }
+  const errors: Record<number, string[]> = {};
+  for (const group of routeErrorsByStatus(route, ir)) {
+    const codes = group.errors.map((error) => error.code);
+    errors[group.status] = codes;
+    if (codes.includes('HTTP_VALIDATION'))
+      members.push({ status: group.status, type: `Failure<${group.status}, ValidationError>` });
+    const others = codes.filter((code) => code !== 'HTTP_VALIDATION');
+    if (others.length > 0) {
+      const union = others.map((code) => JSON.stringify(code)).join(' | ');
+      members.push({ status: group.status, type: `Failure<${group.status}, ApiError<${union}>>` });
+    }
+  }
+
+  const table = `{ method: ${JSON.stringify(route.method)}, path: ${JSON.stringify(route.path)}, responses: ${JSON.stringify(responses)}, errors: ${JSON.stringify(errors)} }`;
+  return {
+    id: route.id,
+    doc: docComment(route),
+    inputName: `${base}Input`,
+    inputDeclaration:
+      input.fields.length === 0
+        ? `type ${base}Input = RequestOptions;`
+        : `interface ${base}Input extends RequestOptions {\n${input.fields.join('\n')}\n}`,
+    inputOptional: !input.required,
+    responseName: `${base}Response`,
+    // Stable sort: at one status, declared bodies come before the validation and coded error members.
+    members: members.sort((a, b) => a.status - b.status).map((member) => member.type),
+    table,
+  };
+}
+
+function inputType(
+  route: RouteIR,
+  names: ReturnType<typeof routeTypeNames>,
+): { fields: string[]; required: boolean } {
+  const fields: string[] = [];
+  let required = false;
+  if (route.params) {
+    fields.push(`params: T.${names.params};`);
+    required = true;
+  }
+  if (route.query) {
+    const queryRequired = Array.isArray(route.query.required) && route.query.required.length > 0;
+    fields.push(`query${queryRequired ? '' : '?'}: T.${names.query};`);
+    required ||= queryRequired;
+  }
+  if (route.body) {
+    fields.push(`body${route.body.required ? '' : '?'}: T.${names.body};`);
+    required ||= route.body.required;
+  }
+  return { fields, required };
+}
+
+/** What the body of a declared status must be for the client to accept it as that status. */
+function bodyKind(route: RouteIR, schema: JsonSchema | null, ir: SpecIR): BodyKind {
+  if (schema === null || route.method === 'HEAD') return 'empty';
+  // A handler returning a string answers text/plain, so a string schema accepts a text body too.
+  const resolved = resolveRootRef(schema, ir.resources);
+  const type = typeof resolved === 'object' ? resolved.type : undefined;
+  const allowsString = type === 'string' || (Array.isArray(type) && type.includes('string'));
+  return allowsString ? 'json-or-text' : 'json';
+}
+
+function docComment(route: RouteIR): string {
+  const lines = [`${route.method} ${route.path}${route.meta.summary ? `: ${route.meta.summary}` : ''}`];
+  if (route.meta.description) lines.push('', ...route.meta.description.split('\n'));
+  if (route.meta.deprecated === true) lines.push('@deprecated');
+  if (lines.length === 1) return `/** ${commentText(lines[0] ?? '')} */`;
+  return `/**\n${lines.map((line) => ` * ${commentText(line)}`.trimEnd()).join('\n')}\n */`;
+}
+
+/** Text safe inside a block comment. */
+function commentText(text: string): string {
+  return text.replace(/\*\//g, '*\\/');
+}

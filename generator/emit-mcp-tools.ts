@@ -1,0 +1,155 @@
+// mcp-tools.json: one agent tool per route with `meta.mcp`. A tool takes one flat object, so the route's
+// params, query and body properties are merged into a single self-contained JSON Schema (2020-12).
+import type { HttpMethod, JsonSchema, JsonSchemaObject, RouteIR, SpecIR } from '../spec/ir.js';
+import { deriveToolName } from '../spec/tool-name.js';
+import { jsonHeader } from './emit-openapi.js';
+import { mapRefs, reachableResources, resolveRootRef, resourceRefRewriter } from './openapi/schema-refs.js';
+
+export interface McpToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint?: boolean;
+  idempotentHint: boolean;
+  openWorldHint: false;
+}
+
+export interface McpToolInputSchema extends JsonSchemaObject {
+  type: 'object';
+  properties: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: false;
+  $defs?: Record<string, JsonSchema>;
+}
+
+export interface McpToolSchema {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: McpToolInputSchema;
+  annotations: McpToolAnnotations;
+  /** The route id: how the runtime maps a tool call back to its route. */
+  route: string;
+  method: HttpMethod;
+  /** The route's path as written (`/notes/:id`). */
+  path: string;
+}
+
+export interface McpToolsDocument {
+  $comment: string;
+  tools: McpToolSchema[];
+}
+
+const toDefsRef = resourceRefRewriter('#/$defs/');
+
+export function emitMcpTools(ir: SpecIR, options: { header: string }): McpToolsDocument {
+  const tools = ir.routes.filter((route) => isTool(route)).map((route) => tool(route, ir));
+  return { $comment: jsonHeader(options.header), tools };
+}
+
+function isTool(route: RouteIR): boolean {
+  return route.meta.mcp === true || (typeof route.meta.mcp === 'object' && route.meta.mcp !== null);
+}
+
+function tool(route: RouteIR, ir: SpecIR): McpToolSchema {
+  const mcp = typeof route.meta.mcp === 'object' ? route.meta.mcp : {};
+  const { summary } = route.meta;
+  return {
+    name: mcp.name ?? deriveToolName(route.method, route.path),
+    ...(summary === undefined ? {} : { title: summary }),
+    description: mcp.description ?? route.meta.description ?? summary ?? `${route.method} ${route.path}`,
+    inputSchema: inputSchema(route, ir),
+    annotations: annotations(route.method),
+    route: route.id,
+    method: route.method,
+    path: route.path,
+  };
+}
+
+interface Part {
+  name: 'params' | 'query' | 'body';
+  properties: Record<string, JsonSchema>;
+  required: string[];
+  /** No property outside `properties` is accepted. */
+  closed: boolean;
+}
+
+/**
+ * params + query + body as one object. Only the body root's `properties`, `required` and
+ * `additionalProperties` carry over; other root constraints (e.g. `minProperties`) stay with the route's
+ * own validators, which run on every tool call anyway.
+ */
+function inputSchema(route: RouteIR, ir: SpecIR): McpToolInputSchema {
+  const parts: Part[] = [];
+  if (route.params) parts.push(objectPart('params', route.params, true));
+  if (route.query) parts.push(objectPart('query', route.query, true));
+  if (route.body) {
+    const resolved = resolveRootRef(route.body.schema, ir.resources);
+    // An optional body may be left out entirely, so none of its properties can be required.
+    parts.push(objectPart('body', typeof resolved === 'object' ? resolved : {}, route.body.required));
+  }
+
+  const properties: Record<string, JsonSchema> = {};
+  const written: JsonSchema[] = [];
+  const owner = new Map<string, Part['name']>();
+  for (const part of parts) {
+    for (const [name, schema] of Object.entries(part.properties)) {
+      const previous = owner.get(name);
+      if (previous) {
+        throw new Error(
+          `route ${route.id}: property '${name}' is in both ${previous} and ${part.name}; an MCP tool takes one flat object`,
+        );
+      }
+      owner.set(name, part.name);
+      written.push(schema);
+      properties[name] = mapRefs(schema, toDefsRef);
+    }
+  }
+  const required = parts.flatMap((part) => part.required.filter((name) => owner.get(name) === part.name));
+
+  const schema: McpToolInputSchema = { type: 'object', properties };
+  if (required.length > 0) schema.required = required;
+  if (parts.every((part) => part.closed)) schema.additionalProperties = false;
+  // Found on the schemas as written: their refs still say which resource they mean.
+  const defs = reachableResources({ anyOf: written }, ir.resources);
+  if (defs.length > 0) {
+    schema.$defs = {};
+    for (const name of defs) {
+      const resource = ir.resources.find((candidate) => candidate.name === name);
+      if (!resource) throw new Error(`route ${route.id} refers to unknown resource ${name}`);
+      schema.$defs[name] = mapRefs(resource.schema, toDefsRef);
+    }
+  }
+  return schema;
+}
+
+function objectPart(name: Part['name'], schema: JsonSchemaObject, requiredCounts: boolean): Part {
+  const properties =
+    typeof schema.properties === 'object' && schema.properties !== null
+      ? (schema.properties as Record<string, JsonSchema>)
+      : {};
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((key) => typeof key === 'string')
+    : [];
+  return {
+    name,
+    properties,
+    required: requiredCounts ? required : [],
+    closed: schema.additionalProperties === false || schema.unevaluatedProperties === false,
+  };
+}
+
+/** What an agent may assume about a call, from the HTTP method's semantics. */
+function annotations(method: HttpMethod): McpToolAnnotations {
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+    case 'OPTIONS':
+      return { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
+    case 'DELETE':
+      return { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+    case 'PUT':
+      return { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+    case 'POST':
+    case 'PATCH':
+      return { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+  }
+}

@@ -1,0 +1,112 @@
+// IR → the formatted bytes of every generated file, in memory. build() decides what reaches the disk.
+import { join } from 'node:path';
+import type { ErrorIR, SpecIR } from '../spec/ir.js';
+import { emitClient } from './emit-client.js';
+import { emitConfig } from './emit-config.js';
+import { emitErrors } from './emit-errors.js';
+import { emitMcpTools } from './emit-mcp-tools.js';
+import { emitOpenApi } from './emit-openapi.js';
+import { emitRoutes } from './emit-routes.js';
+import { emitTypes } from './emit-types.js';
+import { emitValidators } from './emit-validators.js';
+import { formatJsonDocument, formatOptions, formatWith, TS_PARSER } from './format.js';
+import { FormatPool, WORKER_THRESHOLD_BYTES } from './format-pool.js';
+import { codeHeader } from './header.js';
+import { runtimeImports } from './runtime-imports.js';
+import { assertGeneratableNames } from './type-plan.js';
+
+export interface GeneratedFile {
+  /** Absolute path. */
+  path: string;
+  content: string;
+}
+
+export interface GenerateOptions {
+  ir: SpecIR;
+  /** Absolute output folder. */
+  outDir: string;
+  /** The spec file as named in headers and messages, relative to the project ('svc.config.yaml'). */
+  source: string;
+  /** 'svckit', or a relative path from outDir to svckit's runtime/ folder (see runtime-imports.ts). */
+  runtimeImport: string;
+  /** A format worker the caller started early (build() does for large specs) and closes itself. */
+  pool?: FormatPool;
+}
+
+/** The files of an application, in the order BuildResult lists them. */
+const APP_FILES = [
+  'types.ts',
+  'validators.js',
+  'validators.d.ts',
+  'errors.ts',
+  'routes.ts',
+  'config.ts',
+  'client.ts',
+  'openapi.json',
+  'mcp-tools.json',
+] as const;
+
+/** Every file `svc build` writes for an application spec. */
+export async function generateFiles(options: GenerateOptions): Promise<GeneratedFile[]> {
+  const { ir, source, outDir } = options;
+  assertGeneratableNames(ir);
+  const header = codeHeader(source);
+  const imports = runtimeImports(options.runtimeImport);
+  const path = (name: string) => join(outDir, name);
+  const prettierOptions = new Map(
+    await Promise.all(APP_FILES.map(async (name) => [name, await formatOptions(path(name))] as const)),
+  );
+
+  // Synchronous emitters first, largest first, so the worker can format them while types.ts is compiled.
+  const validators = emitValidators({
+    ir,
+    header,
+    validationRuntimeImport: imports.validationRuntime,
+    typesImport: imports.types,
+  });
+  const code = new Map<string, string>([
+    ['validators.js', validators.js],
+    ['client.ts', emitClient(ir, { header })],
+    ['routes.ts', emitRoutes({ ir, header, runtimeImport: imports.main, source })],
+    ['errors.ts', emitErrors({ errors: ir.errors, header, runtimeImport: imports.errors, source })],
+    ['config.ts', emitConfig({ ir, header, runtimeImport: imports.config, source })],
+    ['validators.d.ts', validators.dts],
+  ]);
+  const size = [...code.values()].reduce((sum, text) => sum + text.length, 0);
+  const pool = options.pool ?? new FormatPool(TS_PARSER, size >= WORKER_THRESHOLD_BYTES);
+  try {
+    const formatted = new Map<string, Promise<string>>();
+    const submit = (name: string, text: string) =>
+      formatted.set(name, pool.submit(text, prettierOptions.get(name as (typeof APP_FILES)[number]) ?? {}));
+    for (const [name, text] of code) submit(name, text);
+    submit('types.ts', await emitTypes({ ir, header }));
+    // JSON needs no prettier (json-format.ts prints the same bytes), so it never waits in the queue.
+    formatted.set('openapi.json', formatJsonDocument(path('openapi.json'), emitOpenApi(ir, { header })));
+    formatted.set('mcp-tools.json', formatJsonDocument(path('mcp-tools.json'), emitMcpTools(ir, { header })));
+    await pool.drain(formatWith);
+    return Promise.all(
+      APP_FILES.map(async (name) => ({ path: path(name), content: await formatted.get(name)! })),
+    );
+  } finally {
+    if (!options.pool) await pool.close();
+  }
+}
+
+/** generated/modules/errors.ts of svckit itself: the built-in catalog with relative runtime imports. */
+export async function generateCatalogFiles(options: {
+  errors: readonly ErrorIR[];
+  outDir: string;
+  source: string;
+  runtimeImport: string;
+}): Promise<GeneratedFile[]> {
+  const imports = runtimeImports(options.runtimeImport);
+  const header = codeHeader(options.source);
+  const errors = emitErrors({
+    errors: options.errors,
+    header,
+    runtimeImport: imports.errors,
+    source: options.source,
+  });
+  const path = join(options.outDir, 'errors.ts');
+  return [{ path, content: await formatWith(errors, await formatOptions(path)) }];
+}

@@ -1,0 +1,237 @@
+// The Fastify adapter (`svckit/fastify`): an svc plugin that publishes its routes, runs the shared boot
+// checks, creates the Fastify instance with svc's parsers, ids and error handling, and mounts every route
+// through its specialised pipeline. Everything HTTP-semantic lives in runtime/http; this maps Fastify onto it.
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyHttpOptions,
+  type FastifyHttpsOptions,
+} from 'fastify';
+import type { Server } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { App, HttpServer, ListeningAddress, Plugin } from '../app/app.js';
+import { errors } from '../../generated/modules/errors.js';
+import { parseBody } from '../http/body.js';
+import { prepareHttp, publishRoutes, type AdapterOptions, type PreparedHttp } from '../http/boot.js';
+import { handleClientError } from '../http/client-error.js';
+import { routeShape } from '../http/meta-checks.js';
+import { SvcError } from '../http/errors.js';
+import { frameworkClientError } from '../http/framework-errors.js';
+import type { CompiledRoute, Pipeline } from '../http/pipeline.js';
+import { parseFormEncoded } from '../http/query.js';
+import { REQUEST_ID_HEADER, requestIdFrom } from '../http/request-id.js';
+import { originForm, pathOf } from '../http/url.js';
+import { FastifySvcReply, FastifySvcRequest } from './fastify-request.js';
+
+export interface FastifyPluginOptions extends AdapterOptions {
+  /**
+   * Fastify's own server options (default {}): bodyLimit, trustProxy (for the real client IP), logger, https...
+   * svc owns the query parser, request ids, client/framework error handling and the routing conventions
+   * (case-sensitive, no trailing-slash alias); those settings are replaced.
+   */
+  fastify?: FastifyHttpOptions<Server> | FastifyHttpsOptions<HttpsServer>;
+}
+
+/** Default request timeout of the node-framework adapter (seed 001 "Limits"). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+const CLIENT_GONE = new Set(['ECONNRESET', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
+
+/** A client error Fastify raised itself (body limit, bad content length, bad URL): answered by a fixed code. */
+function isFrameworkClientError(error: FastifyError): boolean {
+  const status = error.statusCode;
+  if (typeof status !== 'number' || status < 400 || status > 499) return false;
+  return typeof error.code === 'string' && (error.code.startsWith('FST_') || CLIENT_GONE.has(error.code));
+}
+
+function normaliseFrameworkError(error: FastifyError): unknown {
+  if (error instanceof SvcError) return error;
+  return isFrameworkClientError(error) ? frameworkClientError(error.statusCode as number) : error;
+}
+
+function urlOf(address: AddressInfo, secure: boolean): string {
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `${secure ? 'https' : 'http'}://${host}:${address.port}`;
+}
+
+class FastifyAdapter implements Plugin, HttpServer {
+  readonly name = 'svc:fastify';
+  private readonly options: FastifyPluginOptions;
+  private instance: FastifyInstance | undefined;
+
+  constructor(options: FastifyPluginOptions) {
+    this.options = options;
+  }
+
+  /** The Fastify instance, once the app has booted. */
+  get fastify(): FastifyInstance {
+    if (!this.instance)
+      throw new Error('The Fastify instance exists only after app.boot() (or app.listen()).');
+    return this.instance;
+  }
+
+  setup(app: App): void {
+    publishRoutes(app, this.options);
+    app.setServer(this);
+  }
+
+  boot(app: App): void {
+    const prepared = prepareHttp(app, this.options);
+    const instance = this.createInstance(prepared.pipeline);
+    // A GET route answers HEAD too, unless the application defines that HEAD route itself.
+    const explicitHead = new Set(
+      prepared.routes.filter((c) => c.route.method === 'HEAD').map((c) => routeShape(c.route.url)),
+    );
+    for (const compiled of prepared.routes) {
+      const exposeHead = compiled.route.method === 'GET' && !explicitHead.has(routeShape(compiled.route.url));
+      mountRoute(instance, compiled, prepared.pipeline, exposeHead);
+    }
+    this.instance = instance;
+    if (this.options.notFound !== false) {
+      app.hooks.on('app:booted', () => mountNotFound(instance, prepared));
+    }
+  }
+
+  async listen(options: { port: number; host: string }): Promise<ListeningAddress> {
+    const instance = this.fastify;
+    await instance.listen({ port: options.port, host: options.host });
+    const address = instance.server.address() as AddressInfo;
+    const secure = (this.options.fastify as { https?: unknown } | undefined)?.https != null;
+    return { url: urlOf(address, secure), host: address.address, port: address.port };
+  }
+
+  async close(): Promise<void> {
+    await this.instance?.close();
+  }
+
+  private createInstance(pipeline: Pipeline): FastifyInstance {
+    const user = this.options.fastify ?? {};
+    const options: FastifyHttpOptions<Server> = {
+      requestTimeout: DEFAULT_REQUEST_TIMEOUT_MS,
+      // Every response is svc's envelope, including while the server drains.
+      return503OnClosing: false,
+      ...user,
+      requestIdHeader: false,
+      genReqId: (request) => requestIdFrom(request.headers),
+      clientErrorHandler: handleClientError,
+      frameworkErrors: (error, request, reply) => answerError(pipeline, error, request, reply),
+      routerOptions: {
+        ...user.routerOptions,
+        caseSensitive: true,
+        ignoreTrailingSlash: false,
+        ignoreDuplicateSlashes: false,
+        querystringParser: parseFormEncoded,
+      },
+    } as FastifyHttpOptions<Server>;
+    // With `https` set Fastify serves TLS; the instance API svc uses is the same.
+    const instance = Fastify(options);
+    instance.removeAllContentTypeParsers();
+    // One parser decides by the raw header (runtime/http/body.ts). It is also registered under the common
+    // media types because Fastify caches parser lookups for those but not for the catch-all.
+    instance.addContentTypeParser(
+      ['application/json', 'application/x-www-form-urlencoded', 'text/plain', '*'],
+      { parseAs: 'string' },
+      (request, body, done) => {
+        let parsed: unknown;
+        try {
+          parsed = parseBody(body as string, request.headers['content-type']);
+        } catch (error) {
+          done(error as Error, undefined);
+          return;
+        }
+        done(null, parsed);
+      },
+    );
+    instance.setErrorHandler((error: FastifyError, request, reply) =>
+      answerError(pipeline, error, request, reply),
+    );
+    return instance;
+  }
+}
+
+/** Answers an error raised by Fastify outside a route's pipeline (parsers, router, hooks). */
+function answerError(
+  pipeline: Pipeline,
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const sink = new FastifySvcReply(reply, 500);
+  sink.header(REQUEST_ID_HEADER, request.id);
+  pipeline.sendError(normaliseFrameworkError(error), sink, {
+    requestId: request.id,
+    method: request.method,
+    route: request.routeOptions.url,
+  });
+}
+
+function mountRoute(
+  instance: FastifyInstance,
+  compiled: CompiledRoute,
+  pipeline: Pipeline,
+  exposeHeadRoute: boolean,
+): void {
+  const route = compiled.route;
+  const pattern = route.url;
+  const successStatus = route.successStatus ?? 200;
+  const handle = compiled.handle;
+  // find-my-way lets `/notes/` match `/notes/:id` with an empty id; other routers do not, so neither do we.
+  const hasParams = /\/:/.test(route.url);
+  instance.route({
+    method: route.method,
+    url: route.url,
+    exposeHeadRoute,
+    handler(request, reply) {
+      if (hasParams && hasEmptyParam(request.params as Record<string, string>)) {
+        reply.callNotFound();
+        return;
+      }
+      const context = pipeline.createContext(request.headers, request.id);
+      // handle() answers every error itself and never rejects.
+      void handle(
+        new FastifySvcRequest(request, pattern, context),
+        new FastifySvcReply(reply, successStatus),
+      );
+    },
+  });
+}
+
+function hasEmptyParam(params: Record<string, string>): boolean {
+  for (const key in params) if (params[key] === '') return true;
+  return false;
+}
+
+/** The neutral 404, or 405 with `Allow` when the path exists for other methods. */
+function mountNotFound(instance: FastifyInstance, prepared: PreparedHttp): void {
+  instance.setNotFoundHandler((request, reply) => {
+    const sink = new FastifySvcReply(reply, 404);
+    sink.header(REQUEST_ID_HEADER, request.id);
+    const allowed = prepared.table.allowedMethods(pathOf(originForm(request.url)));
+    let error: SvcError = errors.NOT_FOUND();
+    if (allowed.length > 0) {
+      sink.header('allow', allowed.join(', '));
+      error = errors.METHOD_NOT_ALLOWED();
+    }
+    prepared.pipeline.sendError(error, sink, {
+      requestId: request.id,
+      method: request.method,
+      route: undefined,
+    });
+  });
+}
+
+/** The type of what fastifyPlugin() returns: an svc plugin exposing the Fastify instance after boot. */
+export interface FastifyAdapterPlugin extends Plugin {
+  readonly fastify: FastifyInstance;
+}
+
+/**
+ * The Fastify adapter plugin: `createApp().register(fastifyPlugin({ routes }))`. Options: routes,
+ * allowUnguardedMeta, notFound, onError, fastify (native server options).
+ */
+export function fastifyPlugin(options: FastifyPluginOptions = {}): FastifyAdapterPlugin {
+  return new FastifyAdapter(options);
+}

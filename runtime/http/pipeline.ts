@@ -1,0 +1,211 @@
+// The request pipeline (DESIGN §5), specialised once per route at boot: enrichers → guards → params, query and
+// body coercion + validation → handler → reply mapping → error mapping. A route pays only for the steps it
+// has: no enrichers or guards means no promise and no extra object per request.
+import type { Scope } from '../app/container.js';
+import { errors } from '../../generated/modules/errors.js';
+import { coerceFields } from './coerce.js';
+import { createRequestContext } from './context.js';
+import { toErrorResponse, type DetailsRedactor } from './envelope.js';
+import { GuardsWithoutContainerError, RequestValidationError } from './http-errors.js';
+import { buildResponder, JSON_CONTENT_TYPE } from './reply-mapping.js';
+import { internalDetailsOf, report, resolveReporter, type ErrorReporter } from './report.js';
+import { correlationIdFrom, REQUEST_ID_HEADER, requestIdFrom } from './request-id.js';
+import type {
+  Enricher,
+  Guard,
+  HandlerInput,
+  PipelineInput,
+  ReplySink,
+  RequestContext,
+  RequestHeaders,
+  Route,
+  SvcRequest,
+} from './types.js';
+import { validationError } from './validation/issues.js';
+
+export interface PipelineOptions {
+  /** Run in order on every route before the guards (bucket `http:enrichers`). */
+  enrichers?: readonly Enricher[];
+  /** Run in order after the enrichers; a guard rejects by throwing (bucket `http:guards`). */
+  guards?: readonly Guard[];
+  /** The app container; each request gets a child scope. Guards refuse to run without one. */
+  container?: Scope;
+  /** Receives every 5xx and unexpected error. Default: one JSON line on stderr; false silences. */
+  onError?: ErrorReporter | false;
+  /** Applied to public error details; none by default. */
+  redactDetails?: DetailsRedactor | false;
+}
+
+/** Where an error happened, for the report. */
+export interface ErrorOrigin {
+  requestId: string | undefined;
+  method: string | undefined;
+  route: string | undefined;
+}
+
+export interface CompiledRoute {
+  readonly route: Route;
+  /** Runs the route; rejects (or throws) with the error instead of answering it. For in-process callers (MCP). */
+  execute(request: SvcRequest, reply: ReplySink): void | Promise<void>;
+  /** Runs the route and answers any error in the envelope; sets `x-request-id`; never throws or rejects. */
+  handle(request: SvcRequest, reply: ReplySink): void | Promise<void>;
+}
+
+export interface Pipeline {
+  readonly container: Scope | undefined;
+  /** A request context with ids taken from the headers by the `x-request-id` rule (or the given id). */
+  createContext(headers: RequestHeaders, requestId?: string): RequestContext;
+  /** Specialises the pipeline for one route. Call once per route, at boot. */
+  compile(route: Route): CompiledRoute;
+  /** Answers `error` in the envelope (reporting 5xx), for errors raised outside a route (framework, 404). */
+  sendError(error: unknown, reply: ReplySink, origin: ErrorOrigin): void;
+}
+
+type Step = (input: PipelineInput) => void | Promise<void>;
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+/** Runs the steps in order; synchronous until a step returns a promise. */
+function runSteps(steps: readonly Step[], input: PipelineInput, from: number): void | Promise<void> {
+  for (let index = from; index < steps.length; index++) {
+    const pending = (steps[index] as Step)(input);
+    if (isThenable(pending)) return Promise.resolve(pending).then(() => runSteps(steps, input, index + 1));
+  }
+}
+
+const missingBody = (): RequestValidationError =>
+  new RequestValidationError('body', [{ path: '', message: 'is required' }]);
+
+type Preparer = (request: SvcRequest, reply: ReplySink) => HandlerInput;
+
+/** Builds the coercion + validation step of one route: params, then query, then body. */
+function buildPreparer(route: Route): Preparer {
+  const paramsPart = route.params;
+  const queryPart = route.query;
+  const body = route.body;
+  const bodyRequired = body?.required !== false;
+  return function prepare(request, reply) {
+    let params: unknown = request.params;
+    if (paramsPart !== undefined) {
+      params = coerceFields(request.params, paramsPart.coerce);
+      if (!paramsPart.validate(params)) throw validationError('params', paramsPart.validate.errors);
+    }
+    let query: unknown = request.query;
+    if (queryPart !== undefined) {
+      query = coerceFields(request.query, queryPart.coerce);
+      if (!queryPart.validate(query)) throw validationError('query', queryPart.validate.errors);
+    }
+    const value = request.body;
+    if (body !== undefined) {
+      if (value === undefined) {
+        if (bodyRequired) throw missingBody();
+      } else {
+        if (request.bodyKind !== 'json') throw errors.UNSUPPORTED_MEDIA_TYPE();
+        if (!body.validate(value)) throw validationError('body', body.validate.errors);
+      }
+    }
+    return { params, query, body: value, request, reply, context: request.context };
+  };
+}
+
+export function createPipeline(options: PipelineOptions = {}): Pipeline {
+  const container = options.container;
+  const reporter = resolveReporter(options.onError);
+  const redactDetails = options.redactDetails;
+  const steps: Step[] = [];
+  for (const enricher of options.enrichers ?? []) steps.push((input) => enricher.enrich(input));
+  const guards = options.guards ?? [];
+  if (guards.length > 0 && container === undefined) {
+    steps.push(() => {
+      throw new GuardsWithoutContainerError();
+    });
+  }
+  for (const guard of guards) steps.push((input) => guard.check(input));
+
+  function sendError(error: unknown, reply: ReplySink, origin: ErrorOrigin): void {
+    const { status, body } = toErrorResponse(error, { redactDetails });
+    if (status >= 500) {
+      report(reporter, {
+        error,
+        code: body.error.code,
+        status,
+        ...origin,
+        internalDetails: internalDetailsOf(error),
+      });
+    }
+    if (reply.sent) return;
+    try {
+      reply.finish(status, JSON.stringify(body), JSON_CONTENT_TYPE);
+    } catch (finishError) {
+      report(reporter, {
+        error: finishError,
+        code: 'INTERNAL_ERROR',
+        status: 500,
+        ...origin,
+        internalDetails: undefined,
+      });
+    }
+  }
+
+  function compile(route: Route): CompiledRoute {
+    const prepare = buildPreparer(route);
+    const respond = buildResponder(route);
+    const handler = route.handler as unknown as (input: HandlerInput) => unknown;
+    const routeSteps = steps;
+
+    function runHandler(request: SvcRequest, reply: ReplySink): void | Promise<void> {
+      const result = handler(prepare(request, reply));
+      if (isThenable(result)) {
+        return Promise.resolve(result).then((value) => respond(value, request, reply));
+      }
+      respond(result, request, reply);
+    }
+
+    const execute =
+      routeSteps.length === 0
+        ? runHandler
+        : function execute(request: SvcRequest, reply: ReplySink): void | Promise<void> {
+            const pending = runSteps(routeSteps, { route, request, context: request.context }, 0);
+            if (pending !== undefined) return pending.then(() => runHandler(request, reply));
+            return runHandler(request, reply);
+          };
+
+    function fail(error: unknown, request: SvcRequest, reply: ReplySink): void {
+      sendError(error, reply, {
+        requestId: request.context.requestId,
+        method: request.method,
+        route: route.url,
+      });
+    }
+
+    function handle(request: SvcRequest, reply: ReplySink): void | Promise<void> {
+      let pending: void | Promise<void>;
+      try {
+        reply.header(REQUEST_ID_HEADER, request.context.requestId);
+        pending = execute(request, reply);
+      } catch (error) {
+        fail(error, request, reply);
+        return;
+      }
+      if (pending !== undefined)
+        return pending.then(undefined, (error: unknown) => fail(error, request, reply));
+    }
+
+    return { route, execute, handle };
+  }
+
+  return {
+    container,
+    createContext(headers, requestId = requestIdFrom(headers)) {
+      return createRequestContext(requestId, correlationIdFrom(headers, requestId), container);
+    },
+    compile,
+    sendError,
+  };
+}

@@ -1,0 +1,49 @@
+// What a handler's return value becomes: JSON (stringified once), text for a string, bytes for a Buffer, 204
+// for undefined; the status the handler chose or the route's success status; ETag and 304 for meta.etag.
+import { strongEtag, ifNoneMatchMatches } from './etag.js';
+import type { ReplySink, Route, SvcRequest } from './types.js';
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+export const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8';
+export const BYTES_CONTENT_TYPE = 'application/octet-stream';
+
+export type Responder = (result: unknown, request: SvcRequest, reply: ReplySink) => void;
+
+/** Builds, once per route, the function that sends a handler's result. */
+export function buildResponder(route: Route): Responder {
+  const etag = route.meta.etag === true && (route.method === 'GET' || route.method === 'HEAD');
+  return function respond(result, request, reply) {
+    if (reply.sent) return; // the handler replied itself; its return value is ignored
+    if (result === undefined) {
+      reply.finish(reply.statusChosen ? reply.statusCode : 204, undefined, undefined);
+      return;
+    }
+    let body: string | Buffer;
+    let type: string;
+    if (typeof result === 'string') {
+      body = result;
+      type = TEXT_CONTENT_TYPE;
+    } else if (result instanceof Uint8Array) {
+      body = Buffer.isBuffer(result)
+        ? result
+        : Buffer.from(result.buffer, result.byteOffset, result.byteLength);
+      type = BYTES_CONTENT_TYPE;
+    } else {
+      const json = JSON.stringify(result) as string | undefined;
+      if (json === undefined) throw new TypeError('The handler returned a value JSON cannot represent.');
+      body = json;
+      type = JSON_CONTENT_TYPE;
+    }
+    const status = reply.statusCode;
+    const contentType = reply.getHeader('content-type') === undefined ? type : undefined;
+    if (etag && status >= 200 && status < 300) {
+      const tag = strongEtag(body);
+      reply.header('etag', tag);
+      if (ifNoneMatchMatches(request.headers['if-none-match'], tag)) {
+        reply.finish(304, undefined, undefined);
+        return;
+      }
+    }
+    reply.finish(status, body, contentType);
+  };
+}

@@ -1,0 +1,166 @@
+// route() for handwritten routes and bindRoutes() for the generated routes.ts. Both return neutral Routes;
+// route() compiles its validators and coercion plans here, once, with the one ajv configuration.
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { InvalidRouteError } from './http-errors.js';
+import { HTTP_METHODS } from './types.js';
+import type {
+  CompiledValidator,
+  HandlerInput,
+  HttpMethod,
+  Route,
+  RouteHandler,
+  RouteMeta,
+  RoutePart,
+} from './types.js';
+import { createAjv } from './validation/ajv.js';
+import { coercionPlan } from './validation/coercion-plan.js';
+
+/** A JSON Schema (2020-12) as route() accepts it. */
+export type JsonSchema = boolean | { readonly [keyword: string]: unknown };
+
+/** The types a handwritten route's handler sees, given as route()'s type argument. */
+export interface RouteTypes {
+  params?: unknown;
+  query?: unknown;
+  body?: unknown;
+}
+
+type ParamsOf<T> = T extends { params: infer P } ? P : Record<string, string>;
+type QueryOf<T> = T extends { query: infer Q } ? Q : Record<string, string | string[]>;
+type BodyOf<T> = T extends { body: infer B } ? B : unknown;
+
+/** The input a route's handler receives. */
+export type RouteInput<T extends RouteTypes = RouteTypes> = HandlerInput<ParamsOf<T>, QueryOf<T>, BodyOf<T>>;
+
+export interface RouteOptions<T extends RouteTypes = RouteTypes> {
+  /** Optional id (OpenAPI operationId, tool naming). */
+  id?: string;
+  method: HttpMethod | Lowercase<HttpMethod>;
+  /** Path with `:name` parameters. */
+  url: string;
+  /** Object schema of the path parameters; values are coerced from text by their declared type. */
+  params?: JsonSchema;
+  /** Object schema of the query; values are coerced from text by their declared type. */
+  query?: JsonSchema;
+  /** Schema of the JSON body. */
+  body?: JsonSchema;
+  /** false: a request without a body skips body validation (the handler gets undefined). Default true. */
+  bodyRequired?: boolean;
+  /** Response schemas by status: documentation only, never validated. */
+  response?: Readonly<Record<number, JsonSchema>>;
+  /** Status for a returned value; default: the only 2xx in `response`, else 200. */
+  successStatus?: number;
+  meta?: RouteMeta;
+  handler: RouteHandler<ParamsOf<T>, QueryOf<T>, BodyOf<T>>;
+}
+
+let sharedAjv: Ajv2020 | undefined;
+
+function describe(method: string, url: string, id?: string): string {
+  return id === undefined ? `${method} ${url}` : `${id} (${method} ${url})`;
+}
+
+function compileSchema(schema: JsonSchema, where: string, route: string): CompiledValidator {
+  sharedAjv ??= createAjv();
+  try {
+    return sharedAjv.compile(schema as object | boolean) as CompiledValidator;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new InvalidRouteError(route, `the ${where} schema cannot be compiled: ${reason}`, error);
+  }
+}
+
+function part(schema: JsonSchema, where: string, route: string): RoutePart {
+  return {
+    validate: compileSchema(schema, where, route),
+    coerce: coercionPlan(schema as Parameters<typeof coercionPlan>[0]),
+    schema,
+  };
+}
+
+/** The status a returned value answers with when the route declares exactly one 2xx response. */
+function onlySuccessStatus(response: Readonly<Record<number, JsonSchema>> | undefined): number | undefined {
+  if (response === undefined) return undefined;
+  const statuses = Object.keys(response)
+    .map(Number)
+    .filter((status) => status >= 200 && status < 300);
+  return statuses.length === 1 ? statuses[0] : undefined;
+}
+
+/** Checks method, path and handler of a definition; throws InvalidRouteError naming the route. */
+export function assertRouteShape(method: unknown, url: unknown, handler: unknown, id?: string): HttpMethod {
+  const upper = typeof method === 'string' ? method.toUpperCase() : '';
+  const label = describe(String(method), String(url), id);
+  if (!(HTTP_METHODS as readonly string[]).includes(upper)) {
+    throw new InvalidRouteError(label, `method must be one of ${HTTP_METHODS.join(', ')}`);
+  }
+  if (typeof url !== 'string' || !url.startsWith('/')) {
+    throw new InvalidRouteError(label, 'url must be a string starting with "/"');
+  }
+  if (typeof handler !== 'function') throw new InvalidRouteError(label, 'handler must be a function');
+  return upper as HttpMethod;
+}
+
+/**
+ * A handwritten route. Handler input types come from the type argument:
+ * `route<{ params: { id: string }; body: NewNote }>({ method: 'POST', url: '/notes/:id', ... })`.
+ */
+export function route<T extends RouteTypes = RouteTypes>(options: RouteOptions<T>): Route {
+  const method = assertRouteShape(options.method, options.url, options.handler, options.id);
+  const label = describe(method, options.url, options.id);
+  const result: Route = {
+    method,
+    url: options.url,
+    meta: { ...options.meta },
+    handler: options.handler as Route['handler'],
+  };
+  if (options.id !== undefined) result.id = options.id;
+  if (options.params !== undefined) result.params = part(options.params, 'params', label);
+  if (options.query !== undefined) result.query = part(options.query, 'query', label);
+  if (options.body !== undefined) {
+    result.body = {
+      kind: 'json',
+      validate: compileSchema(options.body, 'body', label),
+      schema: options.body,
+    };
+    if (options.bodyRequired === false) result.body.required = false;
+  }
+  if (options.response !== undefined) result.response = options.response;
+  const successStatus = options.successStatus ?? onlySuccessStatus(options.response);
+  if (successStatus !== undefined) {
+    if (!Number.isInteger(successStatus) || successStatus < 200 || successStatus > 299) {
+      throw new InvalidRouteError(label, 'successStatus must be a 2xx status');
+    }
+    result.successStatus = successStatus;
+  }
+  return result;
+}
+
+/** A generated route definition: everything but the handler, which bindRoutes() pairs by id. */
+export interface RouteDefinition extends Omit<Route, 'handler'> {
+  id: string;
+}
+
+/**
+ * Pairs each generated definition with `handlers[definition.id]`. A missing or non-function handler throws at
+ * once naming the route id (JavaScript callers have no type checker). Handlers are called with `handlers` as
+ * `this`, so class instances work.
+ */
+export function bindRoutes<H extends object>(definitions: readonly RouteDefinition[], handlers: H): Route[] {
+  if (handlers === null || typeof handlers !== 'object') {
+    throw new InvalidRouteError('bindRoutes', 'handlers must be an object with one function per route id');
+  }
+  return definitions.map((definition) => {
+    const handler: unknown = (handlers as Record<string, unknown>)[definition.id];
+    // `constructor`, `toString`... inherited from Object.prototype are not handlers.
+    const inherited = (Object.prototype as unknown as Record<string, unknown>)[definition.id];
+    if (typeof handler !== 'function' || handler === inherited) {
+      throw new InvalidRouteError(
+        describe(definition.method, definition.url, definition.id),
+        `no handler: handlers.${definition.id} must be a function`,
+      );
+    }
+    const bound = (handler as (input: HandlerInput) => unknown).bind(handlers);
+    return { ...definition, handler: bound as Route['handler'] };
+  });
+}

@@ -1,0 +1,80 @@
+// Loading a whole spec document (svc.config.yaml, or a module spec) into the IR: structure against the
+// published schema, then declarations, routes and cross-checks; every problem found is thrown together.
+import type { Env } from '../env-template.js';
+import type { SpecIR } from '../ir.js';
+import { readCatalog } from './catalog.js';
+import { loadConfig } from './config.js';
+import { asMap, asString, entry, LoadContext } from './context.js';
+import { crossCheckRoutes } from './cross-checks.js';
+import { describeNode } from './describe.js';
+import { loadErrors, loadMetaKeys, loadResources } from './declarations.js';
+import { defaultCatalogFile, SVC_SCHEMA } from './package-files.js';
+import { Problems } from './problems.js';
+import { loadRoutes } from './routes.js';
+import { readSpecFile } from './source.js';
+
+export interface LoadOptions {
+  /** Values for `${VAR}` references (default: process.env). */
+  env?: Record<string, string | undefined>;
+  /** The built-in error catalog to check codes against (default: spec/errors.yaml of svckit). */
+  catalogFile?: string;
+}
+
+/** Loads svc.config.yaml (kind 'app'). Throws SpecError listing every problem found. */
+export function loadSpec(file: string, options: LoadOptions = {}): Promise<SpecIR> {
+  return loadDocument(file, 'app', options);
+}
+
+/** Loads a built-in module spec (spec/modules/*.yaml, kind 'module'). Throws SpecError on problems. */
+export function loadModuleSpec(file: string, options: LoadOptions = {}): Promise<SpecIR> {
+  return loadDocument(file, 'module', options);
+}
+
+async function loadDocument(file: string, kind: SpecIR['kind'], options: LoadOptions): Promise<SpecIR> {
+  const problems = new Problems();
+  const env: Env = options.env ?? process.env;
+  const catalog = await readCatalog(options.catalogFile ?? defaultCatalogFile(), problems);
+  const source = await readSpecFile(file, env, problems);
+  const ctx = new LoadContext(source.file, problems);
+  for (const error of catalog) ctx.catalog.set(error.code, error);
+  const root = source.root;
+  if (!root) return problems.throwIfAny() as never;
+  const map = asMap(root);
+  if (!map) {
+    const first = kind === 'app' ? 'svc: 1, name, version, routes' : 'svc: 1, module, version';
+    problems.add(
+      root.loc,
+      '',
+      `a spec is a mapping of keys (${first}, ...) but this file holds ${describeNode(root)}`,
+      'start the file with: svc: 1',
+    );
+    return problems.throwIfAny() as never;
+  }
+  ctx.report(ctx.structure.check(root, SVC_SCHEMA, kind === 'app' ? '' : '/$defs/moduleSpec', []));
+
+  const resources = loadResources(ctx, asMap(entry(map, 'resources')));
+  const errors = loadErrors(ctx, asMap(entry(map, 'errors')), kind === 'app' ? 'app' : undefined);
+  const metaKeys = loadMetaKeys(ctx, asMap(entry(map, 'metaKeys')));
+  const routesNode = asMap(entry(map, 'routes'));
+  const routes = loadRoutes(ctx, routesNode);
+  crossCheckRoutes(ctx, routes, routesNode);
+  problems.throwIfAny();
+
+  const title = asString(entry(map, 'title'));
+  const description = asString(entry(map, 'description'));
+  const spec: SpecIR = {
+    kind,
+    file: source.file,
+    name: asString(entry(map, kind === 'app' ? 'name' : 'module')) ?? '',
+    version: asString(entry(map, 'version')) ?? '',
+    ...(title !== undefined && { title }),
+    ...(description !== undefined && { description }),
+    resources,
+    routes,
+    errors,
+    catalog,
+    metaKeys,
+    config: kind === 'app' ? loadConfig(ctx, map) : {},
+  };
+  return spec;
+}

@@ -1,0 +1,7 @@
+// Entry of `svc start`: read the configuration from the environment, build the app, listen.
+import { serve } from 'svckit';
+import { loadConfig } from '../generated/config.js';
+import { buildApp } from './app.js';
+
+const config = loadConfig();
+await serve(buildApp(config), config.server);

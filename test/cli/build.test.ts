@@ -1,0 +1,111 @@
+// `svc build` is deterministic, skips unchanged files, and `--check` names every stale file.
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { REPO_ROOT, runSvc, tempProject } from './run-svc.js';
+
+async function snapshot(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const name of (await readdir(join(dir, 'generated'))).sort()) {
+    files.set(name, await readFile(join(dir, 'generated', name), 'utf8'));
+  }
+  return files;
+}
+
+async function referenceProject(): Promise<string> {
+  return tempProject({ 'svc.config.yaml': await readFile(join(REPO_ROOT, 'svc.config.yaml'), 'utf8') });
+}
+
+describe('svc build', () => {
+  test('emits every generated file, each with a do-not-edit header', async () => {
+    const dir = await referenceProject();
+    const result = await runSvc(['build', `--dir=${dir}`]);
+    expect(result.code, result.stderr).toBe(0);
+    const files = await snapshot(dir);
+    for (const name of [
+      'types.ts',
+      'validators.js',
+      'validators.d.ts',
+      'errors.ts',
+      'routes.ts',
+      'config.ts',
+      'client.ts',
+      'openapi.json',
+      'mcp-tools.json',
+    ]) {
+      expect(files.has(name), name).toBe(true);
+      expect(files.get(name)).toMatch(/[Gg]enerated by svc build/);
+    }
+  });
+
+  test('a second build is byte-identical and writes nothing', async () => {
+    const dir = await referenceProject();
+    expect((await runSvc(['build', `--dir=${dir}`])).code).toBe(0);
+    const first = await snapshot(dir);
+    const again = await runSvc(['build', `--dir=${dir}`]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/0 written/);
+    expect(await snapshot(dir)).toEqual(first);
+  });
+
+  test('a build from a clean output directory reproduces the same bytes', async () => {
+    const one = await referenceProject();
+    const two = await referenceProject();
+    await runSvc(['build', `--dir=${one}`]);
+    await runSvc(['build', `--dir=${two}`]);
+    expect(await snapshot(two)).toEqual(await snapshot(one));
+  });
+
+  test('--check fails naming the stale files after the spec changes, and passes after a build', async () => {
+    const dir = await referenceProject();
+    await runSvc(['build', `--dir=${dir}`]);
+    expect((await runSvc(['build', '--check', `--dir=${dir}`])).code).toBe(0);
+
+    const spec = await readFile(join(dir, 'svc.config.yaml'), 'utf8');
+    await writeFile(
+      join(dir, 'svc.config.yaml'),
+      spec.replace('summary: Read one note', 'summary: Read a single note'),
+    );
+    const stale = await runSvc(['build', '--check', `--dir=${dir}`]);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('generated/openapi.json');
+    expect(stale.stderr).toContain('generated/routes.ts');
+    expect(stale.stderr).toContain('generated/client.ts');
+
+    expect((await runSvc(['build', `--dir=${dir}`])).code).toBe(0);
+    expect((await runSvc(['build', '--check', `--dir=${dir}`])).code).toBe(0);
+  });
+
+  test('--check catches a hand-edited generated file', async () => {
+    const dir = await referenceProject();
+    await runSvc(['build', `--dir=${dir}`]);
+    const path = join(dir, 'generated', 'errors.ts');
+    await writeFile(path, (await readFile(path, 'utf8')).replace('Note not found.', 'Nope.'));
+    const stale = await runSvc(['build', '--check', `--dir=${dir}`]);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('generated/errors.ts');
+    expect((await runSvc(['build', `--dir=${dir}`])).stdout).toContain('generated/errors.ts');
+  });
+});
+
+describe('svc generate:docs', () => {
+  test('writes openapi.json by default', async () => {
+    const dir = await referenceProject();
+    const result = await runSvc(['generate:docs', `--dir=${dir}`]);
+    expect(result.code, result.stderr).toBe(0);
+    const document = JSON.parse(await readFile(join(dir, 'openapi.json'), 'utf8')) as { openapi: string };
+    expect(document.openapi).toBe('3.1.0');
+  });
+
+  test('--out chooses the file and --stdout prints it', async () => {
+    const dir = await referenceProject();
+    expect((await runSvc(['generate:docs', `--dir=${dir}`, '--out=docs/api.json'], { cwd: dir })).code).toBe(
+      0,
+    );
+    const written = await readFile(join(dir, 'docs', 'api.json'), 'utf8');
+    const printed = await runSvc(['generate:docs', `--dir=${dir}`, '--stdout']);
+    expect(printed.code).toBe(0);
+    expect(JSON.parse(printed.stdout)).toEqual(JSON.parse(written));
+    expect(JSON.parse(printed.stdout).paths['/notes/{id}']).toBeDefined();
+  });
+});

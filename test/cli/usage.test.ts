@@ -1,0 +1,50 @@
+import { describe, expect, test } from 'vitest';
+import { runSvc } from './run-svc.js';
+
+describe('svc usage', () => {
+  test('--help prints every command and exits 0', async () => {
+    const result = await runSvc(['--help']);
+    expect(result.code).toBe(0);
+    for (const command of ['build', 'dev', 'start', 'test', 'generate:docs', 'init']) {
+      expect(result.stdout).toContain(command);
+    }
+  });
+
+  test('no command prints usage and exits 1', async () => {
+    const result = await runSvc([]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Usage: svc <command>');
+  });
+
+  test('an unknown command prints usage and exits 1', async () => {
+    const result = await runSvc(['bulid']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("unknown command 'bulid'");
+    expect(result.stderr).toContain('Usage: svc <command>');
+  });
+
+  test('an unknown flag prints the command usage and exits 1', async () => {
+    const result = await runSvc(['build', '--chek']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('--chek');
+    expect(result.stderr).toContain('Usage: svc build');
+  });
+
+  test('init without a directory prints usage and exits 1', async () => {
+    const result = await runSvc(['init']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Usage: svc init <dir>');
+  });
+
+  test('generate:docs refuses --out together with --stdout', async () => {
+    const result = await runSvc(['generate:docs', '--out=x.json', '--stdout']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Usage: svc generate:docs');
+  });
+
+  test('a command --help exits 0 with its usage', async () => {
+    const result = await runSvc(['build', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Usage: svc build');
+  });
+});

@@ -1,0 +1,126 @@
+// Every generated TypeScript file type-checks under strict settings, and the Handlers type catches wrong
+// handlers: a file using them (with @ts-expect-error lines) is compiled with tsc.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync } from 'node:fs';
+import { relative } from 'node:path';
+import { generateFiles } from '../../generator/index.js';
+import { notesSpec, spec } from './fixtures.js';
+import { createProject, generateInto, REPO_ROOT, type TestProject } from './project.js';
+
+const APP = `// Handlers written against the generated types.
+import { errors } from './generated/errors.js';
+import { loadConfig, type SvcConfig } from './generated/config.js';
+import { routes, type Handlers, type RouteId } from './generated/routes.js';
+import type { Note, NoteInput } from './generated/types.js';
+import * as validators from './generated/validators.js';
+
+const notes = new Map<string, Note>();
+
+export const handlers: Handlers = {
+  listNotes: ({ query }) => {
+    const limit: number | undefined = query.limit;
+    return { items: [...notes.values()].slice(0, limit ?? 20), nextCursor: null };
+  },
+  createNote: ({ body }) => {
+    const input: NoteInput = body;
+    return { id: crypto.randomUUID(), title: input.title, createdAt: new Date().toISOString() };
+  },
+  getNote: ({ params }) => {
+    const note = notes.get(params.id);
+    if (!note) throw errors.NOTE_NOT_FOUND();
+    return note;
+  },
+  updateNote: async ({ params, body }) => {
+    const note = notes.get(params.id);
+    if (!note) throw errors.NOTE_NOT_FOUND({ details: { id: params.id } });
+    return { ...note, ...body };
+  },
+  deleteNote: ({ params }) => {
+    notes.delete(params.id);
+  },
+};
+
+export const all = routes(handlers);
+export const ids: RouteId[] = ['getNote', 'deleteNote'];
+export const config: SvcConfig = loadConfig({});
+export const valid: boolean = validators.getNote_params({ id: 'x' });
+
+// @ts-expect-error a route id that does not exist
+export const wrongId: RouteId = 'getNotes';
+
+// @ts-expect-error the result must be a Note
+export const wrongResult: Handlers['getNote'] = () => ({ id: 1 });
+
+// @ts-expect-error a GET route has no body
+export const readsBody: Handlers['getNote'] = ({ body }) => body.title;
+
+// @ts-expect-error a created note's title is a string
+export const wrongBodyUse: Handlers['createNote'] = ({ body }) => ({ id: 'x', title: body.title.length, createdAt: 'now' });
+
+// @ts-expect-error every route needs its handler
+export const missing: Handlers = { listNotes: handlers.listNotes };
+
+// @ts-expect-error an unknown error code has no constructor
+errors.NOTE_GONE();
+`;
+
+let app: TestProject;
+
+beforeAll(async () => {
+  app = createProject('# files are generated from IR\n');
+  await generateInto(app, notesSpec(), 'source');
+  // A spec that declares nothing must still produce valid modules.
+  const empty = join(app.dir, 'empty');
+  mkdirSync(empty);
+  const runtimeImport = relative(empty, join(REPO_ROOT, 'runtime'));
+  for (const file of await generateFiles({
+    ir: spec(),
+    outDir: empty,
+    source: 'svc.config.yaml',
+    runtimeImport,
+  })) {
+    writeFileSync(file.path, file.content);
+  }
+  writeFileSync(join(app.dir, 'app.ts'), APP);
+  writeFileSync(
+    join(app.dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        customConditions: ['svckit-source'],
+        lib: ['ES2023', 'DOM'],
+        types: ['node'],
+        typeRoots: [join(REPO_ROOT, 'node_modules/@types')],
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        verbatimModuleSyntax: true,
+        isolatedModules: true,
+        skipLibCheck: true,
+        noEmit: true,
+      },
+      include: ['app.ts', 'generated/*.ts', 'empty/*.ts'],
+    }),
+  );
+});
+afterAll(() => app.remove());
+
+describe('generated TypeScript', () => {
+  it('type-checks, and wrong handlers, ids and error codes do not', { timeout: 180_000 }, () => {
+    const tsc = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
+    let output = '';
+    try {
+      output = execFileSync(process.execPath, [tsc, '-p', join(app.dir, 'tsconfig.json')], {
+        encoding: 'utf8',
+      });
+    } catch (error) {
+      output = String((error as { stdout?: string }).stdout ?? error);
+    }
+    // An unused @ts-expect-error would itself be reported, so silence proves every expected error happened.
+    expect(output).toBe('');
+  });
+});

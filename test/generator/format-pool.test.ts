@@ -1,0 +1,45 @@
+// The format worker: same bytes as formatting on this thread, and no file lost when the worker is gone.
+import { describe, expect, it } from 'vitest';
+import { formatOptions, formatWith, TS_PARSER } from '../../generator/format.js';
+import { FormatPool } from '../../generator/format-pool.js';
+import { generateFiles } from '../../generator/index.js';
+import { notesSpec } from './fixtures.js';
+import { REPO_ROOT } from './project.js';
+
+const outDir = `${REPO_ROOT}generated`;
+
+describe('FormatPool', () => {
+  it('gives the same files whether a worker formats part of them or not', async () => {
+    const options = { ir: notesSpec(), outDir, source: 'svc.config.yaml', runtimeImport: 'svckit' };
+    const alone = await generateFiles({ ...options, pool: new FormatPool(TS_PARSER, false) });
+    const pool = new FormatPool(TS_PARSER, true);
+    try {
+      expect(await generateFiles({ ...options, pool })).toEqual(alone);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('formats on this thread when the worker is gone', async () => {
+    const pool = new FormatPool(TS_PARSER, true);
+    await pool.close();
+    const options = await formatOptions(`${outDir}/x.ts`);
+    const formatted = pool.submit('export const  a = {b:1}', options);
+    await pool.drain(formatWith);
+    expect(await formatted).toBe('export const a = { b: 1 };\n');
+  });
+
+  it('reports a file prettier cannot parse as an error, from either thread', async () => {
+    for (const useWorker of [false, true]) {
+      const pool = new FormatPool(TS_PARSER, useWorker);
+      try {
+        const broken = pool.submit('export const = ;', await formatOptions(`${outDir}/broken.ts`));
+        const drained = pool.drain(formatWith);
+        await expect(broken).rejects.toThrow();
+        await drained;
+      } finally {
+        await pool.close();
+      }
+    }
+  });
+});

@@ -1,0 +1,56 @@
+// The published JSON Schemas (spec/svc.schema.json, spec/catalog.schema.json) are valid 2020-12 and agree
+// with the loader on the reference spec and the built-in catalog.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { createAjv } from '../../runtime/http/validation/ajv.js';
+
+const read = (path: string) => readFileSync(fileURLToPath(new URL(path, import.meta.url)), 'utf8');
+const svcSchema = JSON.parse(read('../../spec/svc.schema.json')) as object;
+const catalogSchema = JSON.parse(read('../../spec/catalog.schema.json')) as object;
+
+function validators() {
+  // Strict like svc's own validators; union types are allowed because the 2020-12 meta-schema itself uses them.
+  const ajv = createAjv({ allowUnionTypes: true });
+  ajv.addSchema(svcSchema, 'svc.schema.json');
+  ajv.addSchema(catalogSchema, 'catalog.schema.json');
+  return { ajv, svc: ajv.getSchema('svc.schema.json')!, catalog: ajv.getSchema('catalog.schema.json')! };
+}
+
+describe('svc.schema.json', () => {
+  it('is a valid JSON Schema 2020-12 document that compiles in strict mode', () => {
+    const { ajv } = validators();
+    expect(ajv.validateSchema(svcSchema), JSON.stringify(ajv.errors)).toBe(true);
+    expect(ajv.validateSchema(catalogSchema), JSON.stringify(ajv.errors)).toBe(true);
+    expect((svcSchema as { $schema: string }).$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+  });
+
+  it('accepts the reference spec as written, ${VAR} references included', () => {
+    const { svc } = validators();
+    const document = parse(read('../fixtures/spec/notes.svc.yaml'));
+    expect(svc(document), JSON.stringify(svc.errors)).toBe(true);
+  });
+
+  it('refuses what the loader refuses: unknown keys, bad methods, operationId', () => {
+    const { svc } = validators();
+    const base = { svc: 1, name: 'a', version: '1', routes: { a: { method: 'GET', path: '/a' } } };
+    expect(svc(base)).toBe(true);
+    expect(svc({ ...base, nmae: 'x' })).toBe(false);
+    expect(svc({ ...base, routes: { a: { method: 'GETS', path: '/a' } } })).toBe(false);
+    expect(svc({ ...base, routes: { a: { method: 'GET', path: '/a', meta: { operationId: 'x' } } } })).toBe(
+      false,
+    );
+    expect(svc({ ...base, server: { port: 'eighty' } })).toBe(false);
+    expect(svc({ ...base, server: { port: '${PORT:-80}' } })).toBe(true);
+  });
+});
+
+describe('catalog.schema.json', () => {
+  it('accepts the built-in catalog and refuses an entry without module', () => {
+    const { catalog } = validators();
+    const document = parse(read('../../spec/errors.yaml')) as { errors: Record<string, object> };
+    expect(catalog(document), JSON.stringify(catalog.errors)).toBe(true);
+    expect(catalog({ ...document, errors: { X: { status: 400, message: 'x' } } })).toBe(false);
+  });
+});
