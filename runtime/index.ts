@@ -22,7 +22,7 @@ export type {
   ToErrorResponseOptions,
 } from './http/envelope.js';
 export { sanitizeDetails, MAX_ERROR_DETAILS_BYTES, MAX_ERROR_DETAILS_DEPTH } from './http/details.js';
-export type { DetailsValue } from './http/details.js';
+export type { DetailsObject, DetailsValue } from './http/details.js';
 export { redactSensitiveDetails, isSensitiveKey, SENSITIVE_KEY_PARTS, REDACTED } from './http/redact.js';
 export { fixedCodeForStatus, frameworkClientError, neutralMessage } from './http/framework-errors.js';
 export { stderrReporter } from './http/report.js';

@@ -24,6 +24,7 @@ export function errorEnvelopeSchemas(): Record<string, JsonSchema> {
             code: { type: 'string', description: 'Stable, machine-readable error code.' },
             message: { type: 'string', description: 'Human-readable message; neutral on 5xx.' },
             details: {
+              type: 'object',
               description: 'Public data the server chose to add (only on deliberately raised errors).',
             },
           },

@@ -2,7 +2,8 @@
 // strings; functions, symbols, undefined, BigInt, NaN, ±Infinity, errors, maps, sets, regular expressions,
 // typed arrays and class instances are stripped (a dropped array element becomes null); a `__proto__` key is
 // never copied; cycles are dropped where they close; nesting deeper than MAX_ERROR_DETAILS_DEPTH is dropped;
-// a payload whose JSON is over MAX_ERROR_DETAILS_BYTES is dropped whole.
+// a payload whose JSON is over MAX_ERROR_DETAILS_BYTES is dropped whole. The envelope types `details` as an
+// object, so a top-level value that is not a plain object (a string, a number, an array) is not sent either.
 
 export const MAX_ERROR_DETAILS_DEPTH = 8;
 export const MAX_ERROR_DETAILS_BYTES = 4096;
@@ -10,6 +11,9 @@ export const MAX_ERROR_DETAILS_BYTES = 4096;
 /** Plain JSON data, as details are sent. */
 export type DetailsValue =
   string | number | boolean | null | DetailsValue[] | { [key: string]: DetailsValue };
+
+/** What `details` is in an error answer: a plain JSON object. */
+export type DetailsObject = { [key: string]: DetailsValue };
 
 const DROP = Symbol('drop');
 type Sanitised = DetailsValue | typeof DROP;
@@ -85,12 +89,13 @@ function count<T extends DetailsValue>(walk: Walk, value: T): T {
   return value;
 }
 
-/** The sanitised copy of `details` (any data kind at the top), or undefined when nothing may be sent. */
-export function sanitizeDetails(details: unknown): DetailsValue | undefined {
-  if (details === undefined) return undefined;
+/** The sanitised copy of `details` (a plain object at the top), or undefined when nothing may be sent. */
+export function sanitizeDetails(details: unknown): DetailsObject | undefined {
+  if (details === null || typeof details !== 'object' || Array.isArray(details)) return undefined;
   try {
     const result = sanitise(details, 1, { ancestors: new Set(), kept: 0 });
-    return result === DROP ? undefined : result;
+    // A Date at the top sanitises to a string: not an object either.
+    return result !== null && typeof result === 'object' && !Array.isArray(result) ? result : undefined;
   } catch {
     // TooLarge, or a proxy whose traps throw: nothing is sent rather than half a payload.
     return undefined;

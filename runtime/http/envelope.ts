@@ -2,7 +2,7 @@
 // `part` and `issues` instead of details). Applies seed 001 "Five-hundred handling": only deliberate errors
 // keep their status and message; everything unexpected is a 500 INTERNAL_ERROR with a neutral message.
 import { SvcError } from './errors.js';
-import { detailsFit, sanitizeDetails, type DetailsValue } from './details.js';
+import { detailsFit, sanitizeDetails, type DetailsObject } from './details.js';
 import { fixedCodeForStatus, neutralMessage } from './framework-errors.js';
 import { RequestValidationError, type ValidationIssue } from './http-errors.js';
 import type { RequestPart } from './types.js';
@@ -10,7 +10,7 @@ import type { RequestPart } from './types.js';
 export interface ErrorBody {
   code: string;
   message: string;
-  details?: DetailsValue;
+  details?: DetailsObject;
   part?: RequestPart;
   issues?: readonly ValidationIssue[];
 }
@@ -25,7 +25,7 @@ export interface ErrorResponse {
 }
 
 /** Filters public details after sanitising; its result is sanitised again. Throwing sends no details. */
-export type DetailsRedactor = (details: DetailsValue) => unknown;
+export type DetailsRedactor = (details: DetailsObject) => unknown;
 
 export interface ToErrorResponseOptions {
   /** Applied to public details; none by default (HTTP adapters), `redactSensitiveDetails` for tool results. */
@@ -45,7 +45,7 @@ function errorStatus(value: unknown): number | undefined {
 export function publicDetails(
   details: unknown,
   redactor?: DetailsRedactor | false,
-): DetailsValue | undefined {
+): DetailsObject | undefined {
   let value = sanitizeDetails(details);
   if (value === undefined) return undefined;
   if (redactor) {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
@@ -54,6 +55,18 @@ describe('emitOpenApi: document validity', () => {
       'warn operation-4xx-response',
       'warn tag-description',
     ]);
+  });
+
+  it("the reference service's committed generated/openapi.json passes both", async () => {
+    const committed = JSON.parse(
+      readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8'),
+    ) as OpenApiDocument;
+    const result = await validate(committed);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    const problems = await redoclyProblems(committed);
+    expect(problems.filter((p) => p.startsWith('error'))).toEqual([]);
+    expect(committed.paths['/notes/{id}']?.get?.operationId).toBe('getNote');
   });
 
   it('stays valid for a spec without routes, resources or auth', async () => {

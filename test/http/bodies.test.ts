@@ -28,6 +28,14 @@ const routes = [
   route({ method: 'PUT', url: '/any', handler: echo }),
   route({ method: 'DELETE', url: '/any', handler: echo }),
   route({ method: 'GET', url: '/any', handler: echo }),
+  route({
+    method: 'HEAD',
+    url: '/head',
+    // A HEAD answer has no body, so the route reports what it saw in a header.
+    handler: ({ body, reply }) => {
+      reply.header('x-seen-body', body === undefined ? '(none)' : JSON.stringify(body));
+    },
+  }),
 ];
 
 const post = (url: string, contentType: string | undefined, body: string) =>
@@ -162,6 +170,20 @@ describe.each(adapters)('bodies on $name', (adapter) => {
       });
       expect(response.status).toBe(200);
       expect(JSON.parse(response.body)).toEqual({ body: '(none)', kind: '(none)', prototype: 'object' });
+    });
+  });
+
+  it('never reads a body on HEAD', async () => {
+    await withServer(adapter, { routes }, async (url) => {
+      const response = await rawRequest(url, {
+        method: 'HEAD',
+        path: '/head',
+        headers: { 'content-type': 'application/json' },
+        body: '{"a":1}',
+      });
+      expect(response.status).toBe(204);
+      expect(response.headers['x-seen-body']).toBe('(none)');
+      expect(response.body).toBe('');
     });
   });
 

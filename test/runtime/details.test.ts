@@ -60,7 +60,7 @@ describe('sanitizeDetails data kinds', () => {
     ['Promise', Promise.resolve(1)],
   ])('strips a %s from objects and turns it into null in arrays', (_kind, value) => {
     expect(sanitizeDetails({ keep: 1, drop: value })).toEqual({ keep: 1 });
-    expect(sanitizeDetails([1, value, 2])).toEqual([1, null, 2]);
+    expect(sanitizeDetails({ list: [1, value, 2] })).toEqual({ list: [1, null, 2] });
   });
 
   it('drops a top-level value that is not data', () => {
@@ -69,14 +69,15 @@ describe('sanitizeDetails data kinds', () => {
     expect(sanitizeDetails(undefined)).toBeUndefined();
   });
 
-  it('keeps top-level scalars', () => {
-    expect(sanitizeDetails('text')).toBe('text');
-    expect(sanitizeDetails(3)).toBe(3);
+  it('sends only a plain object at the top: the envelope types details as an object', () => {
+    for (const top of ['text', 3, true, null, [1, 2], new Date(0)])
+      expect(sanitizeDetails(top)).toBeUndefined();
+    expect(sanitizeDetails({ field: 'title' })).toEqual({ field: 'title' });
   });
 
   it('turns array holes into null', () => {
     // eslint-disable-next-line no-sparse-arrays
-    expect(sanitizeDetails([1, , 3])).toEqual([1, null, 3]);
+    expect(sanitizeDetails({ list: [1, , 3] })).toEqual({ list: [1, null, 3] });
   });
 
   it('never copies a __proto__ key, and the copy has Object.prototype', () => {
@@ -130,7 +131,7 @@ describe('sanitizeDetails shape', () => {
   it('turns a cyclic array element into null', () => {
     const list: unknown[] = [1];
     list.push(list);
-    expect(sanitizeDetails(list)).toEqual([1, null]);
+    expect(sanitizeDetails({ list })).toEqual({ list: [1, null] });
   });
 
   it('keeps a shared reference that is not a cycle', () => {
@@ -155,9 +156,14 @@ describe('sanitizeDetails shape', () => {
   });
 
   it('counts arrays as levels too', () => {
-    let value: unknown = ['deep'];
-    for (let i = 1; i < MAX_ERROR_DETAILS_DEPTH + 1; i++) value = [value];
-    expect(JSON.stringify(sanitizeDetails(value))).not.toContain('deep');
+    // The details object is level 1; arrays nested inside it count from level 2.
+    const arrays = (levels: number): unknown => {
+      let value: unknown = ['deep'];
+      for (let i = 1; i < levels; i++) value = [value];
+      return { list: value };
+    };
+    expect(JSON.stringify(sanitizeDetails(arrays(MAX_ERROR_DETAILS_DEPTH - 1)))).toContain('deep');
+    expect(JSON.stringify(sanitizeDetails(arrays(MAX_ERROR_DETAILS_DEPTH)))).not.toContain('deep');
   });
 });
 
