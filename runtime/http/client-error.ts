@@ -1,6 +1,6 @@
 // Client errors Node's HTTP parser raises before any request exists (oversized headers, garbage, request
 // timeout) answered in the envelope on the raw socket. Shared by adapters built on node:http.
-import { randomUUID } from 'node:crypto';
+import { uuidv7 } from './uuid.js';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { frameworkClientError } from './framework-errors.js';
@@ -25,7 +25,7 @@ export function clientErrorResponse(code: unknown): string {
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
     `content-type: ${JSON_CONTENT_TYPE}\r\n` +
     `content-length: ${Buffer.byteLength(json)}\r\n` +
-    `${REQUEST_ID_HEADER}: ${randomUUID()}\r\n` +
+    `${REQUEST_ID_HEADER}: ${uuidv7()}\r\n` +
     'connection: close\r\n\r\n' +
     json
   );

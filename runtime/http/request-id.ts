@@ -1,7 +1,7 @@
 // Request and correlation ids (DESIGN §10): an inbound id is trusted only when it is short and made of safe
 // characters, so it can be logged and echoed without escaping; anything else gets a fresh UUID.
-import { randomUUID } from 'node:crypto';
 import type { RequestHeaders } from './types.js';
+import { uuidv7 } from './uuid.js';
 
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -12,9 +12,9 @@ export function acceptedId(value: string | string[] | undefined): string | undef
   return typeof value === 'string' && REQUEST_ID_PATTERN.test(value) ? value : undefined;
 }
 
-/** `x-request-id` when acceptable, else a new UUID. */
+/** `x-request-id` when acceptable, else a new (time-ordered, version 7) UUID. */
 export function requestIdFrom(headers: RequestHeaders): string {
-  return acceptedId(headers[REQUEST_ID_HEADER]) ?? randomUUID();
+  return acceptedId(headers[REQUEST_ID_HEADER]) ?? uuidv7();
 }
 
 /** `x-correlation-id` when acceptable, else the request id. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { HttpError, route } from 'svckit';
 import { adapters, call, rawRequest, withServer } from './harness.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const routes = [
   route({

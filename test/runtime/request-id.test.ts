@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { correlationIdFrom, requestIdFrom } from 'svckit';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('requestIdFrom', () => {
   it.each(['abc', 'A.b_c:d-1', 'x'.repeat(128)])('accepts %j', (id) => {
