@@ -2,12 +2,16 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { packageRoot } from '../spec/loader/package-files.js';
 
 export const SPEC_FILE = 'svc.config.yaml';
 
-/** Root of the svckit package this CLI belongs to. */
-export const SVCKIT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/**
+ * Root of the svckit package this CLI belongs to (the folder holding its package.json, templates/ and spec/),
+ * whether this module runs from the checkout's cli/ or from an installed package's dist/cli/.
+ */
+export const SVCKIT_ROOT = packageRoot();
 
 /** True when svckit runs from a source checkout (TypeScript sources present), not from a built package. */
 export const SVCKIT_FROM_SOURCE = existsSync(join(SVCKIT_ROOT, 'runtime', 'index.ts'));

@@ -13,9 +13,14 @@ const sources = () => [
   join(packageRoot(), 'package.json'),
   join(packageRoot(), 'templates', 'generated'),
   join(packageRoot(), 'spec'),
-  ...['generator', 'spec', 'runtime/http/validation', 'runtime/http/validation-runtime.ts'].map((path) =>
-    join(CODE_ROOT, path),
-  ),
+  // validation-runtime is .ts in a checkout and .js in dist/; the one that is missing lists nothing.
+  ...[
+    'generator',
+    'spec',
+    'runtime/http/validation',
+    'runtime/http/validation-runtime.ts',
+    'runtime/http/validation-runtime.js',
+  ].map((path) => join(CODE_ROOT, path)),
 ];
 const EXTENSIONS = /\.(?:ts|js|json|yaml|hbs)$/;
 

@@ -1,9 +1,11 @@
 // Handlebars templates under templates/, compiled once per process. Helpers are few and pure.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join, sep } from 'node:path';
 import Handlebars from 'handlebars';
+import { packageRoot } from './spec-source.js';
 
-export const TEMPLATES_DIR = fileURLToPath(new URL('../templates/', import.meta.url));
+/** templates/ of the svckit package, found from its package.json so the compiled dist/generator/ finds it too. */
+export const TEMPLATES_DIR = join(packageRoot(), 'templates') + sep;
 
 const handlebars = Handlebars.create();
 handlebars.registerHelper('json', (value: unknown) => JSON.stringify(value));

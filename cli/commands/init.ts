@@ -24,7 +24,13 @@ export async function initCommand(args: string[]): Promise<number> {
     throw new UsageError(`svc init: ${target} already exists and is not empty.`, usage);
   }
   const name = packageName(basename(target));
-  const data = { name, title: titleOf(name), svckitVersion: svckitDependency() };
+  // An app linked to a checkout type-checks against svckit's TypeScript sources (there is no dist/ there).
+  const data = {
+    name,
+    title: titleOf(name),
+    svckitVersion: svckitDependency(),
+    fromSource: SVCKIT_FROM_SOURCE,
+  };
 
   for (const file of templateFiles(TEMPLATE_DIR)) {
     const source = readFileSync(join(TEMPLATE_DIR, file), 'utf8');

@@ -1,7 +1,7 @@
 // `svc init <dir>` makes an app that works with its README's two commands: npm install && npm start, npm test.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -94,5 +94,19 @@ describe('svc init', () => {
     const result = await npm(['test'], app);
     expect(result.code, result.output).toBe(0);
     expect(result.output).toMatch(/pass 3/);
+  }, 120_000);
+
+  test('npm test type-checks the handlers against the generated types', async () => {
+    const file = join(app, 'src/modules/tasks/tasks.handlers.ts');
+    const original = await readFile(file, 'utf8');
+    // A task whose `done` is a string does not match the spec's Task resource.
+    await writeFile(file, original.replace('done: false }', "done: 'no' }"));
+    try {
+      const result = await npm(['test'], app);
+      expect(result.code).not.toBe(0);
+      expect(result.output).toMatch(/tasks\.handlers\.ts.*error TS2322/);
+    } finally {
+      await writeFile(file, original);
+    }
   }, 120_000);
 });
