@@ -30,6 +30,7 @@ class DevSession {
   private timer: NodeJS.Timeout | undefined;
   private pending = new Set<string>();
   private busy: Promise<void> = Promise.resolve();
+  private stopping = false;
   private readonly watchers: FSWatcher[] = [];
 
   constructor(private readonly dir: string) {}
@@ -41,9 +42,12 @@ class DevSession {
     if (existsSync(src)) this.watch(src, true, () => true);
     return new Promise((resolve) => {
       const stop = () => {
+        this.stopping = true;
         for (const watcher of this.watchers) watcher.close();
         clearTimeout(this.timer);
-        void this.stopChild().then(() => resolve(0));
+        // A rebuild in flight may have stopped the service already and be about to start the next one: let it
+        // finish (it starts nothing once stopping), then stop whatever service there is.
+        void this.busy.then(() => this.stopChild()).then(() => resolve(0));
       };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
@@ -52,31 +56,47 @@ class DevSession {
 
   /** Rebuild when the spec changed; restart when the build succeeded or only sources changed. */
   async rebuildAndRestart(changed: string): Promise<void> {
-    const specChanged = changed === SPEC_FILE;
-    if (specChanged) {
-      try {
+    if (this.stopping) return;
+    let entry: string;
+    // Everything that can fail (the entry comes from the spec) before the running service is stopped.
+    try {
+      if (changed === SPEC_FILE) {
         const result = await build({ specFile: specFile(this.dir) });
         const written = result.files.filter((file) => file.status === 'written').length;
         process.stdout.write(`svc dev: built (${written} files written) in ${Math.round(result.ms)} ms\n`);
-      } catch (error) {
-        reportFailure(error, this.dir);
-        process.stdout.write(
-          this.child ? 'svc dev: keeping the running service; fix the spec to reload.\n' : '',
-        );
-        return;
       }
-    }
-    await this.stopChild();
-    try {
-      const entry = await resolveEntry(this.dir, undefined);
-      this.child = spawnTypeScript([entry], this.dir);
-      this.child.on('exit', (code, signal) => {
-        if (signal === null)
-          process.stdout.write(`svc dev: service exited with code ${code}; waiting for changes.\n`);
-      });
+      entry = await resolveEntry(this.dir, undefined);
     } catch (error) {
       reportFailure(error, this.dir);
+      if (this.child) process.stdout.write('svc dev: keeping the running service; fix it to reload.\n');
+      return;
     }
+    await this.stopChild();
+    // stop() waits for this rebuild and then stops the service it finds: none may start after a shutdown began.
+    if (!this.stopping) this.start(entry);
+  }
+
+  private start(entry: string): void {
+    let child: ChildProcess;
+    try {
+      child = spawnTypeScript([entry], this.dir);
+    } catch (error) {
+      reportFailure(error, this.dir);
+      return;
+    }
+    this.child = child;
+    child.on('exit', (code, signal) => {
+      // stopChild() forgets the child before stopping it, so only exits svc dev did not ask for get here.
+      if (this.child !== child) return;
+      this.child = undefined;
+      const how = signal === null ? `exited with code ${code}` : `was killed by ${signal}`;
+      process.stdout.write(`svc dev: service ${how}; waiting for changes.\n`);
+    });
+    // Emitted (instead of 'exit') when node cannot be started; unhandled, it would end svc dev.
+    child.on('error', (error) => {
+      if (this.child === child) this.child = undefined;
+      process.stderr.write(`svc dev: could not run the service: ${error.message}; waiting for changes.\n`);
+    });
   }
 
   private watch(path: string, recursive: boolean, relevant: (file: string) => boolean): void {
@@ -97,6 +117,7 @@ class DevSession {
     this.busy = this.busy.then(() => this.rebuildAndRestart(key));
   }
 
+  /** Stops the service; forgetting it first marks its exit as planned (see the exit listener). */
   private stopChild(): Promise<void> {
     const child = this.child;
     this.child = undefined;
