@@ -51,6 +51,32 @@ describe('fastifyPlugin', () => {
     await expect(fetch(`${address.url}/where`)).rejects.toThrow();
   });
 
+  it('sends headers that Fastify hooks set, and Fastify onResponse hooks see the answer', async () => {
+    const plugin = fastifyPlugin({ routes });
+    const app = createApp().register(plugin);
+    await app.boot();
+    const seen: number[] = [];
+    plugin.fastify.addHook('onRequest', async (_request, reply) => {
+      reply.header('x-from-hook', 'yes');
+    });
+    plugin.fastify.addHook('onResponse', async (_request, reply) => {
+      seen.push(reply.statusCode);
+    });
+    const { url } = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const ok = await call(`${url}/where`);
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('x-from-hook')).toBe('yes');
+      expect(ok.headers.get('x-request-id')).toBeTruthy();
+      const missing = await call(`${url}/nowhere`);
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get('x-from-hook')).toBe('yes');
+      expect(seen).toEqual([200, 404]);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('exposes the Fastify instance after boot only', async () => {
     const plugin = fastifyPlugin({ routes });
     expect(() => plugin.fastify).toThrow(/after app.boot/);
