@@ -1,5 +1,6 @@
 // `npm run bench [-- <bench>...]`: runs the benches (all by default) and writes bench/RESULTS.md.
-// BENCH_DURATION (seconds per run, default 10) and BENCH_RUNS (default 3) shorten or lengthen them.
+// BENCH_DURATION (seconds per measurement, default 4) and BENCH_RUNS (rounds, default 12) shorten or lengthen them;
+// BENCH_ONLY_SERVER_BOUND=1 skips the unthrottled regime.
 import { cpus } from 'node:os';
 import { prepareBenchSpec, runHttpPair, type HttpPair } from './http.js';
 import { pinSelf } from './lib/processes.js';
@@ -15,8 +16,8 @@ const HTTP_PAIRS: HttpPair[] = [
 ];
 
 const options = {
-  durationSeconds: Number(process.env.BENCH_DURATION ?? 10),
-  runs: Number(process.env.BENCH_RUNS ?? 3),
+  durationSeconds: Number(process.env.BENCH_DURATION ?? 4),
+  runs: Number(process.env.BENCH_RUNS ?? 12),
   connections: 50,
 };
 
@@ -30,6 +31,6 @@ for (const pair of HTTP_PAIRS) {
   process.stdout.write(`bench ${pair.id}\n`);
   const section = await runHttpPair(pair, options);
   const stamp = `Measured ${new Date().toISOString().slice(0, 10)} on ${machine} with \`npm run bench -- ${pair.id}\`.`;
-  const file = writeSection(pair.id, `${section}\n\n${stamp}`);
+  const file = await writeSection(pair.id, `${section}\n\n${stamp}`);
   process.stdout.write(`${section}\n\nwritten to ${file}\n`);
 }

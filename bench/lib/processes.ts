@@ -2,6 +2,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { limitCpu } from './cpu-quota.js';
 
 export const SERVER_CORE = 0;
 export const LOAD_CORE = 1;
@@ -14,6 +15,8 @@ export interface BenchServer {
   child: ChildProcess;
   /** User + system CPU seconds the server process has used so far. */
   cpuSeconds(): number;
+  /** True when the server runs under a CPU quota (server-bound regime). */
+  limited: boolean;
   stop(): Promise<void>;
 }
 
@@ -27,8 +30,10 @@ export function pinSelf(): boolean {
   return spawnSync('taskset', ['-pc', String(LOAD_CORE), String(process.pid)]).status === 0;
 }
 
-export async function startServer(name: string, script: string): Promise<BenchServer> {
-  const node = [process.execPath, '--conditions=svckit-source', '--import', 'tsx', script];
+export async function startServer(name: string, script: string, cpuShare?: number): Promise<BenchServer> {
+  // BENCH_NODE_FLAGS adds node flags to every bench server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+  const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const node = [process.execPath, ...extra, '--conditions=svckit-source', '--import', 'tsx', script];
   const command = hasTaskset() ? ['taskset', '-c', String(SERVER_CORE), ...node] : node;
   const child = spawn(command[0]!, command.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
@@ -40,10 +45,12 @@ export async function startServer(name: string, script: string): Promise<BenchSe
     });
     child.once('exit', (code) => reject(new Error(`${name} exited with code ${code} before listening`)));
   });
+  const quota = cpuShare === undefined ? undefined : limitCpu(child.pid!, cpuShare);
   return {
     name,
     url,
     child,
+    limited: quota !== undefined,
     cpuSeconds: () => {
       const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
       // Fields 14 and 15 of /proc/<pid>/stat (utime, stime); index 11 and 12 after the command name.
@@ -51,7 +58,10 @@ export async function startServer(name: string, script: string): Promise<BenchSe
     },
     stop: () =>
       new Promise((resolve) => {
-        child.once('exit', () => resolve());
+        child.once('exit', () => {
+          quota?.release();
+          resolve();
+        });
         child.kill('SIGTERM');
       }),
   };

@@ -13,6 +13,8 @@ export const ITEM_SCHEMA = {
   additionalProperties: false,
 } as const;
 
+/** Prints the URL the bench runner waits for; SIGTERM exits normally so `--cpu-prof` profiles get written. */
 export function announce(url: string): void {
+  process.on('SIGTERM', () => process.exit(0));
   process.stdout.write(`listening ${url}\n`);
 }
