@@ -91,10 +91,10 @@ function count<T extends DetailsValue>(walk: Walk, value: T): T {
 
 /** The sanitised copy of `details` (a plain object at the top), or undefined when nothing may be sent. */
 export function sanitizeDetails(details: unknown): DetailsObject | undefined {
-  if (details === null || typeof details !== 'object' || Array.isArray(details)) return undefined;
+  if (details === undefined) return undefined;
   try {
     const result = sanitise(details, 1, { ancestors: new Set(), kept: 0 });
-    // A Date at the top sanitises to a string: not an object either.
+    // Checked on the copy: a Date at the top, for one, becomes a string.
     return result !== null && typeof result === 'object' && !Array.isArray(result) ? result : undefined;
   } catch {
     // TooLarge, or a proxy whose traps throw: nothing is sent rather than half a payload.

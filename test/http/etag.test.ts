@@ -41,6 +41,8 @@ describe.each(adapters)('etag on $name', (adapter) => {
       });
       expect(again.status).toBe(304);
       expect(again.body).toBe('');
+      expect(again.headers['content-type']).toBeUndefined();
+      expect(again.headers['content-length']).toBeUndefined();
       expect(again.headers.etag).toBe(etag);
       expect(again.headers['x-request-id']).toBeDefined();
     });

@@ -16,6 +16,14 @@ const routes = [
       reply.status(202);
     },
   }),
+  route({
+    method: 'POST',
+    url: '/no-content-typed',
+    handler: ({ reply }) => {
+      reply.status(204).header('content-type', 'text/csv');
+      return 'never sent';
+    },
+  }),
   route({ method: 'POST', url: '/created', successStatus: 201, handler: () => ({ id: 1 }) }),
   route({
     method: 'POST',
@@ -110,9 +118,23 @@ describe.each(adapters)('replies on $name', (adapter) => {
       expect(none.status).toBe(204);
       expect(none.body).toBe('');
       expect(none.headers['content-type']).toBeUndefined();
+      expect(none.headers['content-length']).toBeUndefined();
       const accepted = await rawRequest(url, { method: 'POST', path: '/nothing-accepted' });
       expect(accepted.status).toBe(202);
       expect(accepted.body).toBe('');
+      // An empty answer with a status that may carry a body says so, so keep-alive framing holds.
+      expect(accepted.headers['content-length']).toBe('0');
+    });
+  });
+
+  it('sends neither body nor content headers with a 204, even when the handler set a type and returned text', async () => {
+    await withServer(adapter, { routes }, async (url) => {
+      const response = await rawRequest(url, { method: 'POST', path: '/no-content-typed' });
+      expect(response.status).toBe(204);
+      expect(response.body).toBe('');
+      expect(response.headers['content-type']).toBeUndefined();
+      expect(response.headers['content-length']).toBeUndefined();
+      expect(response.headers['x-request-id']).toBeDefined();
     });
   });
 
