@@ -143,6 +143,18 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** Misspells a key of the createTask route in the spec; `fixSpec` puts it back. */
+const breakSpec = () => edit('svc.config.yaml', 'method: POST', 'methd: POST');
+const fixSpec = () => edit('svc.config.yaml', 'methd: POST', 'method: POST');
+
+/** Waits until svc dev, after `mark`, reported breakSpec's mistake with its position and hint, and kept the service. */
+async function brokenSpecReported(mark: number): Promise<void> {
+  await dev!.waitFor(/svc dev: keeping the running service/, mark);
+  const report = dev!.output.slice(mark);
+  expect(report).toMatch(/svc\.config\.yaml:\d+:\d+ error: unknown key 'methd' in routes\.createTask/);
+  expect(report).toMatch(/hint: did you mean 'method'\?/);
+}
+
 async function createTask(title: string): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${url}/tasks`, {
     method: 'POST',
@@ -199,12 +211,9 @@ describe('svc dev', { timeout: 45_000 }, () => {
   test('a broken spec is reported with its position and the running service is kept', async () => {
     expect(await createTask('survives the broken spec')).toMatchObject({ status: 201 });
     const mark = dev!.output.length;
-    await edit('svc.config.yaml', 'method: POST', 'methd: POST');
-    await dev!.waitFor(/keeping the running service/, mark);
-    const report = dev!.output.slice(mark);
-    expect(report).toMatch(/svc\.config\.yaml:\d+:\d+ error: unknown key 'methd' in routes\.createTask/);
-    expect(report).toMatch(/hint: did you mean 'method'\?/);
-    expect(report).not.toMatch(/svc dev: built|listening on/);
+    await breakSpec();
+    await brokenSpecReported(mark);
+    expect(dev!.output.slice(mark)).not.toMatch(/svc dev: built|listening on/);
 
     // Same process (same port, same in-memory tasks).
     const response = await fetch(`${url}/backlog`);
@@ -212,7 +221,7 @@ describe('svc dev', { timeout: 45_000 }, () => {
     expect(await response.json()).toEqual([expect.objectContaining({ title: 'survives the broken spec' })]);
 
     const fixed = dev!.output.length;
-    await edit('svc.config.yaml', 'methd: POST', 'method: POST');
+    await fixSpec();
     await dev!.waitFor(/svc dev: built \(0 files written\)/, fixed);
     url = await dev!.started(fixed);
     expect(dev!.output.slice(mark)).not.toMatch(UNPLANNED_EXIT);
@@ -221,15 +230,13 @@ describe('svc dev', { timeout: 45_000 }, () => {
   test('a source change while the spec is broken keeps the running service', async () => {
     expect(await createTask('survives the source change')).toMatchObject({ status: 201 });
     const broken = dev!.output.length;
-    await edit('svc.config.yaml', 'method: POST', 'methd: POST');
-    await dev!.waitFor(/keeping the running service/, broken);
+    await breakSpec();
+    await brokenSpecReported(broken);
 
     const mark = dev!.output.length;
     await touch(HANDLERS);
     await dev!.waitFor(/svc dev: src\/modules\/tasks\/tasks\.handlers\.ts changed/, mark);
-    await dev!.waitFor(/svc\.config\.yaml:\d+:\d+ error: unknown key 'methd' in routes\.createTask/, mark);
-    await dev!.waitFor(/hint: did you mean 'method'\?/, mark);
-    await dev!.waitFor(/svc dev: keeping the running service/, mark);
+    await brokenSpecReported(mark);
     expect(dev!.output.slice(mark)).not.toMatch(/listening on|SIGTERM received/);
     const response = await fetch(`${url}/backlog`);
     expect(response.status).toBe(200);
@@ -238,7 +245,7 @@ describe('svc dev', { timeout: 45_000 }, () => {
     );
 
     const fixed = dev!.output.length;
-    await edit('svc.config.yaml', 'methd: POST', 'method: POST');
+    await fixSpec();
     url = await dev!.started(fixed);
     expect(dev!.output.slice(broken)).not.toMatch(UNPLANNED_EXIT);
   });

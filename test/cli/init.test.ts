@@ -1,31 +1,13 @@
 // `svc init <dir>` makes an app that works with its README's two commands: npm install && npm start, npm test.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { runSvc } from './run-svc.js';
+import { startProcess } from '../e2e/service-process.js';
+import { runCommand, runSvc } from './run-svc.js';
 
-interface Finished {
-  code: number | null;
-  output: string;
-}
-
-function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Finished> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', args, {
-      cwd,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
+const npm = (args: string[], cwd: string) => runCommand('npm', args, { cwd });
 
 let app: string;
 
@@ -61,32 +43,13 @@ describe('svc init', () => {
   });
 
   test('npm start builds and serves the app', async () => {
-    const child = spawn('npm', ['start'], {
-      cwd: app,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let output = '';
+    const service = await startProcess('npm', ['start'], app, { timeoutMs: 60_000 });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no start:\n${output}`)), 60_000);
-        const onData = (chunk: Buffer) => {
-          output += chunk.toString();
-          const match = /listening on (http:\/\/\S+)/.exec(output);
-          if (match) {
-            clearTimeout(timer);
-            resolve(match[1]!);
-          }
-        };
-        child.stdout.on('data', onData);
-        child.stderr.on('data', onData);
-      });
-      const response = await fetch(`${url}/tasks`);
+      const response = await fetch(`${service.url}/tasks`);
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual([]);
     } finally {
-      process.kill(-child.pid!, 'SIGTERM');
+      await service.stop();
     }
   }, 90_000);
 

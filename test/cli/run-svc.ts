@@ -8,28 +8,51 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const SVC_BIN = join(REPO_ROOT, 'bin', 'svc.js');
 
-export interface SvcRun {
+export interface CommandRun {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** stdout and stderr in the order they arrived. */
+  output: string;
 }
+export type SvcRun = CommandRun;
 
-export function runSvc(
+/** Runs `command args` to its end. `env` is the child's whole environment (default: this process's). */
+export function runCommand(
+  command: string,
   args: string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
-): Promise<SvcRun> {
+): Promise<CommandRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SVC_BIN, ...args], {
+    const child = spawn(command, args, {
       cwd: options.cwd ?? REPO_ROOT,
-      env: { ...process.env, ...options.env },
+      env: options.env ?? process.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      output += chunk.toString();
+    });
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => resolve({ code, stdout, stderr, output }));
+  });
+}
+
+/** The `svc` of this checkout, with `env` added to this process's environment. */
+export function runSvc(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<SvcRun> {
+  return runCommand(process.execPath, [SVC_BIN, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
   });
 }
 

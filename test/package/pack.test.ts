@@ -1,18 +1,12 @@
 // The published package works outside this checkout: `npm pack` (whose prepack compiles dist/), install the
 // tarball into a fresh project and use it there the way a user would, without the svckit-source condition.
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { REPO_ROOT } from '../cli/run-svc.js';
-
-interface Finished {
-  code: number | null;
-  stdout: string;
-  output: string;
-}
+import { REPO_ROOT, runCommand } from '../cli/run-svc.js';
+import { startProcess } from '../e2e/service-process.js';
 
 /** Flags that keep npm off the network when its cache already has what it needs, and quiet. */
 const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund'];
@@ -21,30 +15,18 @@ const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund'];
  * The test's environment minus what would make a child behave as if it ran inside this checkout: NODE_OPTIONS
  * (which could carry --conditions=svckit-source) and the npm_* variables `npm test` sets for this package.
  */
-function outsideEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+function outsideEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (key === 'NODE_OPTIONS' || key === 'npm_config_local_prefix') continue;
     if (key.startsWith('npm_package_') || key.startsWith('npm_lifecycle_')) continue;
     env[key] = value;
   }
-  return { ...env, ...extra };
+  return env;
 }
 
-function run(command: string, args: string[], cwd: string): Promise<Finished> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: outsideEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      output += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, output }));
-  });
-}
+const run = (command: string, args: string[], cwd: string) =>
+  runCommand(command, args, { cwd, env: outsideEnv() });
 
 interface PackResult {
   filename: string;
@@ -163,40 +145,14 @@ describe('the installed package', () => {
     expect(tested.code, tested.output).toBe(0);
     expect(tested.output).toMatch(/pass 3/);
 
-    const child = spawn('npx', ['--no-install', 'svc', 'start'], {
-      cwd: app,
-      env: outsideEnv({ PORT: '0', HOST: '127.0.0.1' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
-    let output = '';
+    const service = await startProcess('npx', ['--no-install', 'svc', 'start'], app, { env: outsideEnv() });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no start:\n${output}`)), 30_000);
-        const onData = (chunk: Buffer) => {
-          output += chunk.toString();
-          const match = /listening on (http:\/\/\S+)/.exec(output);
-          if (match) {
-            clearTimeout(timer);
-            resolve(match[1]!);
-          }
-        };
-        child.stdout.on('data', onData);
-        child.stderr.on('data', onData);
-        child.on('close', (code) => reject(new Error(`svc start exited with ${code}:\n${output}`)));
-      });
-      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      const response = await fetch(`${url}/tasks`);
+      expect(service.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const response = await fetch(`${service.url}/tasks`);
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual([]);
     } finally {
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        // The process group is already gone.
-      }
-      await closed;
+      await service.stop();
     }
   }, 90_000);
 });
