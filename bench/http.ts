@@ -6,6 +6,7 @@
 //   req/s partly measures the load generator; server CPU per request is the figure to read there.
 import autocannon from 'autocannon';
 import { build } from '../generator/index.js';
+import { cpuQuotasAvailable } from './lib/cpu-quota.js';
 import { startServer, type BenchServer } from './lib/processes.js';
 import { median } from './lib/results.js';
 
@@ -127,29 +128,40 @@ function summaryRow(regime: string, route: string, server: string, samples: Samp
   return `| ${regime} | ${route} | ${server} | ${rps} | ${p50} | ${p99} | ${cpu} | ${ratio} |`;
 }
 
+/** Starts both servers of a pair, one after the other; the first is stopped again if the second fails. */
+async function startPair(
+  pair: HttpPair,
+  cpuShare: number | undefined,
+  svcFirst: boolean,
+): Promise<{ plain: BenchServer; svc: BenchServer }> {
+  const start = (side: 'plain' | 'svc') => startServer(`${side} ${pair.id}`, pair[side], cpuShare);
+  const first = await start(svcFirst ? 'svc' : 'plain');
+  try {
+    const second = await start(svcFirst ? 'plain' : 'svc');
+    return svcFirst ? { svc: first, plain: second } : { plain: first, svc: second };
+  } catch (error) {
+    await first.stop();
+    throw error;
+  }
+}
+
 /**
  * Every round starts both servers afresh: one process start can run a few percent faster or slower than the
  * next for the whole of its life (JIT and memory placement), so only many starts average that out.
  */
 export async function runHttpPair(pair: HttpPair, options: HttpBenchOptions): Promise<string> {
   const samples = new Map<string, { plain: Sample[]; svc: Sample[]; ratios: number[] }>();
-  const notes = new Set<string>();
+  const quotas = cpuQuotasAvailable();
+  const regimes = REGIMES.filter((regime) => quotas || regime.cpuShare === undefined);
+  const skipped = REGIMES.filter((regime) => !regimes.includes(regime)).map((regime) => regime.name);
+  const notes = skipped.map(
+    (name) => `The ${name} regime was skipped: cgroup CPU quotas cannot be set here.`,
+  );
   for (let round = 0; round < options.runs; round++) {
-    for (const regime of REGIMES) {
+    for (const regime of regimes) {
       // Alternate which server starts first, in case being first (or second) on the core matters.
-      const startPlain = () => startServer(`plain ${pair.id}`, pair.plain, regime.cpuShare);
-      const startSvc = () => startServer(`svc ${pair.id}`, pair.svc, regime.cpuShare);
-      const [plainServer, svcServer] =
-        round % 2 === 0
-          ? [await startPlain(), await startSvc()]
-          : await startSvc().then(async (svc) => [await startPlain(), svc] as const);
+      const { plain: plainServer, svc: svcServer } = await startPair(pair, regime.cpuShare, round % 2 === 1);
       try {
-        if (regime.cpuShare !== undefined && !(plainServer.limited && svcServer.limited)) {
-          notes.add(
-            `The ${regime.name} regime was skipped: cgroup CPU quotas are not available on this machine.`,
-          );
-          continue;
-        }
         for (const workload of WORKLOADS) {
           await Promise.all([plainServer, svcServer].map((server) => measure(server, workload, options, 2))); // warm-up
           const [p, s] = await measurePair(
@@ -198,7 +210,7 @@ export async function runHttpPair(pair: HttpPair, options: HttpBenchOptions): Pr
     '- **unthrottled**: one server at a time on a full core; autocannon saturates its core before Fastify does',
     "  (DESIGN §8), so req/s there also measures autocannon's cost per response, and svc's responses carry the",
     '  `x-request-id` header every svc response must echo (+52 bytes). Read the server CPU column there.',
-    ...[...notes].map((note) => `- ${note}`),
+    ...notes.map((note) => `- ${note}`),
     '',
     '| regime | route | server | req/s | p50 ms | p99 ms | server CPU µs/req | svc / plain req/s |',
     '|---|---|---|---|---|---|---|---|',

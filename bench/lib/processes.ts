@@ -15,8 +15,6 @@ export interface BenchServer {
   child: ChildProcess;
   /** User + system CPU seconds the server process has used so far. */
   cpuSeconds(): number;
-  /** True when the server runs under a CPU quota (server-bound regime). */
-  limited: boolean;
   stop(): Promise<void>;
 }
 
@@ -30,6 +28,7 @@ export function pinSelf(): boolean {
   return spawnSync('taskset', ['-pc', String(LOAD_CORE), String(process.pid)]).status === 0;
 }
 
+/** Starts a bench server and waits for its URL; `cpuShare` caps it at that share of a core (cpu-quota.ts). */
 export async function startServer(name: string, script: string, cpuShare?: number): Promise<BenchServer> {
   // BENCH_NODE_FLAGS adds node flags to every bench server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
   const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
@@ -45,12 +44,17 @@ export async function startServer(name: string, script: string, cpuShare?: numbe
     });
     child.once('exit', (code) => reject(new Error(`${name} exited with code ${code} before listening`)));
   });
-  const quota = cpuShare === undefined ? undefined : limitCpu(child.pid!, cpuShare);
+  let quota;
+  try {
+    quota = cpuShare === undefined ? undefined : limitCpu(child.pid!, cpuShare);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
   return {
     name,
     url,
     child,
-    limited: quota !== undefined,
     cpuSeconds: () => {
       const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
       // Fields 14 and 15 of /proc/<pid>/stat (utime, stime); index 11 and 12 after the command name.
