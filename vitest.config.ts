@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 // `svckit` resolves to this checkout's TypeScript sources through the `svckit-source` export condition.
 export default defineConfig({
-  resolve: { conditions: ['svckit-source', 'module', 'node', 'import', 'default'] },
-  ssr: { resolve: { conditions: ['svckit-source', 'module', 'node', 'import', 'default'] } },
+  resolve: { conditions: ['svckit-source', 'module', 'node', 'development|production'] },
+  ssr: { resolve: { conditions: ['svckit-source', 'module', 'node', 'development|production'] } },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,

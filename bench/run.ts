@@ -1,10 +1,12 @@
-// `npm run bench [-- <bench>...]`: runs the benches (all by default) and writes bench/RESULTS.md.
-// BENCH_DURATION (seconds per measurement, default 4) and BENCH_RUNS (rounds, default 12) shorten or lengthen them;
-// BENCH_ONLY_SERVER_BOUND=1 skips the unthrottled regime.
-import { cpus } from 'node:os';
+// `npm run bench [-- <bench>...]`: runs the named benches (fastify, express, hono, upload; all by default) and
+// writes their sections of bench/RESULTS.md.
+// BENCH_DURATION (seconds per HTTP measurement, default 4) and BENCH_RUNS (rounds, default 12 for the HTTP
+// pairs and 5 for the upload) shorten or lengthen them; BENCH_ONLY_SERVER_BOUND=1 skips the unthrottled regime.
+import { cpus, loadavg } from 'node:os';
 import { prepareBenchSpec, runHttpPair, type HttpPair } from './http.js';
 import { pinSelf } from './lib/processes.js';
 import { writeSection } from './lib/results.js';
+import { runUploadBench } from './upload.js';
 
 const HTTP_PAIRS: HttpPair[] = [
   {
@@ -13,24 +15,56 @@ const HTTP_PAIRS: HttpPair[] = [
     plain: 'bench/servers/plain-fastify.ts',
     svc: 'bench/servers/svc-fastify.ts',
   },
+  {
+    id: 'express',
+    title: 'svc on Express vs plain Express 5 (target ≥ 90 %)',
+    plain: 'bench/servers/plain-express.ts',
+    svc: 'bench/servers/svc-express.ts',
+  },
+  {
+    id: 'hono',
+    title: 'svc on Hono vs plain Hono on @hono/node-server (target ≥ 90 %)',
+    plain: 'bench/servers/plain-hono.ts',
+    svc: 'bench/servers/svc-hono.ts',
+  },
 ];
+const UPLOAD_ID = 'upload';
+const KNOWN = [...HTTP_PAIRS.map((pair) => pair.id), UPLOAD_ID];
 
-const options = {
+const runsOverride = process.env.BENCH_RUNS === undefined ? undefined : Number(process.env.BENCH_RUNS);
+const httpOptions = {
   durationSeconds: Number(process.env.BENCH_DURATION ?? 4),
-  runs: Number(process.env.BENCH_RUNS ?? 12),
+  runs: runsOverride ?? 12,
   connections: 50,
 };
 
-const selected = process.argv.slice(2);
+const requested = process.argv.slice(2);
+const unknown = requested.filter((id) => !KNOWN.includes(id));
+if (unknown.length > 0) {
+  process.stderr.write(`unknown bench ${unknown.join(', ')}; choose from ${KNOWN.join(', ')}\n`);
+  process.exit(1);
+}
+const selected = requested.length > 0 ? requested : KNOWN;
 const pinned = pinSelf();
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}${pinned ? '' : ' (taskset unavailable: not pinned)'}`;
 
+// Other work on the machine skews every figure; the load before the run shows whether the bench had it to itself.
+const loadBefore = loadavg()[0]!.toFixed(2);
+
+async function report(id: string, section: string): Promise<void> {
+  const date = new Date().toISOString().slice(0, 10);
+  const stamp = `Measured ${date} on ${machine} with \`npm run bench -- ${id}\` (1-minute load average before the run: ${loadBefore}).`;
+  const file = await writeSection(id, `${section}\n\n${stamp}`);
+  process.stdout.write(`${section}\n\nwritten to ${file}\n`);
+}
+
 await prepareBenchSpec();
 for (const pair of HTTP_PAIRS) {
-  if (selected.length > 0 && !selected.includes(pair.id)) continue;
+  if (!selected.includes(pair.id)) continue;
   process.stdout.write(`bench ${pair.id}\n`);
-  const section = await runHttpPair(pair, options);
-  const stamp = `Measured ${new Date().toISOString().slice(0, 10)} on ${machine} with \`npm run bench -- ${pair.id}\`.`;
-  const file = await writeSection(pair.id, `${section}\n\n${stamp}`);
-  process.stdout.write(`${section}\n\nwritten to ${file}\n`);
+  await report(pair.id, await runHttpPair(pair, httpOptions));
+}
+if (selected.includes(UPLOAD_ID)) {
+  process.stdout.write(`bench ${UPLOAD_ID}\n`);
+  await report(UPLOAD_ID, await runUploadBench({ runs: runsOverride ?? 5 }));
 }

@@ -207,11 +207,13 @@ export function createClient(options: ClientOptions): Client {
   };
 }
 
-type BodyKind = 'json' | 'json-or-text' | 'empty';
+type BodyKind = 'json' | 'json-or-text' | 'empty' | 'stream';
 
 interface RouteInfo {
   method: string;
   path: string;
+  /** The Accept header when the call sets none; default `application/json`. */
+  accept?: string;
   responses: Readonly<Record<number, BodyKind>>;
   errors: Readonly<Record<number, readonly string[]>>;
 }
@@ -233,23 +235,29 @@ function sender(options: ClientOptions) {
     const defaults = typeof options.headers === 'function' ? await options.headers() : options.headers;
     const headers = new Headers(defaults);
     new Headers(input.headers).forEach((value, name) => headers.set(name, value));
-    if (!headers.has('accept')) headers.set('accept', 'application/json');
-    let body: string | null = null;
-    if (input.body !== undefined) {
-      body = JSON.stringify(input.body);
-      if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-    }
-    // Called unbound: browsers refuse a fetch invoked as a method of another object.
-    const fetchImpl = options.fetch ?? fetch;
+    if (!headers.has('accept')) headers.set('accept', route.accept ?? 'application/json');
     const url = baseUrl + expandPath(route.path, input.params) + queryString(input.query);
-    const response = await fetchImpl(url, {
+    const init: RequestInit = {
       method: route.method,
       headers,
-      body,
+      body: requestBody(input, headers),
       signal: input.signal ?? null,
-    });
+    };
+    // Called unbound: browsers refuse a fetch invoked as a method of another object.
+    const fetchImpl = options.fetch ?? fetch;
+    const response = await fetchImpl(url, init);
     return (await readResult(route, response)) as Result;
   };
+}
+
+/** What fetch sends: spelled this way because Node's types declare no global `BodyInit`. */
+type SentBody = NonNullable<RequestInit['body']> | null;
+
+/** The body to send, setting the content type it needs unless the caller set one. */
+function requestBody(input: CallInput, headers: Headers): SentBody {
+  if (input.body === undefined) return null;
+  if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+  return JSON.stringify(input.body);
 }
 
 function expandPath(path: string, params: object | undefined): string {

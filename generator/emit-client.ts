@@ -1,7 +1,7 @@
 // client.ts: a dependency-free typed fetch client. Types come from the generated types.ts (type-only
 // import); result unions are built from the declared responses and routeErrorsByStatus(), so a status or
 // code the spec does not declare is never given a declared type.
-import type { JsonSchema, RouteIR, SpecIR } from '../spec/ir.js';
+import { isStreamResponse, type ResponseIR, type RouteIR, type SpecIR } from '../spec/ir.js';
 import { pascalCase, routeTypeNames } from './names.js';
 import { declaredResponses } from './openapi/route-responses.js';
 import { resolveRootRef } from './openapi/schema-refs.js';
@@ -10,7 +10,7 @@ import { renderTemplate } from './templates.js';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-type BodyKind = 'json' | 'json-or-text' | 'empty';
+type BodyKind = 'json' | 'json-or-text' | 'empty' | 'stream';
 
 interface RouteView {
   id: string;
@@ -26,10 +26,21 @@ interface RouteView {
 
 export function emitClient(ir: SpecIR, options: { header: string }): string {
   const routes = ir.routes.map((route) => routeView(route, ir));
+  // The upload, raw and stream helpers are written only into clients whose routes need them.
+  const uses = {
+    usesUpload: ir.routes.some((route) => route.body?.kind === 'upload'),
+    usesRaw: ir.routes.some((route) => route.body?.kind === 'raw'),
+    usesStream: ir.routes.some((route) => Object.values(route.responses).some(isStreamResponse)),
+  };
+  const usesBytes = uses.usesUpload || uses.usesRaw;
   return renderTemplate('generated/client.ts.hbs', {
     header: options.header,
     title: (ir.title ?? ir.name).replace(/\s+/g, ' '),
     usesTypes: routes.some((route) => /\bT\./.test(route.inputDeclaration + route.members.join(''))),
+    ...uses,
+    usesBytes,
+    bodyHelpers: usesBytes ? renderTemplate('generated/client-bodies.ts.hbs', { ...uses, usesBytes }) : '',
+    streamHelpers: uses.usesStream ? renderTemplate('generated/client-streams.ts.hbs', {}) : '',
     routes,
   });
 }
@@ -43,11 +54,14 @@ function routeView(route: RouteIR, ir: SpecIR): RouteView {
   const input = inputType(route, names);
   const responses: Record<number, BodyKind> = {};
   const members: { status: number; type: string }[] = [];
+  const streamTypes = new Set<string>();
 
   for (const { status, schema } of declaredResponses(route)) {
     const kind = bodyKind(route, schema, ir);
     responses[status] = kind;
-    const data = kind === 'empty' ? 'undefined' : `T.${names.response(status)}`;
+    if (isStreamResponse(schema)) streamTypes.add(schema.stream);
+    const data =
+      kind === 'empty' ? 'undefined' : kind === 'stream' ? 'StreamedBody' : `T.${names.response(status)}`;
     members.push({
       status,
       type: status < 400 ? `Success<${status}, ${data}>` : `Failure<${status}, ${data}>`,
@@ -66,7 +80,13 @@ function routeView(route: RouteIR, ir: SpecIR): RouteView {
     }
   }
 
-  const table = `{ method: ${JSON.stringify(route.method)}, path: ${JSON.stringify(route.path)}, responses: ${JSON.stringify(responses)}, errors: ${JSON.stringify(errors)} }`;
+  const table = `{ ${[
+    `method: ${JSON.stringify(route.method)}`,
+    `path: ${JSON.stringify(route.path)}`,
+    ...requestTable(route, streamTypes),
+    `responses: ${JSON.stringify(responses)}`,
+    `errors: ${JSON.stringify(errors)}`,
+  ].join(', ')} }`;
   return {
     id: route.id,
     doc: docComment(route),
@@ -98,15 +118,45 @@ function inputType(
     fields.push(`query${queryRequired ? '' : '?'}: T.${names.query};`);
     required ||= queryRequired;
   }
-  if (route.body) {
-    fields.push(`body${route.body.required ? '' : '?'}: T.${names.body};`);
-    required ||= route.body.required;
+  switch (route.body?.kind) {
+    case 'json':
+      fields.push(`body${route.body.required ? '' : '?'}: T.${names.body};`);
+      required ||= route.body.required;
+      break;
+    case 'upload':
+      fields.push(
+        `body: UploadRequest${route.body.fields === undefined ? '' : `<T.${names.fields}>`} | FormData;`,
+      );
+      required = true;
+      break;
+    case 'raw':
+      fields.push('body: RawBodyValue;', 'contentType?: string;');
+      required = true;
+      break;
   }
   return { fields, required };
 }
 
+/**
+ * How the request is sent, beside method and path: the body's encoding (JSON when unset), a raw body's
+ * default content type, and an Accept header naming the streamed types a route answers with.
+ */
+function requestTable(route: RouteIR, streamTypes: ReadonlySet<string>): string[] {
+  const entries: string[] = [];
+  if (route.body?.kind === 'upload' || route.body?.kind === 'raw')
+    entries.push(`body: ${JSON.stringify(route.body.kind)}`);
+  // The first declared type, when it is one type and not a range, is what the route usually receives.
+  const contentType = route.body?.kind === 'raw' ? route.body.contentTypes?.[0] : undefined;
+  if (contentType !== undefined && !contentType.includes('*'))
+    entries.push(`contentType: ${JSON.stringify(contentType)}`);
+  if (streamTypes.size > 0)
+    entries.push(`accept: ${JSON.stringify([...streamTypes, 'application/json'].join(', '))}`);
+  return entries;
+}
+
 /** What the body of a declared status must be for the client to accept it as that status. */
-function bodyKind(route: RouteIR, schema: JsonSchema | null, ir: SpecIR): BodyKind {
+function bodyKind(route: RouteIR, schema: ResponseIR, ir: SpecIR): BodyKind {
+  if (isStreamResponse(schema)) return 'stream';
   if (schema === null || route.method === 'HEAD') return 'empty';
   // A handler returning a string answers text/plain, so a string schema accepts a text body too.
   const resolved = resolveRootRef(schema, ir.resources);

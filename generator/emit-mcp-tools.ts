@@ -1,6 +1,13 @@
 // mcp-tools.json: one agent tool per route with `meta.mcp`. A tool takes one flat object, so the route's
 // params, query and body properties are merged into a single self-contained JSON Schema (2020-12).
-import type { HttpMethod, JsonSchema, JsonSchemaObject, RouteIR, SpecIR } from '../spec/ir.js';
+import {
+  isStreamResponse,
+  type HttpMethod,
+  type JsonSchema,
+  type JsonSchemaObject,
+  type RouteIR,
+  type SpecIR,
+} from '../spec/ir.js';
 import { deriveToolName } from '../spec/tool-name.js';
 import { jsonHeader } from './emit-openapi.js';
 import { mapRefs, reachableResources, resolveRootRef, resourceRefRewriter } from './openapi/schema-refs.js';
@@ -50,6 +57,7 @@ function isTool(route: RouteIR): boolean {
 }
 
 function tool(route: RouteIR, ir: SpecIR): McpToolSchema {
+  assertJsonOnly(route);
   const mcp = typeof route.meta.mcp === 'object' ? route.meta.mcp : {};
   const { summary } = route.meta;
   return {
@@ -62,6 +70,20 @@ function tool(route: RouteIR, ir: SpecIR): McpToolSchema {
     method: route.method,
     path: route.path,
   };
+}
+
+/**
+ * Tool arguments and results are JSON (or text): an upload or raw body, or a streamed response, has no
+ * faithful form there. The spec loader refuses `meta.mcp` on such routes; this guards hand-built IR.
+ */
+function assertJsonOnly(route: RouteIR): void {
+  if (route.body !== undefined && route.body.kind !== 'json') {
+    throw new Error(`route ${route.id}: an ${route.body.kind} body cannot be an MCP tool's input`);
+  }
+  for (const [status, response] of Object.entries(route.responses)) {
+    if (isStreamResponse(response))
+      throw new Error(`route ${route.id}: its streamed ${status} response cannot be an MCP tool's result`);
+  }
 }
 
 interface Part {
@@ -81,7 +103,7 @@ function inputSchema(route: RouteIR, ir: SpecIR): McpToolInputSchema {
   const parts: Part[] = [];
   if (route.params) parts.push(objectPart('params', route.params, true));
   if (route.query) parts.push(objectPart('query', route.query, true));
-  if (route.body) {
+  if (route.body?.kind === 'json') {
     const resolved = resolveRootRef(route.body.schema, ir.resources);
     // An optional body may be left out entirely, so none of its properties can be required.
     parts.push(objectPart('body', typeof resolved === 'object' ? resolved : {}, route.body.required));

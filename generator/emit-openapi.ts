@@ -1,7 +1,16 @@
 // openapi.json: an OpenAPI 3.1 document of every route, derived from the IR alone. Schemas stay JSON Schema
 // 2020-12 (OpenAPI 3.1 uses it as is); resource refs point at components.schemas.
 import { STATUS_CODES } from 'node:http';
-import type { ConfigValue, JsonSchema, JsonSchemaObject, RouteIR, SpecIR } from '../spec/ir.js';
+import {
+  isStreamResponse,
+  type BodyIR,
+  type ConfigValue,
+  type JsonSchema,
+  type JsonSchemaObject,
+  type RouteIR,
+  type SpecIR,
+} from '../spec/ir.js';
+import { rawRequestBody, streamResponse, uploadRequestBody } from './openapi/binary-bodies.js';
 import {
   ERROR_ENVELOPE,
   VALIDATION_ERROR_ENVELOPE,
@@ -15,6 +24,7 @@ import type {
   OpenApiMethod,
   OpenApiOperation,
   OpenApiParameter,
+  OpenApiRequestBody,
   OpenApiResponse,
   OpenApiTag,
 } from './openapi/types.js';
@@ -98,13 +108,19 @@ function operation(route: RouteIR, ir: SpecIR): OpenApiOperation {
   if (meta.scopes && meta.scopes.length > 0) result['x-scopes'] = [...meta.scopes];
   const parameters = [...pathParameters(route), ...queryParameters(route)];
   if (parameters.length > 0) result.parameters = parameters;
-  if (route.body) {
-    result.requestBody = {
-      required: route.body.required,
-      content: { 'application/json': { schema: rewrite(route.body.schema) } },
-    };
-  }
+  if (route.body) result.requestBody = requestBody(route.body, ir);
   return reorder(result, OPERATION_KEY_ORDER);
+}
+
+function requestBody(body: BodyIR, ir: SpecIR): OpenApiRequestBody {
+  switch (body.kind) {
+    case 'json':
+      return { required: body.required, content: { 'application/json': { schema: rewrite(body.schema) } } };
+    case 'upload':
+      return uploadRequestBody(body, ir.resources, rewrite);
+    case 'raw':
+      return rawRequestBody(body);
+  }
 }
 
 function pathParameters(route: RouteIR): OpenApiParameter[] {
@@ -131,10 +147,13 @@ function queryParameters(route: RouteIR): OpenApiParameter[] {
 function responses(route: RouteIR, ir: SpecIR): Record<string, OpenApiResponse> {
   const result: Record<string, OpenApiResponse> = {};
   for (const { status, schema } of declaredResponses(route)) {
-    result[String(status)] = {
-      description: STATUS_CODES[status] ?? `Status ${status}`,
-      ...(schema === null ? {} : { content: { 'application/json': { schema: rewrite(schema) } } }),
-    };
+    const reason = STATUS_CODES[status] ?? `Status ${status}`;
+    result[String(status)] = isStreamResponse(schema)
+      ? streamResponse(String(status), reason, schema.stream)
+      : {
+          description: reason,
+          ...(schema === null ? {} : { content: { 'application/json': { schema: rewrite(schema) } } }),
+        };
   }
   for (const group of routeErrorsByStatus(route, ir)) {
     const key = String(group.status);

@@ -1,6 +1,13 @@
 // routes.ts: the Handlers interface (one typed handler per route id), the route definitions bound to the
 // precompiled validators, coercion plans computed here at build time, and routes(handlers).
-import type { JsonSchemaObject, RouteIR, SpecIR } from '../spec/ir.js';
+import {
+  EVENT_STREAM,
+  isStreamResponse,
+  type BodyIR,
+  type JsonSchemaObject,
+  type RouteIR,
+  type SpecIR,
+} from '../spec/ir.js';
 import { coercionPlan } from '../runtime/http/validation/coercion-plan.js';
 import { docComment } from './emit-types.js';
 import { validatorName } from './emit-validators.js';
@@ -23,27 +30,70 @@ const ABSENT_PART = 'Record<string, never>';
 
 export function emitRoutes({ ir, header, runtimeImport, source }: EmitRoutesInput): string {
   const resolve = resourceResolver(ir);
+  const handlers = ir.routes.map((route) => handlerEntry(route));
   return renderTemplate('generated/routes.ts.hbs', {
     header,
     runtimeImport,
+    imports: runtimeNames(ir, handlers).join(', '),
     source,
-    handlers: ir.routes.map((route) => handlerEntry(route)),
+    handlers,
     guardedMetaKeys: toJsLiteral(ir.metaKeys.filter((key) => key.guarded).map((key) => key.name)),
     definitions: ir.routes.map((route) => definitionLiteral(route, resolve)),
   });
 }
 
-function handlerEntry(route: RouteIR) {
+/** The runtime's names routes.ts uses, sorted as prettier's import order would leave them. */
+function runtimeNames(ir: SpecIR, handlers: readonly HandlerEntry[]): string[] {
+  const values = new Set(['bindRoutes']);
+  const types = new Set(['Route', 'RouteDefinition', 'RouteHandler']);
+  for (const route of ir.routes) {
+    if (route.body?.kind === 'upload') values.add('upload');
+    if (route.body?.kind === 'raw') values.add('rawBody');
+  }
+  for (const handler of handlers) for (const name of handler.runtimeTypes) types.add(name);
+  const sorted = (names: Set<string>) => [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...sorted(values), ...sorted(types).map((name) => `type ${name}`)];
+}
+
+interface HandlerEntry {
+  id: string;
+  doc: string;
+  params: string;
+  query: string;
+  body: string;
+  result: string;
+  /** Types routes.ts imports from the runtime for this handler. */
+  runtimeTypes: string[];
+}
+
+/** The handler's `body`: the validated JSON body, or what the runtime hands an upload or raw route. */
+const BODY_INPUT = { upload: 'UploadInput', raw: 'RawBodyInput' } as const;
+
+function handlerEntry(route: RouteIR): HandlerEntry {
   const names = routeTypeNames(route.id);
   const summary = route.meta.summary ?? route.meta.description;
-  const body = route.body ? `T.${names.body}${route.body.required ? '' : ' | undefined'}` : 'undefined';
+  const runtimeTypes: string[] = [];
+  let body = 'undefined';
+  if (route.body?.kind === 'json') body = `T.${names.body}${route.body.required ? '' : ' | undefined'}`;
+  else if (route.body) {
+    body = BODY_INPUT[route.body.kind];
+    runtimeTypes.push(body);
+  }
+  // A streamed status is answered with what stream() or sse() returns, beside the JSON results.
+  const streams = new Set<string>();
+  for (const [status, response] of Object.entries(route.responses)) {
+    if (isSuccess(status) && isStreamResponse(response))
+      streams.add(response.stream === EVENT_STREAM ? 'SseResult' : 'StreamResult');
+  }
+  runtimeTypes.push(...streams);
   return {
     id: route.id,
     doc: docComment(`${route.method} ${route.path}${typeof summary === 'string' ? `: ${summary}` : ''}`),
     params: route.params ? `T.${names.params}` : ABSENT_PART,
     query: route.query ? `T.${names.query}` : ABSENT_PART,
     body,
-    result: `T.${names.result}`,
+    result: [`T.${names.result}`, ...[...streams].sort()].join(' | '),
+    runtimeTypes,
   };
 }
 
@@ -55,13 +105,26 @@ function definitionLiteral(route: RouteIR, resolve: Parameters<typeof coercionPl
   ];
   if (route.params) fields.push(`params: ${partLiteral(route.id, 'params', route.params, resolve)}`);
   if (route.query) fields.push(`query: ${partLiteral(route.id, 'query', route.query, resolve)}`);
-  if (route.body) {
-    const validate = `validate: validators.${validatorName(route.id, 'body')}`;
-    fields.push(`body: { kind: 'json', ${validate}${route.body.required ? '' : ', required: false'} }`);
-  }
+  if (route.body) fields.push(`body: ${bodyLiteral(route.id, route.body)}`);
   fields.push(`successStatus: ${successStatus(route)}`);
   fields.push(`meta: ${toJsLiteral(route.meta)}`);
   return `{ ${fields.join(', ')} }`;
+}
+
+/** A JSON body bound to its validator, or the runtime's upload()/rawBody() with the limits in bytes. */
+function bodyLiteral(routeId: string, body: BodyIR): string {
+  switch (body.kind) {
+    case 'json': {
+      const validate = `validate: validators.${validatorName(routeId, 'body')}`;
+      return `{ kind: 'json', ${validate}${body.required ? '' : ', required: false'} }`;
+    }
+    case 'upload':
+      return `upload(${toJsLiteral(body.limits)})`;
+    case 'raw':
+      return body.maxBytes === undefined
+        ? 'rawBody()'
+        : `rawBody(${toJsLiteral({ maxBytes: body.maxBytes })})`;
+  }
 }
 
 function partLiteral(

@@ -85,7 +85,8 @@ export function emitValidators(input: EmitValidatorsInput): EmittedValidators {
     if (route.params) add('params', route.params);
     if (route.query) add('query', route.query);
     // An optional body is marked `required: false` in routes.ts: the runtime then skips validation when none came.
-    if (route.body) add('body', route.body.schema);
+    // Upload and raw bodies are bytes; an upload's fields schema is documentation only.
+    if (route.body?.kind === 'json') add('body', route.body.schema);
   }
   // Compile each part on its own first, so a schema ajv refuses is reported against its route.
   for (const part of parts) {

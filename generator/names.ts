@@ -11,6 +11,8 @@ export const routeTypeNames = (routeId: string) => {
     params: `${base}Params`,
     query: `${base}Query`,
     body: `${base}Body`,
+    /** Text fields of an upload body: `UploadAvatarFields`. */
+    fields: `${base}Fields`,
     /** Body schema of one response status: `GetNoteResponse200`. */
     response: (status: string | number) => `${base}Response${status}`,
     /** Union of the success (2xx) response bodies: what the handler returns. */

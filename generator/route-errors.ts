@@ -10,12 +10,28 @@ export interface ErrorLookup {
   catalog: readonly ErrorIR[];
 }
 
+/** What the runtime refuses before the handler sees the body, by body kind (seed 001 "Errors"). */
+const BODY_CODES: Record<NonNullable<RouteIR['body']>['kind'] | 'none', readonly string[]> = {
+  none: [],
+  // Malformed JSON, a non-JSON content type and an oversized body are refused before validation.
+  json: ['BAD_REQUEST', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'],
+  // Multipart that breaks the grammar or a limit; a body that is not multipart or a file type not allowed.
+  upload: [
+    'MALFORMED_MULTIPART',
+    'TOO_MANY_FILES',
+    'TOO_MANY_FIELDS',
+    'PAYLOAD_TOO_LARGE',
+    'UNSUPPORTED_MEDIA_TYPE',
+  ],
+  // Past maxBytes; or bytes declared that no adapter could supply (an application-wide parser ate them).
+  raw: ['PAYLOAD_TOO_LARGE', 'RAW_BODY_UNAVAILABLE'],
+};
+
 /** Codes the pipeline may answer for this route whether or not the spec lists them. */
 export function impliedErrorCodes(route: RouteIR): string[] {
   const codes: string[] = [];
-  if (route.params || route.query || route.body) codes.push('HTTP_VALIDATION');
-  // Malformed JSON, a non-JSON content type and an oversized body are refused before validation.
-  if (route.body) codes.push('BAD_REQUEST', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE');
+  if (route.params || route.query || route.body?.kind === 'json') codes.push('HTTP_VALIDATION');
+  codes.push(...BODY_CODES[route.body?.kind ?? 'none']);
   if (route.meta.auth === true) codes.push('AUTH_REQUIRED');
   if (route.meta.rateLimit !== undefined && route.meta.rateLimit !== false && route.meta.rateLimit !== null) {
     codes.push('RATE_LIMITED');

@@ -1,6 +1,12 @@
 // Which types types.ts declares, in which order and under which name. One plan serves the emitter and the
 // name-collision check, so a generated name is decided in exactly one place (names come from names.ts).
-import type { JsonSchema, RouteIR, SourceLocation, SpecIR } from '../spec/ir.js';
+import {
+  isStreamResponse,
+  type JsonSchema,
+  type RouteIR,
+  type SourceLocation,
+  type SpecIR,
+} from '../spec/ir.js';
 import { SpecError, type SpecProblem } from '../spec/loader/problems.js';
 import { routeTypeNames } from './names.js';
 import { pureResourceRef } from './schema-walk.js';
@@ -72,22 +78,32 @@ function routeDeclarations(route: RouteIR): TypeDeclaration[] {
   const out: TypeDeclaration[] = [];
   if (route.params) out.push(declare(names.params, route.params, origin('params')));
   if (route.query) out.push(declare(names.query, route.query, origin('query')));
-  if (route.body) out.push(declare(names.body, route.body.schema, origin('body')));
+  if (route.body?.kind === 'json') out.push(declare(names.body, route.body.schema, origin('body')));
+  if (route.body?.kind === 'upload' && route.body.fields !== undefined)
+    out.push(declare(names.fields, route.body.fields, origin('upload fields')));
   const success: string[] = [];
-  for (const [status, schema] of Object.entries(route.responses)) {
+  let streamed = false;
+  for (const [status, response] of Object.entries(route.responses)) {
+    // A streamed body has no JSON type; routes.ts types it as the runtime's StreamResult or SseResult.
+    if (isStreamResponse(response)) {
+      streamed ||= isSuccess(status);
+      continue;
+    }
     const name = names.response(status);
     out.push(
-      schema === null
+      response === null
         ? { kind: 'alias', name, target: 'void', origin: origin(`response ${status}`) }
-        : declare(name, schema, origin(`response ${status}`)),
+        : declare(name, response, origin(`response ${status}`)),
     );
     if (isSuccess(status)) success.push(name);
   }
   out.push({
     kind: 'alias',
     name: names.result,
-    target: success.length > 0 ? success.join(' | ') : 'unknown',
-    description: 'What the handler returns: the body of its success (2xx) response.',
+    target: success.length > 0 ? success.join(' | ') : streamed ? 'never' : 'unknown',
+    description: streamed
+      ? 'What the handler returns besides stream() or sse(): the body of its JSON success (2xx) responses.'
+      : 'What the handler returns: the body of its success (2xx) response.',
     origin: origin('result'),
   });
   return out;
@@ -134,7 +150,7 @@ function assertUniqueNames(declarations: readonly TypeDeclaration[]): void {
       message: `generated type name '${name}' of ${describe(route)} collides with ${describe(other)}`,
       hint:
         route.kind === 'route' && other.kind === 'resource'
-          ? `rename resource '${other.name}' or route '${route.routeId}'; route types are named <RouteId>Params, <RouteId>Query, <RouteId>Body, <RouteId>Response<status> and <RouteId>Result`
+          ? `rename resource '${other.name}' or route '${route.routeId}'; route types are named <RouteId>Params, <RouteId>Query, <RouteId>Body, <RouteId>Fields, <RouteId>Response<status> and <RouteId>Result`
           : `rename one of them so every generated type name is unique`,
     });
   }

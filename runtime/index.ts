@@ -44,6 +44,25 @@ export { parseBody, parseJsonBody, bodyKindOf, mediaTypeOf, isJsonMediaType } fr
 export type { BodyKind } from './http/body.js';
 export { coerceScalar, coerceField, coerceFields } from './http/coerce.js';
 export { strongEtag, ifNoneMatchMatches } from './http/etag.js';
+export {
+  upload,
+  startUpload,
+  sanitizeFilename,
+  matchesAllowedType,
+  DEFAULT_UPLOAD_LIMITS,
+  DEFAULT_MAX_FIELDS,
+  DEFAULT_MAX_FIELD_BYTES,
+  DEFAULT_MAX_HEADER_BYTES,
+  MAX_FILENAME_BYTES,
+} from './http/upload/index.js';
+export type { UploadOptions, UploadSession, UploadFinish, StartUploadInput } from './http/upload/index.js';
+export { rawBody, DEFAULT_RAW_BODY_LIMIT } from './http/raw-body.js';
+export type { RawBodyOptions } from './http/raw-body.js';
+export { stream, StreamResult } from './http/stream.js';
+export type { StreamOptions, StreamSource } from './http/stream.js';
+export { sse, encodeSseEvent } from './http/sse.js';
+export type { SseEvent, SseOptions, SseProducer, SseStream } from './http/sse.js';
+export { contentDisposition } from './http/content-disposition.js';
 export { REQUEST_ID_PATTERN, requestIdFrom, correlationIdFrom } from './http/request-id.js';
 export { MAX_VALIDATION_ISSUES, toIssues } from './http/validation/issues.js';
 export { JSON_CONTENT_TYPE, TEXT_CONTENT_TYPE, BYTES_CONTENT_TYPE } from './http/reply-mapping.js';
@@ -51,3 +70,4 @@ export { createAjv } from './http/validation/ajv.js';
 export { coercionPlan } from './http/validation/coercion-plan.js';
 export * from './app/serve.js';
 export * from './config/index.js';
+export { adapterPlugin } from './adapters/by-name.js';

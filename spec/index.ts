@@ -13,4 +13,5 @@ export {
   type Env,
 } from './env-template.js';
 export { deriveToolName, TOOL_NAME_PATTERN } from './tool-name.js';
+export { parseSize, formatSize, SIZE_UNITS } from './size.js';
 export * from './ir.js';

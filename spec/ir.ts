@@ -32,7 +32,73 @@ export interface JsonBodyIR {
   /** false when the spec marks the body optional (`body: { json: <schema>, required: false }`). */
   required: boolean;
 }
-export type BodyIR = JsonBodyIR;
+
+/** Limits of a streamed multipart/form-data body, in bytes and counts, as written (sizes resolved to bytes). */
+export interface UploadLimitsIR {
+  /** The whole request body. */
+  maxBytes: number;
+  maxFiles: number;
+  /** Per file; the runtime's default is maxBytes. */
+  maxFileBytes?: number;
+  /** The runtime's default is 50. */
+  maxFields?: number;
+  /** Per text field; the runtime's default is 64 KiB. */
+  maxFieldBytes?: number;
+  /** Per part's header block; the runtime's default is 8 KiB. */
+  maxHeaderBytes?: number;
+  /** Lower-cased `type/subtype`, `type/*` or `*\/*`; absent: any type. */
+  allowedTypes?: string[];
+}
+
+/** `body: { upload: { ... } }`: multipart/form-data read as a stream by the handler (UploadInput). */
+export interface UploadBodyIR {
+  kind: 'upload';
+  limits: UploadLimitsIR;
+  /**
+   * Object schema of the text fields (every property a string schema). Documentation and client types only:
+   * the runtime neither validates nor requires the fields.
+   */
+  fields?: JsonSchema;
+}
+
+/** The name openapi.json and the client give the file parts of an upload; no text field may take it. */
+export const UPLOAD_FILES_PROPERTY = 'files';
+
+/** `body: { raw: { ... } }`: the request bytes exactly as received (RawBodyInput). */
+export interface RawBodyIR {
+  kind: 'raw';
+  /** Largest body accepted, in bytes; absent: the runtime's default (1 MiB). */
+  maxBytes?: number;
+  /** Lower-cased media types (or ranges) the route expects: documentation and the client's default only. */
+  contentTypes?: string[];
+}
+
+export type BodyIR = JsonBodyIR | UploadBodyIR | RawBodyIR;
+
+/**
+ * A streamed response (`200: { stream: application/pdf }`): bytes of that media type, or server-sent events
+ * for `text/event-stream`, which the handler returns as `stream(...)` / `sse(...)`. Only on 2xx statuses.
+ */
+export interface StreamResponseIR {
+  /** Lower-cased media type or range (`application/pdf`, `image/*`, `text/event-stream`). */
+  stream: string;
+}
+
+/** A declared response: a body schema, `null` for no body, or a stream. */
+export type ResponseIR = JsonSchema | null | StreamResponseIR;
+
+/** The media type of server-sent events. */
+export const EVENT_STREAM = 'text/event-stream';
+
+/** Tells a stream response from a schema. The loader never produces a schema with a `stream` keyword. */
+export function isStreamResponse(response: ResponseIR | undefined): response is StreamResponseIR {
+  return (
+    typeof response === 'object' &&
+    response !== null &&
+    typeof response.stream === 'string' &&
+    Object.keys(response).length === 1
+  );
+}
 
 export interface RouteMetaIR {
   summary?: string;
@@ -59,8 +125,8 @@ export interface RouteIR {
   /** Normalised to an object schema (`type: object`, `properties`, optional `required`). */
   query?: JsonSchemaObject;
   body?: BodyIR;
-  /** Status code (as a string, e.g. '200') → response body schema, or null for no body (204). */
-  responses: Record<string, JsonSchema | null>;
+  /** Status code (as a string, e.g. '200') → response body schema, null for no body (204), or a stream. */
+  responses: Record<string, ResponseIR>;
   /** Error codes the route declares, each found in the application's errors or the built-in catalog. */
   errors: string[];
   meta: RouteMetaIR;

@@ -1,17 +1,14 @@
-// The reference service: the spec's routes bound to their handlers, served by the Fastify adapter.
-import { createApp, type App } from 'svckit';
-import { fastifyPlugin } from 'svckit/fastify';
+// The reference service: the spec's routes bound to their handlers, served by the adapter svc.config.yaml
+// names (`server.adapter: ${SVC_ADAPTER:-fastify}`).
+import { adapterPlugin, createApp, type App } from 'svckit';
 import type { SvcConfig } from '../generated/config.js';
 import { routes } from '../generated/routes.js';
 import { createNoteHandlers } from './modules/notes/notes.handlers.js';
 import { MemoryNoteStore } from './modules/notes/notes.store.js';
 
-export function buildApp(config: SvcConfig): App {
+export async function buildApp(config: SvcConfig): Promise<App> {
   const app = createApp({ name: config.name, version: config.version });
-  app.register(
-    fastifyPlugin({
-      routes: [...routes({ ...createNoteHandlers(new MemoryNoteStore()) })],
-    }),
-  );
+  const handlers = createNoteHandlers(new MemoryNoteStore());
+  app.register(await adapterPlugin(config.server.adapter, { routes: [...routes({ ...handlers })] }));
   return app;
 }

@@ -28,13 +28,25 @@ export function pinSelf(): boolean {
   return spawnSync('taskset', ['-pc', String(LOAD_CORE), String(process.pid)]).status === 0;
 }
 
-/** Starts a bench server and waits for its URL; `cpuShare` caps it at that share of a core (cpu-quota.ts). */
-export async function startServer(name: string, script: string, cpuShare?: number): Promise<BenchServer> {
+/**
+ * Starts a bench server and waits for its URL; `cpuShare` caps it at that share of a core (cpu-quota.ts), `env`
+ * adds environment variables (the upload bench passes its target directory this way).
+ */
+export async function startServer(
+  name: string,
+  script: string,
+  cpuShare?: number,
+  env?: Readonly<Record<string, string>>,
+): Promise<BenchServer> {
   // BENCH_NODE_FLAGS adds node flags to every bench server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
   const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   const node = [process.execPath, ...extra, '--conditions=svckit-source', '--import', 'tsx', script];
   const command = hasTaskset() ? ['taskset', '-c', String(SERVER_CORE), ...node] : node;
-  const child = spawn(command[0]!, command.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(command[0]!, command.slice(1), {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -1,13 +1,13 @@
 // svc on Fastify with the bench's two routes, compiled from bench/spec/svc.config.yaml.
 import { createApp } from 'svckit';
 import { fastifyPlugin } from 'svckit/fastify';
-import { routes } from '../spec/generated/routes.js';
 import { GREETING, announce } from './shared.js';
+import { benchRoutes } from './svc-routes.js';
 
 const app = createApp({ name: 'bench' });
 app.register(
   fastifyPlugin({
-    routes: routes({
+    routes: benchRoutes({
       hello: () => GREETING,
       createItem: ({ body }) => body,
     }),

@@ -1,11 +1,11 @@
 // The statuses a route answers on purpose (its `response:` map), shared by openapi.json and client.ts so
 // both read a spec without a success status the same way.
-import type { JsonSchema, RouteIR } from '../../spec/ir.js';
+import type { ResponseIR, RouteIR } from '../../spec/ir.js';
 
 export interface DeclaredResponse {
   status: number;
-  /** The body schema, or null when the status carries no body. */
-  schema: JsonSchema | null;
+  /** The body schema, null when the status carries no body, or a stream of a media type. */
+  schema: ResponseIR;
 }
 
 /**

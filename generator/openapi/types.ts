@@ -58,9 +58,17 @@ export interface OpenApiParameter {
 
 export interface OpenApiMediaType {
   schema: JsonSchema;
+  /** multipart/form-data only: per property, e.g. the content types a file part may have. */
+  encoding?: Record<string, OpenApiEncoding>;
+}
+
+export interface OpenApiEncoding {
+  /** One media type or range, or several separated by commas. */
+  contentType: string;
 }
 
 export interface OpenApiRequestBody {
+  description?: string;
   required: boolean;
   content: Record<string, OpenApiMediaType>;
 }

@@ -5,8 +5,10 @@
 // serialisers) would redo that work. bench/RESULTS.md shows the difference.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
 import { bodyKindOf, type BodyKind } from '../http/body.js';
 import { REQUEST_ID_HEADER } from '../http/request-id.js';
+import { writeNodeStream } from './node-stream.js';
 import { originForm, pathOf } from '../http/url.js';
 import type { HttpMethod, ReplySink, RequestContext, RequestHeaders, SvcRequest } from '../http/types.js';
 
@@ -23,11 +25,23 @@ export class FastifySvcRequest implements SvcRequest {
   /** The Fastify request, for code that needs what the neutral request does not carry. */
   readonly raw: FastifyRequest;
   private paramsCopy: Record<string, string> | undefined = undefined;
+  private readonly streamedBody: boolean;
 
-  constructor(raw: FastifyRequest, routePattern: string | undefined, context: RequestContext) {
+  /** `streamedBody`: an upload or raw route, whose body Fastify left unread for the pipeline. */
+  constructor(
+    raw: FastifyRequest,
+    routePattern: string | undefined,
+    context: RequestContext,
+    streamedBody = false,
+  ) {
     this.raw = raw;
     this.routePattern = routePattern;
     this.context = context;
+    this.streamedBody = streamedBody;
+  }
+
+  get bodyStream(): Readable | undefined {
+    return this.streamedBody ? this.raw.raw : undefined;
   }
 
   get method(): HttpMethod {
@@ -94,6 +108,12 @@ function headerRecord(reply: FastifyReply): OutgoingHttpHeaders {
   return Reflect.get(reply, replyHeadersKey) as OutgoingHttpHeaders;
 }
 
+/** Node's errors for a header it will not write (ERR_INVALID_CHAR, ERR_INVALID_HTTP_TOKEN, ...). */
+export function isHeaderError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('ERR_INVALID_') || code.startsWith('ERR_HTTP_INVALID'));
+}
+
 function isRecord(value: unknown): value is object {
   return value !== null && typeof value === 'object';
 }
@@ -118,7 +138,8 @@ export class FastifySvcReply implements ReplySink {
   }
 
   get sent(): boolean {
-    return this.raw.sent;
+    // Fastify counts a reply as sent once ended; a streamed body is under way as soon as its head is out.
+    return this.raw.sent || this.raw.raw.headersSent;
   }
 
   status(code: number): this {
@@ -174,6 +195,17 @@ export class FastifySvcReply implements ReplySink {
       throw error;
     }
     response.end(payload);
+  }
+
+  stream(status: number, source: Readable): Promise<void> {
+    const reply = this.raw;
+    return writeNodeStream(reply.raw, reply.request.method, status, headerRecord(reply), source).catch(
+      (error: unknown) => {
+        // Node refused a header (CR/LF): nothing went out; drop what the handler set so the envelope can.
+        if (!reply.raw.headersSent && isHeaderError(error)) this.clearHeaders();
+        throw error;
+      },
+    );
   }
 
   private clearHeaders(): void {

@@ -85,9 +85,22 @@ class FastifyAdapter implements Plugin, HttpServer {
     const explicitHead = new Set(
       prepared.routes.filter((c) => c.route.method === 'HEAD').map((c) => routeShape(c.route.url)),
     );
+    const exposeHead = (compiled: CompiledRoute) =>
+      compiled.route.method === 'GET' && !explicitHead.has(routeShape(compiled.route.url));
+    const streamed = prepared.routes.filter(hasStreamedBody);
     for (const compiled of prepared.routes) {
-      const exposeHead = compiled.route.method === 'GET' && !explicitHead.has(routeShape(compiled.route.url));
-      mountRoute(instance, compiled, prepared.pipeline, exposeHead);
+      if (!hasStreamedBody(compiled)) mountRoute(instance, compiled, prepared.pipeline, exposeHead(compiled));
+    }
+    if (streamed.length > 0) {
+      // Upload and raw routes live in their own scope whose only parser leaves the body unread: the
+      // pipeline reads it after the guards, within the route's own limits (not Fastify's bodyLimit).
+      void instance.register((scope, _options, done) => {
+        scope.removeAllContentTypeParsers();
+        scope.addContentTypeParser('*', (_request, _payload, next) => next(null, undefined));
+        for (const compiled of streamed)
+          mountRoute(scope, compiled, prepared.pipeline, exposeHead(compiled), true);
+        done();
+      });
     }
     this.instance = instance;
     if (this.options.notFound !== false) {
@@ -100,7 +113,7 @@ class FastifyAdapter implements Plugin, HttpServer {
     await instance.listen({ port: options.port, host: options.host });
     const address = instance.server.address() as AddressInfo;
     const secure = (this.options.fastify as { https?: unknown } | undefined)?.https != null;
-    return { url: urlOf(address, secure), host: address.address, port: address.port };
+    return { url: urlOf(address, secure), host: address.address, port: address.port, adapter: 'fastify' };
   }
 
   async close(): Promise<void> {
@@ -168,11 +181,17 @@ function answerError(
   });
 }
 
+function hasStreamedBody(compiled: CompiledRoute): boolean {
+  const kind = compiled.route.body?.kind;
+  return kind === 'upload' || kind === 'raw';
+}
+
 function mountRoute(
   instance: FastifyInstance,
   compiled: CompiledRoute,
   pipeline: Pipeline,
   exposeHeadRoute: boolean,
+  streamedBody = false,
 ): void {
   const route = compiled.route;
   const pattern = route.url;
@@ -192,7 +211,7 @@ function mountRoute(
       const context = pipeline.createContext(request.headers, request.id);
       // handle() answers every error itself and never rejects.
       void handle(
-        new FastifySvcRequest(request, pattern, context),
+        new FastifySvcRequest(request, pattern, context, streamedBody),
         new FastifySvcReply(reply, successStatus),
       );
     },

@@ -21,6 +21,8 @@ export interface ListeningAddress {
   url: string;
   host: string;
   port: number;
+  /** The server framework answering ('fastify', 'express', 'hono'), printed at start-up. */
+  adapter?: string;
 }
 
 /** What an adapter plugin provides so the app can listen and close. */

@@ -29,7 +29,8 @@ export async function serve(
     throw error;
   }
   const routes = app.metadata.list('http:routes').length;
-  log(`${app.name} ${app.version} listening on ${address.url}`);
+  const on = address.adapter === undefined ? '' : ` (${address.adapter})`;
+  log(`${app.name} ${app.version} listening on ${address.url}${on}`);
   log(`  API       ${address.url}  (${routes} route${routes === 1 ? '' : 's'})`);
   for (const link of app.metadata.list('app:urls'))
     log(`  ${link.label.padEnd(9)} ${address.url}${link.path}`);

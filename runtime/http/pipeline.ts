@@ -7,6 +7,8 @@ import { coerceFields } from './coerce.js';
 import { createRequestContext } from './context.js';
 import { toErrorResponse, type DetailsRedactor } from './envelope.js';
 import { GuardsWithoutContainerError, RequestValidationError } from './http-errors.js';
+import { readRawBody } from './raw-body.js';
+import { BodyReleasingReply } from './releasing-reply.js';
 import { buildResponder, JSON_CONTENT_TYPE } from './reply-mapping.js';
 import { internalDetailsOf, report, resolveReporter, type ErrorReporter } from './report.js';
 import { correlationIdFrom, REQUEST_ID_HEADER, requestIdFrom } from './request-id.js';
@@ -22,6 +24,7 @@ import type {
   SvcRequest,
 } from './types.js';
 import { validationError } from './validation/issues.js';
+import { startUpload } from './upload/index.js';
 
 export interface PipelineOptions {
   /** Run in order on every route before the guards (bucket `http:enrichers`). */
@@ -82,15 +85,17 @@ function runSteps(steps: readonly Step[], input: PipelineInput, from: number): v
 const missingBody = (): RequestValidationError =>
   new RequestValidationError('body', [{ path: '', message: 'is required' }]);
 
-type Preparer = (request: SvcRequest, reply: ReplySink) => HandlerInput;
+/** Builds the handler input; `streamed` is the body an upload or raw route read (or is reading) itself. */
+type Preparer = (request: SvcRequest, reply: ReplySink, streamed?: unknown) => HandlerInput;
 
 /** Builds the coercion + validation step of one route: params, then query, then body. */
 function buildPreparer(route: Route): Preparer {
   const paramsPart = route.params;
   const queryPart = route.query;
-  const body = route.body;
+  const body = route.body?.kind === 'json' ? route.body : undefined;
   const bodyRequired = body?.required !== false;
-  return function prepare(request, reply) {
+  const streamedBody = route.body !== undefined && route.body.kind !== 'json';
+  return function prepare(request, reply, streamed) {
     let params: unknown = request.params;
     if (paramsPart !== undefined) {
       params = coerceFields(request.params, paramsPart.coerce);
@@ -101,7 +106,7 @@ function buildPreparer(route: Route): Preparer {
       query = coerceFields(request.query, queryPart.coerce);
       if (!queryPart.validate(query)) throw validationError('query', queryPart.validate.errors);
     }
-    const value = request.body;
+    const value = streamedBody ? streamed : request.body;
     if (body !== undefined) {
       if (value === undefined) {
         if (bodyRequired) throw missingBody();
@@ -112,6 +117,49 @@ function buildPreparer(route: Route): Preparer {
     }
     return { params, query, body: value, request, reply, context: request.context };
   };
+}
+
+type HandlerRunner = (request: SvcRequest, reply: ReplySink) => void | Promise<void>;
+
+/**
+ * Upload and raw routes: the body is read only after enrichers and guards passed, and every answer, however
+ * early, goes through a reply that first deals with the unread rest of the body.
+ */
+interface StreamedBodyRoute {
+  /** The reply for one request, made before enrichers and guards run. */
+  wrap(request: SvcRequest, reply: ReplySink): BodyReleasingReply;
+  run: HandlerRunner;
+}
+
+function streamedBodyRoute(
+  route: Route,
+  callHandler: (request: SvcRequest, reply: ReplySink, streamed: unknown) => void | Promise<void>,
+): StreamedBodyRoute | undefined {
+  const body = route.body;
+  if (body?.kind === 'raw') {
+    return {
+      wrap: (request, reply) => new BodyReleasingReply(reply, request.bodyStream, body.maxBytes),
+      run: (request, reply) => readRawBody(request, body).then((raw) => callHandler(request, reply, raw)),
+    };
+  }
+  if (body?.kind === 'upload') {
+    return {
+      wrap: (request, reply) => new BodyReleasingReply(reply, request.bodyStream, body.limits.maxBytes),
+      run(request, reply) {
+        const stream = request.bodyStream;
+        if (stream === undefined) {
+          // Nothing to read from: a bodiless method, or an application-wide parser consumed the body first.
+          if (request.method === 'GET' || request.method === 'HEAD') throw errors.UNSUPPORTED_MEDIA_TYPE();
+          throw errors.RAW_BODY_UNAVAILABLE();
+        }
+        const session = startUpload({ stream, headers: request.headers, limits: body.limits });
+        // From now on the session skips unread files and drains within the upload's limits.
+        if (reply instanceof BodyReleasingReply) reply.drain = () => void session.finish();
+        return callHandler(request, reply, session.body);
+      },
+    };
+  }
+  return undefined;
 }
 
 export function createPipeline(options: PipelineOptions = {}): Pipeline {
@@ -159,13 +207,16 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
     const handler = route.handler as unknown as (input: HandlerInput) => unknown;
     const routeSteps = steps;
 
-    function runHandler(request: SvcRequest, reply: ReplySink): void | Promise<void> {
-      const result = handler(prepare(request, reply));
+    function callHandler(request: SvcRequest, reply: ReplySink, streamed?: unknown): void | Promise<void> {
+      const result = handler(prepare(request, reply, streamed));
       if (isThenable(result)) {
         return Promise.resolve(result).then((value) => respond(value, request, reply));
       }
-      respond(result, request, reply);
+      return respond(result, request, reply);
     }
+
+    const streamed = streamedBodyRoute(route, callHandler);
+    const runHandler = streamed?.run ?? callHandler;
 
     const execute =
       routeSteps.length === 0
@@ -184,7 +235,8 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
       });
     }
 
-    function handle(request: SvcRequest, reply: ReplySink): void | Promise<void> {
+    function handle(request: SvcRequest, adapterReply: ReplySink): void | Promise<void> {
+      const reply = streamed === undefined ? adapterReply : streamed.wrap(request, adapterReply);
       let pending: void | Promise<void>;
       try {
         reply.header(REQUEST_ID_HEADER, request.context.requestId);

@@ -1,19 +1,48 @@
 // What a handler's return value becomes: JSON (stringified once), text for a string, bytes for a Buffer, 204
-// for undefined; the status the handler chose or the route's success status; ETag and 304 for meta.etag.
+// for undefined; the status the handler chose or the route's success status; ETag and 304 for meta.etag;
+// a stream() or sse() result streamed through the adapter.
+import { errors } from '../../generated/modules/errors.js';
 import { strongEtag, ifNoneMatchMatches } from './etag.js';
+import { StreamResult } from './stream.js';
 import type { ReplySink, Route, SvcRequest } from './types.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 export const TEXT_CONTENT_TYPE = 'text/plain; charset=utf-8';
 export const BYTES_CONTENT_TYPE = 'application/octet-stream';
 
-export type Responder = (result: unknown, request: SvcRequest, reply: ReplySink) => void;
+export type Responder = (result: unknown, request: SvcRequest, reply: ReplySink) => void | Promise<void>;
+
+/**
+ * Streams a stream()/sse() result. Its headers join those set before (CORS, rate-limit counters, request id).
+ * A failure after the head went out is STREAM_FAILED: reported once, the connection already cut.
+ */
+function sendStream(result: StreamResult, reply: ReplySink): Promise<void> {
+  let source;
+  try {
+    for (const [name, value] of Object.entries(result.headers)) reply.header(name, value);
+    source = result.body();
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+  const status = result.status ?? (reply.statusChosen ? reply.statusCode : 200);
+  return reply.stream(status, source).catch((error: unknown) => {
+    if (reply.sent) throw errors.STREAM_FAILED({ cause: error });
+    // Nothing went out: the error envelope answers, without the stream's own headers (Content-Disposition...).
+    for (const name of Object.keys(result.headers)) reply.removeHeader(name);
+    throw error;
+  });
+}
 
 /** Builds, once per route, the function that sends a handler's result. */
 export function buildResponder(route: Route): Responder {
   const etag = route.meta.etag === true && (route.method === 'GET' || route.method === 'HEAD');
   return function respond(result, request, reply) {
-    if (reply.sent) return; // the handler replied itself; its return value is ignored
+    if (reply.sent) {
+      // The handler replied itself; its return value is ignored (an unsent stream is released).
+      if (result instanceof StreamResult) result.body().destroy();
+      return;
+    }
+    if (result instanceof StreamResult) return sendStream(result, reply);
     if (result === undefined) {
       reply.finish(reply.statusChosen ? reply.statusCode : 204, undefined, undefined);
       return;

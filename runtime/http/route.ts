@@ -7,10 +7,13 @@ import type {
   CompiledValidator,
   HandlerInput,
   HttpMethod,
+  JsonBody,
+  RawBody,
   Route,
   RouteHandler,
   RouteMeta,
   RoutePart,
+  UploadBody,
 } from './types.js';
 import { createAjv } from './validation/ajv.js';
 import { coercionPlan } from './validation/coercion-plan.js';
@@ -42,8 +45,11 @@ export interface RouteOptions<T extends RouteTypes = RouteTypes> {
   params?: JsonSchema;
   /** Object schema of the query; values are coerced from text by their declared type. */
   query?: JsonSchema;
-  /** Schema of the JSON body. */
-  body?: JsonSchema;
+  /**
+   * Schema of the JSON body, or `upload({...})` for a streamed multipart body (the handler's body is an
+   * UploadInput), or `rawBody({...})` for the untouched bytes (a RawBodyInput).
+   */
+  body?: JsonSchema | UploadBody | RawBody;
   /** false: a request without a body skips body validation (the handler gets undefined). Default true. */
   bodyRequired?: boolean;
   /** Response schemas by status: documentation only, never validated. */
@@ -76,6 +82,14 @@ function part(schema: JsonSchema, where: string, route: string): RoutePart {
     coerce: coercionPlan(schema as Parameters<typeof coercionPlan>[0]),
     schema,
   };
+}
+
+/** An upload() or rawBody() definition rather than a JSON Schema. */
+function isStreamedBody(body: RouteOptions['body']): body is UploadBody | RawBody {
+  if (body === null || typeof body !== 'object') return false;
+  const kind = (body as { kind?: unknown }).kind;
+  if (kind === 'upload') return typeof (body as { limits?: unknown }).limits === 'object';
+  return kind === 'raw' && typeof (body as { maxBytes?: unknown }).maxBytes === 'number';
 }
 
 /** The status a returned value answers with when the route declares exactly one 2xx response. */
@@ -117,13 +131,16 @@ export function route<T extends RouteTypes = RouteTypes>(options: RouteOptions<T
   if (options.id !== undefined) result.id = options.id;
   if (options.params !== undefined) result.params = part(options.params, 'params', label);
   if (options.query !== undefined) result.query = part(options.query, 'query', label);
-  if (options.body !== undefined) {
-    result.body = {
+  if (isStreamedBody(options.body)) {
+    result.body = options.body;
+  } else if (options.body !== undefined) {
+    const json: JsonBody = {
       kind: 'json',
       validate: compileSchema(options.body, 'body', label),
       schema: options.body,
     };
-    if (options.bodyRequired === false) result.body.required = false;
+    if (options.bodyRequired === false) json.required = false;
+    result.body = json;
   }
   if (options.response !== undefined) result.response = options.response;
   const successStatus = options.successStatus ?? onlySuccessStatus(options.response);

@@ -35,7 +35,7 @@ export interface RoutePart {
   schema?: unknown;
 }
 
-/** A JSON body validated against a schema. Upload and raw bodies join this union later. */
+/** A JSON body validated against a schema. */
 export interface JsonBody {
   kind: 'json';
   validate: CompiledValidator;
@@ -44,7 +44,74 @@ export interface JsonBody {
   /** The JSON Schema the validator was compiled from; read by documentation builders, never per request. */
   schema?: unknown;
 }
-export type RouteBody = JsonBody;
+
+/** Limits of a multipart upload body, defaults resolved (seed 001 "Upload body"). */
+export interface UploadLimits {
+  /** Whole request body, in bytes. */
+  readonly maxBytes: number;
+  readonly maxFiles: number;
+  /** Per file; default maxBytes. */
+  readonly maxFileBytes: number;
+  /** Default 50. */
+  readonly maxFields: number;
+  /** Per field value; default 64 KiB. */
+  readonly maxFieldBytes: number;
+  /** Header block of one part; default 8 KiB. */
+  readonly maxHeaderBytes: number;
+  /** `image/png` or `image/*`, matched against a file's declared type; undefined: any. */
+  readonly allowedTypes: readonly string[] | undefined;
+}
+
+/** A streamed multipart/form-data body (`upload({...})`), read only after the guards passed. */
+export interface UploadBody {
+  kind: 'upload';
+  limits: UploadLimits;
+}
+
+/** Untouched request bytes (`rawBody({...})`), for webhook signatures. */
+export interface RawBody {
+  kind: 'raw';
+  /** Default 1 MiB. */
+  maxBytes: number;
+}
+
+export type RouteBody = JsonBody | UploadBody | RawBody;
+
+/** One file of an upload, as the handler iterates them. */
+export interface UploadedFile {
+  /** The form field name. */
+  field: string;
+  /** Sanitised: no directories, control, NUL or bidi characters; at most 255 bytes. */
+  filename: string;
+  /** The part's Content-Type as sent (lower-cased media type), `application/octet-stream` when absent. */
+  declaredType: string;
+  /** The part's own Content-Length header, usually undefined. */
+  declaredLength?: number;
+  /** The file's bytes. A file not read before the next one is requested (or the handler returns) is skipped. */
+  stream: Readable;
+}
+
+/** The handler's `body` on an upload route. */
+export interface UploadInput {
+  /** The files in request order; iterating reads the body. Limits and malformed input reject the iteration. */
+  files: AsyncIterable<UploadedFile>;
+  /** Text fields, filled as their parts arrive (null prototype). */
+  fields: Record<string, string>;
+  /** The declared request size (Content-Length), when sent. */
+  contentLength: number | undefined;
+}
+
+/** The handler's `body` on a raw-body route. */
+export interface RawBodyInput {
+  /** Exactly the bytes received; empty when the request declared no body. */
+  bytes: Buffer;
+  /** Lower-cased media type without parameters, or undefined. */
+  contentType: string | undefined;
+  /** The declared Content-Length, or undefined. */
+  contentLength: number | undefined;
+  /** The bytes decoded as UTF-8. */
+  text(): string;
+}
 
 export type RequestPart = 'body' | 'query' | 'params';
 
@@ -104,8 +171,13 @@ export interface SvcRequest {
   readonly body: unknown;
   /** Media type of the body as the parser saw it: 'json', 'form', 'text' or undefined for none. */
   readonly bodyKind: 'json' | 'form' | 'text' | undefined;
-  /** Unread body stream; set only on upload and raw routes. */
+  /** Unread body stream; set only on upload and raw routes, and only while nothing has consumed it. */
   readonly bodyStream?: Readable;
+  /**
+   * Body bytes an application-wide parser already consumed and captured (Express `captureRawBody`); read by
+   * raw-body routes when `bodyStream` is gone.
+   */
+  readonly capturedBody?: Buffer;
   readonly context: RequestContext;
 }
 
@@ -196,6 +268,14 @@ export interface ReplySink extends SvcReply {
    * header is left as it is. `body` undefined sends no body.
    */
   finish(status: number, body: string | Buffer | undefined, contentType: string | undefined): void;
+  /**
+   * Sends a streamed response: writes the status and the headers set so far, then the source's chunks with
+   * backpressure (a HEAD request gets the headers only and the source is destroyed unread). Resolves when the
+   * body was written or the client went away (the source is then destroyed, so producers see it close).
+   * When the source fails after the head went out, the connection is cut and the promise rejects with that
+   * error; when it fails before, nothing was sent and the promise rejects so the envelope can answer.
+   */
+  stream(status: number, source: Readable): Promise<void>;
 }
 
 /** A side-effect-free check telling whether a caller can see a route (lists, tool listings). Never authorization. */

@@ -11,9 +11,16 @@ import { toPlain, type MapNode, type Node, type ScalarNode } from './yaml-tree.j
 export type Path = (string | number)[];
 
 /** Definitions of svc.schema.json whose values are checked by the semantic passes, not by the walker. */
-export const DELEGATED_DEFS = ['jsonSchema', 'schemaOrResource', 'body', 'query', 'meta'].map(
-  (name) => `${SVC_SCHEMA}#/$defs/${name}`,
-);
+export const DELEGATED_DEFS = [
+  'jsonSchema',
+  'schemaOrResource',
+  'body',
+  'query',
+  'meta',
+  // Sizes and media types are checked by binary-parts.ts, whose messages say which unit or type was meant.
+  'size',
+  'mediaRange',
+].map((name) => `${SVC_SCHEMA}#/$defs/${name}`);
 
 /** Definitions only editors need (see StructureChecker). */
 export const EDITOR_ONLY_DEFS = [`${SVC_SCHEMA}#/$defs/envReference`];

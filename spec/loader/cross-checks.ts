@@ -1,6 +1,6 @@
 // Checks across routes: one route per method and path shape, unique MCP tool names, and MCP tools whose
-// input (params + query + body merged into one flat object) is well defined.
-import type { JsonSchema, RouteIR } from '../ir.js';
+// input (params + query + body merged into one flat object) is well defined and whose bodies are JSON.
+import { isStreamResponse, type JsonSchema, type RouteIR } from '../ir.js';
 import { deriveToolName } from '../tool-name.js';
 import { asMap, entry, type LoadContext } from './context.js';
 import { pathShape } from './route-path.js';
@@ -52,14 +52,45 @@ export function crossCheckRoutes(
   }
 }
 
+/**
+ * A tool call carries JSON arguments and answers JSON or text content. Upload and raw bodies (streams of
+ * bytes under byte limits) and streamed responses have no faithful representation there, so such routes
+ * cannot be tools.
+ */
+function checkToolBytes(ctx: LoadContext, route: RouteIR, mcpNode: Node, tool: string): boolean {
+  const path = ['routes', route.id, 'meta', 'mcp'];
+  if (route.body?.kind === 'upload' || route.body?.kind === 'raw') {
+    const what = route.body.kind === 'upload' ? 'an upload (multipart) body' : 'a raw body';
+    ctx.problems.add(
+      mcpNode.loc,
+      path,
+      `route '${route.id}' has ${what}, which an MCP tool '${tool}' cannot take: tool arguments are JSON`,
+      'remove meta.mcp, or expose a JSON route for agents beside this one',
+    );
+    return false;
+  }
+  const streamed = Object.keys(route.responses).find((status) => isStreamResponse(route.responses[status]));
+  if (streamed !== undefined) {
+    ctx.problems.add(
+      mcpNode.loc,
+      path,
+      `route '${route.id}' streams its ${streamed} response, which an MCP tool '${tool}' cannot return: tool results are JSON or text`,
+      'remove meta.mcp, or expose a JSON route for agents beside this one',
+    );
+    return false;
+  }
+  return true;
+}
+
 function checkToolInput(ctx: LoadContext, route: RouteIR, mcpNode: Node, tool: string): void {
+  if (!checkToolBytes(ctx, route, mcpNode, tool)) return;
   const path = ['routes', route.id, 'meta', 'mcp'];
   const owners = new Map<string, string>();
   const parts: [string, JsonSchema | undefined][] = [
     ['params', route.params],
     ['query', route.query],
   ];
-  if (route.body) {
+  if (route.body?.kind === 'json') {
     const body = ctx.deref(route.body.schema);
     if (body === undefined) return; // a broken resource, already reported
     if (typeof body !== 'object' || body.type !== 'object') {

@@ -1,8 +1,14 @@
 // The input and output parts of a route: params, query, body, response and its error codes, each
 // normalised to the IR's shape (object schemas for params and query, a body wrapper, status → schema).
-import type { BodyIR, JsonSchema, JsonSchemaObject } from '../ir.js';
+import type { BodyIR, JsonSchema, JsonSchemaObject, ResponseIR } from '../ir.js';
 import { RESOURCE_REF_PREFIX } from '../ir.js';
 import { asMap, asString, entry, type LoadContext, type Path } from './context.js';
+import {
+  BINARY_BODY_METHODS,
+  loadRawWrapper,
+  loadStreamResponse,
+  loadUploadWrapper,
+} from './binary-parts.js';
 import { at, describeNode } from './describe.js';
 import { SVC_SCHEMA } from './package-files.js';
 import type { PathParam } from './route-path.js';
@@ -169,11 +175,12 @@ function isScalarSchema(schema: JsonSchema | undefined): boolean {
   return real.length > 0 && real.every((type) => typeof type === 'string' && SCALAR_TYPES.includes(type));
 }
 
-/** How each body wrapper key is read; `upload` and `raw` are reserved for later versions. */
+/** How each body wrapper key is read. */
 const BODY_WRAPPERS: Record<string, (ctx: LoadContext, map: MapNode, path: Path) => BodyIR | undefined> = {
   json: loadJsonWrapper,
+  upload: loadUploadWrapper,
+  raw: loadRawWrapper,
 };
-const RESERVED_WRAPPERS = ['upload', 'raw'];
 
 export function loadBody(
   ctx: LoadContext,
@@ -196,18 +203,23 @@ export function loadBody(
   const map = asMap(node);
   if (map) {
     const wrapper = Object.keys(BODY_WRAPPERS).find((key) => map.byKey.has(key));
-    if (wrapper) return BODY_WRAPPERS[wrapper]!(ctx, map, path);
-    const reserved = RESERVED_WRAPPERS.find((key) => map.byKey.has(key));
-    if (reserved) {
+    if (wrapper === undefined) return jsonBody(ctx, node, path);
+    const body = BODY_WRAPPERS[wrapper]!(ctx, map, path);
+    if (body?.kind !== 'json' && method !== undefined && !BINARY_BODY_METHODS.includes(method)) {
       ctx.problems.add(
-        map.byKey.get(reserved)!.keyLoc,
-        [...path, reserved],
-        `body: { ${reserved}: ... } is not available in this version`,
-        'use a JSON body: body: { json: <schema> }',
+        map.byKey.get(wrapper)!.keyLoc,
+        [...path, wrapper],
+        `${wrapper} bodies are only for POST, PUT and PATCH routes, not ${method}`,
+        `use method: POST, or send the data another way`,
       );
       return undefined;
     }
+    return body;
   }
+  return jsonBody(ctx, node, path);
+}
+
+function jsonBody(ctx: LoadContext, node: Node, path: Path): BodyIR | undefined {
   const schema = loadSchemaOrResource(ctx, node, path);
   return schema === undefined ? undefined : { kind: 'json', schema, required: true };
 }
@@ -250,13 +262,16 @@ export function loadSchemaOrResource(ctx: LoadContext, node: Node, path: Path): 
   return ctx.checkSchema(node, path);
 }
 
-/** `response: { 200: Note, 204: null }`. No 2xx status means `200: true` (a JSON body of any shape). */
+/**
+ * `response: { 200: Note, 204: null, 206: { stream: video/mp4 } }`. No 2xx status means `200: true` (a JSON
+ * body of any shape).
+ */
 export function loadResponses(
   ctx: LoadContext,
   node: Node | undefined,
   where: Path,
-): Record<string, JsonSchema | null> {
-  const responses: Record<string, JsonSchema | null> = {};
+): Record<string, ResponseIR> {
+  const responses: Record<string, ResponseIR> = {};
   const map = asMap(node);
   for (const item of map?.entries ?? []) {
     if (!/^[1-5][0-9][0-9]$/.test(item.key)) continue; // reported by the structure check
@@ -272,6 +287,11 @@ export function loadResponses(
     }
     if (value.kind === 'scalar' && value.value === true) {
       responses[item.key] = true;
+      continue;
+    }
+    if (value.kind === 'map' && value.byKey.has('stream')) {
+      const stream = loadStreamResponse(ctx, value, item.key, path);
+      if (stream !== undefined) responses[item.key] = stream;
       continue;
     }
     if (value.kind === 'scalar' && typeof value.value !== 'string' && !value.broken) {

@@ -1,119 +1,129 @@
-// The reference service as users run it (`svc start`, its own process) driven through the generated client.
+// The reference service as users run it (`svc start`, its own process) driven through the generated client,
+// once per adapter: SVC_ADAPTER switches `server.adapter` in svc.config.yaml.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClient } from '../../generated/client.js';
 import { REPO_ROOT } from '../cli/run-svc.js';
 import { startService, type RunningService } from './service-process.js';
 
-let service: RunningService;
-let client: ReturnType<typeof createClient>;
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
 
-beforeAll(async () => {
-  service = await startService(REPO_ROOT, ['start']);
-  client = createClient({ baseUrl: service.url });
-}, 60_000);
+describe.each(['fastify', 'express', 'hono'])(
+  'reference service on %s through the generated client',
+  (adapter) => {
+    let service: RunningService;
+    let client: ReturnType<typeof createClient>;
 
-afterAll(async () => {
-  expect(await service.stop()).toBe(0);
-});
+    beforeAll(async () => {
+      service = await startService(REPO_ROOT, ['start'], { SVC_ADAPTER: adapter });
+      client = createClient({ baseUrl: service.url });
+    }, 60_000);
 
-describe('reference service through the generated client', () => {
-  test('prints where it listens', () => {
-    expect(service.output()).toMatch(/notes-api 0\.1\.0 listening on http:\/\/127\.0\.0\.1:\d+/);
-  });
-
-  test('create, read, change, list and delete a note', async () => {
-    const created = await client.createNote({ body: { title: 'First', body: 'Hello' } });
-    expect(created.status).toBe(201);
-    if (!created.ok) throw new Error('create failed');
-    expect(created.data).toMatchObject({ title: 'First', body: 'Hello' });
-    expect(created.data.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(created.headers.get('x-request-id')).toBeTruthy();
-
-    const read = await client.getNote({ params: { id: created.data.id } });
-    expect(read.status).toBe(200);
-    if (!read.ok) throw new Error('read failed');
-    expect(read.data).toEqual(created.data);
-
-    const etag = read.headers.get('etag');
-    expect(etag).toMatch(/^"[^"]+"$/);
-    const unchanged = await client.getNote({
-      params: { id: created.data.id },
-      headers: { 'if-none-match': etag! },
+    afterAll(async () => {
+      expect(await service.stop()).toBe(0);
     });
-    expect(unchanged.status).toBe(304);
 
-    const changed = await client.updateNote({ params: { id: created.data.id }, body: { title: 'Renamed' } });
-    if (!changed.ok) throw new Error('update failed');
-    expect(changed.data).toMatchObject({ id: created.data.id, title: 'Renamed', body: 'Hello' });
+    test('prints where it listens', () => {
+      expect(service.output()).toMatch(
+      new RegExp(`notes-api 0\\.1\\.0 listening on http://127\\.0\\.0\\.1:\\d+ \\(${adapter}\\)`),
+    );
+    });
 
-    const listed = await client.listNotes({ query: { limit: 100 } });
-    if (!listed.ok) throw new Error('list failed');
-    expect(listed.data.items.map((note) => note.id)).toContain(created.data.id);
+    test('create, read, change, list and delete a note', async () => {
+      const created = await client.createNote({ body: { title: 'First', body: 'Hello' } });
+      expect(created.status).toBe(201);
+      if (!created.ok) throw new Error('create failed');
+      expect(created.data).toMatchObject({ title: 'First', body: 'Hello' });
+      expect(created.data.id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(created.headers.get('x-request-id')).toBeTruthy();
 
-    const deleted = await client.deleteNote({ params: { id: created.data.id } });
-    expect(deleted.status).toBe(204);
-    const gone = await client.getNote({ params: { id: created.data.id } });
-    expect(gone.ok).toBe(false);
-    if (gone.ok) return;
-    expect(gone.status).toBe(404);
-    expect(gone.error.code).toBe('NOTE_NOT_FOUND');
-    expect(gone.error.message).toBe('Note not found.');
-  });
+      const read = await client.getNote({ params: { id: created.data.id } });
+      expect(read.status).toBe(200);
+      if (!read.ok) throw new Error('read failed');
+      expect(read.data).toEqual(created.data);
 
-  test('pages through notes newest first with the cursor', async () => {
-    const titles = ['p1', 'p2', 'p3', 'p4', 'p5'];
-    for (const title of titles) await client.createNote({ body: { title } });
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < 10; page++) {
-      const result = await client.listNotes({
-        query: cursor === undefined ? { limit: 2 } : { limit: 2, cursor },
+      const etag = read.headers.get('etag');
+      expect(etag).toMatch(/^"[^"]+"$/);
+      const unchanged = await client.getNote({
+        params: { id: created.data.id },
+        headers: { 'if-none-match': etag! },
       });
-      if (!result.ok) throw new Error('list failed');
-      expect(result.data.items.length).toBeLessThanOrEqual(2);
-      seen.push(...result.data.items.map((note) => note.title));
-      if (result.data.nextCursor === null) break;
-      cursor = result.data.nextCursor;
-    }
-    const ours = seen.filter((title) => titles.includes(title));
-    expect(ours).toEqual([...titles].reverse());
-    expect(new Set(seen).size).toBe(seen.length);
-  });
+      expect(unchanged.status).toBe(304);
 
-  test('invalid input answers a typed HTTP_VALIDATION for each part', async () => {
-    const body = await client.createNote({ body: { title: '' } });
-    expect(body.status).toBe(400);
-    if (body.ok || body.error.code !== 'HTTP_VALIDATION') throw new Error('expected HTTP_VALIDATION');
-    expect(body.error.part).toBe('body');
-    expect(body.error.issues.map((issue) => issue.path)).toContain('title');
-    expect(body.error).not.toHaveProperty('details');
+      const changed = await client.updateNote({
+        params: { id: created.data.id },
+        body: { title: 'Renamed' },
+      });
+      if (!changed.ok) throw new Error('update failed');
+      expect(changed.data).toMatchObject({ id: created.data.id, title: 'Renamed', body: 'Hello' });
 
-    const query = await client.listNotes({ query: { limit: 0 } });
-    if (query.ok || query.error.code !== 'HTTP_VALIDATION') throw new Error('expected HTTP_VALIDATION');
-    expect(query.error.part).toBe('query');
-    expect(query.error.issues[0]?.path).toBe('limit');
+      const listed = await client.listNotes({ query: { limit: 100 } });
+      if (!listed.ok) throw new Error('list failed');
+      expect(listed.data.items.map((note) => note.id)).toContain(created.data.id);
 
-    const params = await client.getNote({ params: { id: 'not-a-uuid' } });
-    if (params.ok || params.error.code !== 'HTTP_VALIDATION') throw new Error('expected HTTP_VALIDATION');
-    expect(params.error.part).toBe('params');
-  });
+      const deleted = await client.deleteNote({ params: { id: created.data.id } });
+      expect(deleted.status).toBe(204);
+      const gone = await client.getNote({ params: { id: created.data.id } });
+      expect(gone.ok).toBe(false);
+      if (gone.ok) return;
+      expect(gone.status).toBe(404);
+      expect(gone.error.code).toBe('NOTE_NOT_FOUND');
+      expect(gone.error.message).toBe('Note not found.');
+    });
 
-  test('a forged cursor answers NOTE_CURSOR_INVALID, not a wrong page', async () => {
-    const result = await client.listNotes({ query: { cursor: 'bm90LWEtY3Vyc29y' } });
-    expect(result.status).toBe(400);
-    if (result.ok) return;
-    expect(result.error.code).toBe('NOTE_CURSOR_INVALID');
-  });
+    test('pages through notes newest first with the cursor', async () => {
+      const titles = ['p1', 'p2', 'p3', 'p4', 'p5'];
+      for (const title of titles) await client.createNote({ body: { title } });
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < 10; page++) {
+        const result = await client.listNotes({
+          query: cursor === undefined ? { limit: 2 } : { limit: 2, cursor },
+        });
+        if (!result.ok) throw new Error('list failed');
+        expect(result.data.items.length).toBeLessThanOrEqual(2);
+        seen.push(...result.data.items.map((note) => note.title));
+        if (result.data.nextCursor === null) break;
+        cursor = result.data.nextCursor;
+      }
+      const ours = seen.filter((title) => titles.includes(title));
+      expect(ours).toEqual([...titles].reverse());
+      expect(new Set(seen).size).toBe(seen.length);
+    });
 
-  test('a PATCH with no field is refused', async () => {
-    const result = await client.updateNote({ params: { id: MISSING_ID }, body: {} });
-    expect(result.status).toBe(400);
-  });
+    test('invalid input answers a typed HTTP_VALIDATION for each part', async () => {
+      const body = await client.createNote({ body: { title: '' } });
+      expect(body.status).toBe(400);
+      if (body.ok || body.error.code !== 'HTTP_VALIDATION') throw new Error('expected HTTP_VALIDATION');
+      expect(body.error.part).toBe('body');
+      expect(body.error.issues.map((issue) => issue.path)).toContain('title');
+      expect(body.error).not.toHaveProperty('details');
 
-  test('an unknown route answers the neutral 404 envelope', async () => {
-    const response = await fetch(`${service.url}/nope`);
-    expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Route not found.' } });
-  });
-});
+      const query = await client.listNotes({ query: { limit: 0 } });
+      if (query.ok || query.error.code !== 'HTTP_VALIDATION') throw new Error('expected HTTP_VALIDATION');
+      expect(query.error.part).toBe('query');
+      expect(query.error.issues[0]?.path).toBe('limit');
+
+      const params = await client.getNote({ params: { id: 'not-a-uuid' } });
+      if (params.ok || params.error.code !== 'HTTP_VALIDATION') throw new Error('expected HTTP_VALIDATION');
+      expect(params.error.part).toBe('params');
+    });
+
+    test('a forged cursor answers NOTE_CURSOR_INVALID, not a wrong page', async () => {
+      const result = await client.listNotes({ query: { cursor: 'bm90LWEtY3Vyc29y' } });
+      expect(result.status).toBe(400);
+      if (result.ok) return;
+      expect(result.error.code).toBe('NOTE_CURSOR_INVALID');
+    });
+
+    test('a PATCH with no field is refused', async () => {
+      const result = await client.updateNote({ params: { id: MISSING_ID }, body: {} });
+      expect(result.status).toBe(400);
+    });
+
+    test('an unknown route answers the neutral 404 envelope', async () => {
+      const response = await fetch(`${service.url}/nope`);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Route not found.' } });
+    });
+  },
+);

@@ -3,10 +3,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
-import ts from 'typescript';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { emitClient } from '../../generator/emit-client.js';
 import { createClient, type Client } from './client-fixture/client.js';
+import { compileStrict } from './ts-compile.js';
 import { HEADER, notesIr } from './client-fixture/spec.js';
 
 const fixtureDir = fileURLToPath(new URL('./client-fixture/', import.meta.url));
@@ -37,7 +37,7 @@ describe('emitClient: source', () => {
   it('emits a compilable client without routes (and without the types import)', () => {
     const source = emitClient(notesIr({ routes: [] }), { header: HEADER });
     expect(source).not.toContain('./types.js');
-    expect(compile({ 'client.ts': source }, 'node')).toEqual([]);
+    expect(compileStrict(fixtureDir, { 'client.ts': source }, 'node')).toEqual([]);
   });
 
   it('refuses a route id that cannot name a method', () => {
@@ -46,48 +46,6 @@ describe('emitClient: source', () => {
     expect(() => emitClient(ir, { header: HEADER })).toThrow(/list-notes/);
   });
 });
-
-/** Type-checks files under the strictest options a user might have. Returns formatted diagnostics. */
-function compile(files: Record<string, string>, environment: 'node' | 'dom'): string[] {
-  const options: ts.CompilerOptions = {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    noUncheckedIndexedAccess: true,
-    exactOptionalPropertyTypes: true,
-    noUnusedLocals: true,
-    noUnusedParameters: true,
-    noImplicitReturns: true,
-    noPropertyAccessFromIndexSignature: true,
-    verbatimModuleSyntax: true,
-    isolatedModules: true,
-    skipLibCheck: true,
-    lib: environment === 'dom' ? ['lib.es2022.d.ts', 'lib.dom.d.ts'] : ['lib.es2022.d.ts'],
-    types: environment === 'dom' ? [] : ['node'],
-    typeRoots: [fileURLToPath(new URL('../../node_modules/@types', import.meta.url))],
-  };
-  const host = ts.createCompilerHost(options);
-  const inMemory = new Map(Object.entries(files).map(([name, text]) => [`${fixtureDir}${name}`, text]));
-  const readFile = host.readFile.bind(host);
-  const getSourceFile = host.getSourceFile.bind(host);
-  host.readFile = (name) => inMemory.get(name) ?? readFile(name);
-  host.fileExists = (name) => inMemory.has(name) || ts.sys.fileExists(name);
-  host.getSourceFile = (name, version, onError) => {
-    const text = inMemory.get(name);
-    return text === undefined
-      ? getSourceFile(name, version, onError)
-      : ts.createSourceFile(name, text, version);
-  };
-  const program = ts.createProgram([...inMemory.keys()], options, host);
-  return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const where = diagnostic.file
-      ? `${diagnostic.file.fileName.slice(fixtureDir.length)}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}`
-      : '';
-    return `${where} TS${diagnostic.code}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
-  });
-}
 
 describe('emitClient: types', () => {
   const fixture = (name: string) => readFileSync(`${fixtureDir}${name}`, 'utf8');
@@ -99,11 +57,11 @@ describe('emitClient: types', () => {
 
   // Zero diagnostics also proves every `@ts-expect-error` in type-checks.ts met a real error.
   it('compiles with the type-level checks under strict options with Node types', () => {
-    expect(compile(files(), 'node')).toEqual([]);
+    expect(compileStrict(fixtureDir, files(), 'node')).toEqual([]);
   });
 
   it('compiles with the type-level checks in a browser (DOM lib) project', () => {
-    expect(compile(files(), 'dom')).toEqual([]);
+    expect(compileStrict(fixtureDir, files(), 'dom')).toEqual([]);
   });
 
   it('refuses wrong narrowing: a code the route does not declare is a compile error', () => {
@@ -113,7 +71,7 @@ export async function f() {
   if (!r.ok && r.error.code === 'NOTE_STORE_FULL') return r.error;
   return undefined;
 }\n`;
-    const diagnostics = compile({ ...files(), 'misuse.ts': misuse }, 'node');
+    const diagnostics = compileStrict(fixtureDir, { ...files(), 'misuse.ts': misuse }, 'node');
     expect(diagnostics).toEqual([expect.stringMatching(/^misuse\.ts:4 TS2367: .*no overlap/)]);
   });
 });

@@ -4,6 +4,8 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { createApp, type Plugin, type Route } from 'svckit';
 import { fastifyPlugin } from 'svckit/fastify';
+import { honoPlugin } from 'svckit/hono';
+import { expressPlugin } from 'svckit/express';
 
 export interface StartInput {
   routes: Route[];
@@ -29,6 +31,36 @@ export const adapters: AdapterUnderTest[] = [
       const app = createApp({ name: 'test' });
       for (const plugin of plugins) app.register(plugin);
       app.register(fastifyPlugin({ onError: false, ...options, routes }));
+      try {
+        const address = await app.listen({ port: 0, host: '127.0.0.1' });
+        return { url: address.url, close: () => app.close() };
+      } catch (error) {
+        await app.close();
+        throw error;
+      }
+    },
+  },
+  {
+    name: 'express',
+    async start({ routes, plugins = [], options = {} }) {
+      const app = createApp({ name: 'test' });
+      for (const plugin of plugins) app.register(plugin);
+      app.register(expressPlugin({ onError: false, ...options, routes }));
+      try {
+        const address = await app.listen({ port: 0, host: '127.0.0.1' });
+        return { url: address.url, close: () => app.close() };
+      } catch (error) {
+        await app.close();
+        throw error;
+      }
+    },
+  },
+  {
+    name: 'hono',
+    async start({ routes, plugins = [], options = {} }) {
+      const app = createApp({ name: 'test' });
+      for (const plugin of plugins) app.register(plugin);
+      app.register(honoPlugin({ onError: false, ...options, routes }));
       try {
         const address = await app.listen({ port: 0, host: '127.0.0.1' });
         return { url: address.url, close: () => app.close() };

@@ -1,4 +1,5 @@
 // An in-memory neutral request and reply, for running a pipeline in process (as MCP tool calls will).
+import type { Readable } from 'node:stream';
 import type { ReplySink, RequestContext, SvcRequest } from 'svckit';
 
 export interface FakeRequestInput {
@@ -63,6 +64,15 @@ export class FakeReply implements ReplySink {
     this.body = body;
     this.sent = true;
     this.finished++;
+  }
+  async stream(status: number, source: Readable): Promise<void> {
+    if (this.sent) throw new Error('already sent');
+    this.statusCode = status;
+    this.sent = true;
+    this.finished++;
+    const chunks: Buffer[] = [];
+    for await (const chunk of source) chunks.push(Buffer.from(chunk as Uint8Array));
+    this.body = Buffer.concat(chunks);
   }
   json(): unknown {
     return typeof this.body === 'string' ? JSON.parse(this.body) : undefined;

@@ -171,18 +171,6 @@ describe('body and response', () => {
     });
   });
 
-  it('reserves upload and raw bodies for later versions', async () => {
-    await expectOnly(
-      routes('  a:\n    method: POST\n    path: /a\n    body: { upload: { maxBytes: 10 } }\n'),
-      {
-        line: 8,
-        column: 13,
-        message: 'body: { upload: ... } is not available in this version',
-        hint: 'use a JSON body: body: { json: <schema> }',
-      },
-    );
-  });
-
   it('wants no body for 204 and 304, and status codes as keys', async () => {
     const result = await problemsOf(
       routes('  a:\n    method: DELETE\n    path: /a\n    response: { 204: { type: object }, 1000: null }\n'),

@@ -75,6 +75,23 @@ export interface Unexpected {
   headers: Headers;
 }
 
+/** One file of an upload. A ReadableStream is sent as it is read (a streaming request body). */
+export interface UploadFile {
+  /** The form field name of the part. */
+  field: string;
+  file: Blob | File | ReadableStream<Uint8Array>;
+  /** Default: the File's name, else `blob`. */
+  filename?: string;
+  /** The part's content type. Default: the Blob's type, else `application/octet-stream`. */
+  type?: string;
+}
+
+/** An upload body: the text fields (sent first, so the server has them before the files) and the files. */
+export interface UploadRequest<Fields extends object = Record<string, string>> {
+  files: readonly UploadFile[];
+  fields?: Fields;
+}
+
 export type HelloInput = RequestOptions;
 
 export type HelloResponse =
@@ -93,11 +110,25 @@ export type CreateItemResponse =
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
 
+export interface UploadFileInput extends RequestOptions {
+  body: UploadRequest | FormData;
+}
+
+export type UploadFileResponse =
+  | Success<201, T.UploadFileResponse201>
+  | Failure<400, ApiError<'MALFORMED_MULTIPART' | 'TOO_MANY_FIELDS' | 'TOO_MANY_FILES'>>
+  | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
+  | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
 export interface Client {
   /** GET /hello */
   hello(input?: HelloInput): Promise<HelloResponse>;
   /** POST /items */
   createItem(input: CreateItemInput): Promise<CreateItemResponse>;
+  /** POST /upload */
+  uploadFile(input: UploadFileInput): Promise<UploadFileResponse>;
 }
 
 /** Declared statuses with the body each carries, and error statuses with the codes answered with each. */
@@ -119,6 +150,18 @@ const routeTable: Record<keyof Client, RouteInfo> = {
       '500': ['INTERNAL_ERROR'],
     },
   },
+  uploadFile: {
+    method: 'POST',
+    path: '/upload',
+    body: 'upload',
+    responses: { '201': 'json' },
+    errors: {
+      '400': ['MALFORMED_MULTIPART', 'TOO_MANY_FIELDS', 'TOO_MANY_FILES'],
+      '413': ['PAYLOAD_TOO_LARGE'],
+      '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
 };
 
 export function createClient(options: ClientOptions): Client {
@@ -126,14 +169,19 @@ export function createClient(options: ClientOptions): Client {
   return {
     hello: (input) => send<HelloResponse>(routeTable.hello, input),
     createItem: (input) => send<CreateItemResponse>(routeTable.createItem, input),
+    uploadFile: (input) => send<UploadFileResponse>(routeTable.uploadFile, input),
   };
 }
 
-type BodyKind = 'json' | 'json-or-text' | 'empty';
+type BodyKind = 'json' | 'json-or-text' | 'empty' | 'stream';
 
 interface RouteInfo {
   method: string;
   path: string;
+  /** How the body is encoded; JSON when unset. */
+  body?: 'upload' | 'raw';
+  /** The Accept header when the call sets none; default `application/json`. */
+  accept?: string;
   responses: Readonly<Record<number, BodyKind>>;
   errors: Readonly<Record<number, readonly string[]>>;
 }
@@ -155,23 +203,33 @@ function sender(options: ClientOptions) {
     const defaults = typeof options.headers === 'function' ? await options.headers() : options.headers;
     const headers = new Headers(defaults);
     new Headers(input.headers).forEach((value, name) => headers.set(name, value));
-    if (!headers.has('accept')) headers.set('accept', 'application/json');
-    let body: string | null = null;
-    if (input.body !== undefined) {
-      body = JSON.stringify(input.body);
-      if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-    }
-    // Called unbound: browsers refuse a fetch invoked as a method of another object.
-    const fetchImpl = options.fetch ?? fetch;
+    if (!headers.has('accept')) headers.set('accept', route.accept ?? 'application/json');
     const url = baseUrl + expandPath(route.path, input.params) + queryString(input.query);
-    const response = await fetchImpl(url, {
+    const init: RequestInit & { duplex?: 'half' } = {
       method: route.method,
       headers,
-      body,
+      body: requestBody(route, input, headers),
       signal: input.signal ?? null,
-    });
+    };
+    // fetch sends a stream only when told it may go on sending while the answer arrives.
+    if (isReadableStream(init.body)) init.duplex = 'half';
+    // Called unbound: browsers refuse a fetch invoked as a method of another object.
+    const fetchImpl = options.fetch ?? fetch;
+    const response = await fetchImpl(url, init);
     return (await readResult(route, response)) as Result;
   };
+}
+
+/** What fetch sends: spelled this way because Node's types declare no global `BodyInit`. */
+type SentBody = NonNullable<RequestInit['body']> | null;
+
+/** The body to send, setting the content type it needs unless the caller set one. */
+function requestBody(route: RouteInfo, input: CallInput, headers: Headers): SentBody {
+  if (input.body === undefined) return null;
+  if (route.body === 'upload')
+    return uploadBody(input.body as UploadRequest<object> | FormData, headers, input.signal);
+  if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+  return JSON.stringify(input.body);
 }
 
 function expandPath(path: string, params: object | undefined): string {
@@ -265,4 +323,142 @@ function isErrorEnvelope(value: unknown, codes: readonly string[]): value is { e
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * multipart/form-data: a FormData as given; fields and Blob/File parts as FormData (fetch writes the
+ * boundary); with any ReadableStream part, a multipart stream written here as the parts are read.
+ */
+function uploadBody(
+  body: UploadRequest<object> | FormData,
+  headers: Headers,
+  signal: AbortSignal | undefined,
+): SentBody {
+  // The content type must carry the boundary of the body actually sent, so a hand-set one never survives.
+  headers.delete('content-type');
+  if (typeof FormData !== 'undefined' && body instanceof FormData) return body;
+  const upload = body as UploadRequest<object>;
+  const fields = Object.entries(upload.fields ?? {}).filter(([, value]) => value !== undefined);
+  if (upload.files.every((part) => isBlob(part.file))) {
+    const form = new FormData();
+    for (const [name, value] of fields) form.append(name, String(value));
+    for (const part of upload.files) {
+      const blob = part.file as Blob;
+      const file = part.type === undefined ? blob : blob.slice(0, blob.size, part.type);
+      form.append(part.field, file, part.filename ?? fileName(part.file) ?? 'blob');
+    }
+    return form;
+  }
+  const boundary = `svc-${randomHex(16)}`;
+  headers.set('content-type', `multipart/form-data; boundary=${boundary}`);
+  return multipartStream(boundary, fields, upload.files, signal);
+}
+
+/**
+ * A multipart/form-data body produced as it is read: fields, then each file's bytes as they come. Aborting
+ * the call (or fetch cancelling the body) cancels the file being read and every stream not read yet: fetch
+ * itself does not cancel a request body whose source is waiting.
+ */
+function multipartStream(
+  boundary: string,
+  fields: readonly [string, unknown][],
+  files: readonly UploadFile[],
+  signal: AbortSignal | undefined,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const unread = new Set(files.map((part) => part.file).filter(isReadableStream));
+  let stopped = false;
+  let stopReading: ((reason: unknown) => Promise<void>) | undefined;
+  const stop = async (reason: unknown): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    await stopReading?.(reason).catch(() => undefined);
+    for (const source of unread) await source.cancel(reason).catch(() => undefined);
+    unread.clear();
+  };
+  const onAbort = () => void stop(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  async function* chunks(): AsyncGenerator<Uint8Array, void, undefined> {
+    for (const [name, value] of fields) {
+      yield encoder.encode(
+        `--${boundary}\r\ncontent-disposition: form-data; name="${quotedText(name)}"\r\n\r\n${String(value)}\r\n`,
+      );
+    }
+    for (const part of files) {
+      if (stopped) return;
+      const blob = isBlob(part.file) ? part.file : undefined;
+      const filename = part.filename ?? fileName(part.file) ?? 'blob';
+      const type =
+        part.type ?? (blob !== undefined && blob.type !== '' ? blob.type : 'application/octet-stream');
+      yield encoder.encode(
+        `--${boundary}\r\ncontent-disposition: form-data; name="${quotedText(part.field)}"; filename="${quotedText(filename)}"\r\ncontent-type: ${type.replace(/[\r\n]/g, '')}\r\n\r\n`,
+      );
+      if (blob === undefined) unread.delete(part.file as ReadableStream<Uint8Array>);
+      const reader = (
+        (blob === undefined ? part.file : blob.stream()) as ReadableStream<Uint8Array>
+      ).getReader();
+      stopReading = (reason) => reader.cancel(reason);
+      let finished = false;
+      try {
+        for (;;) {
+          const next = await reader.read();
+          if (next.done) break;
+          yield next.value;
+        }
+        finished = true;
+      } finally {
+        stopReading = undefined;
+        // Sending stopped early (an abort, a failed request): the caller's stream is not read any further.
+        if (finished) reader.releaseLock();
+        else await reader.cancel().catch(() => undefined);
+      }
+      if (stopped) return;
+      yield encoder.encode('\r\n');
+    }
+    signal?.removeEventListener('abort', onAbort);
+    yield encoder.encode(`--${boundary}--\r\n`);
+  }
+  const iterator = chunks();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await iterator.next();
+      // Once stopped, what the iterator still hands back goes nowhere (a cancelled controller refuses it).
+      if (stopped) return;
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel(reason) {
+      await stop(reason);
+      await iterator.return(undefined);
+    },
+  });
+}
+
+/** A field name or file name inside a quoted header parameter, escaped as browsers escape it. */
+function quotedText(text: string): string {
+  return text.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+function fileName(file: unknown): string | undefined {
+  const name = (file as { name?: unknown }).name;
+  return typeof name === 'string' && name !== '' ? name : undefined;
+}
+
+/** A multipart boundary nobody can guess, so no file can contain it by design. */
+function randomHex(bytes: number): string {
+  const random = new Uint8Array(bytes);
+  globalThis.crypto.getRandomValues(random);
+  return Array.from(random, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+function isBlob(value: unknown): value is Blob {
+  return typeof Blob !== 'undefined' && value instanceof Blob;
+}
+
+function isReadableStream(value: unknown): value is ReadableStream<Uint8Array> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { getReader?: unknown }).getReader === 'function'
+  );
 }

@@ -15,6 +15,11 @@ export interface Greeting {
   [k: string]: unknown;
 }
 
+export interface UploadResult {
+  bytes: number;
+  [k: string]: unknown;
+}
+
 export type HelloResponse200 = Greeting;
 
 /** What the handler returns: the body of its success (2xx) response. */
@@ -26,3 +31,8 @@ export type CreateItemResponse201 = Item;
 
 /** What the handler returns: the body of its success (2xx) response. */
 export type CreateItemResult = CreateItemResponse201;
+
+export type UploadFileResponse201 = UploadResult;
+
+/** What the handler returns: the body of its success (2xx) response. */
+export type UploadFileResult = UploadFileResponse201;

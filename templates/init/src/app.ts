@@ -1,12 +1,14 @@
-// The application: the spec's routes bound to their handlers, served by the Fastify adapter.
-import { createApp, type App } from 'svckit';
-import { fastifyPlugin } from 'svckit/fastify';
+// The application: the spec's routes bound to their handlers, served by the adapter svc.config.yaml names
+// (`server.adapter`: fastify, express or hono).
+import { adapterPlugin, createApp, type App } from 'svckit';
 import type { SvcConfig } from '../generated/config.js';
 import { routes } from '../generated/routes.js';
 import { createTaskHandlers } from './modules/tasks/tasks.handlers.js';
 
-export function buildApp(config: SvcConfig): App {
+export async function buildApp(config: SvcConfig): Promise<App> {
   const app = createApp({ name: config.name, version: config.version });
-  app.register(fastifyPlugin({ routes: [...routes({ ...createTaskHandlers() })] }));
+  app.register(
+    await adapterPlugin(config.server.adapter, { routes: [...routes({ ...createTaskHandlers() })] }),
+  );
   return app;
 }

@@ -4,4 +4,4 @@ import { loadConfig } from '../generated/config.js';
 import { buildApp } from './app.js';
 
 const config = loadConfig();
-await serve(buildApp(config), config.server);
+await serve(await buildApp(config), config.server);

@@ -5,7 +5,7 @@ import { createClient } from '../generated/client.js';
 import { loadConfig } from '../generated/config.js';
 import { buildApp } from '../src/app.js';
 
-const app = buildApp(loadConfig({}));
+const app = await buildApp(loadConfig({}));
 let client: ReturnType<typeof createClient>;
 
 before(async () => {

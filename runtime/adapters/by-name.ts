@@ -1,0 +1,23 @@
+// Picks the adapter named in svc.config.yaml (`server.adapter`) at start-up. Each framework is imported
+// only when chosen, so an application on Fastify never loads Express or Hono.
+import type { Plugin } from '../app/app.js';
+import type { ServerAdapter } from '../config/svc-config.js';
+import type { AdapterOptions } from '../http/boot.js';
+
+/**
+ * The adapter plugin for `server.adapter`: `app.register(await adapterPlugin(config.server.adapter, { routes }))`.
+ * Takes the options every adapter shares; use fastifyPlugin / expressPlugin / honoPlugin directly for a
+ * framework's own options.
+ */
+export async function adapterPlugin(adapter: ServerAdapter, options: AdapterOptions = {}): Promise<Plugin> {
+  switch (adapter) {
+    case 'fastify':
+      return (await import('./fastify.js')).fastifyPlugin(options);
+    case 'express':
+      return (await import('./express.js')).expressPlugin(options);
+    case 'hono':
+      return (await import('./hono.js')).honoPlugin(options);
+    default:
+      throw new TypeError(`Unknown server adapter "${String(adapter)}": expected fastify, express or hono.`);
+  }
+}

@@ -1,0 +1,199 @@
+// The neutral request and reply over Express's. Getters read Express lazily, so a route pays only for the
+// fields it touches. Headers live on the node response (so headers that Express middleware set with
+// res.setHeader go out too, and node refuses a CR/LF value the moment it is set), and the response is
+// written with one writeHead + end: res.send()/res.json() would compute an ETag and re-parse the content
+// type, while svc has already serialised the body and sends an ETag only on `meta.etag` routes.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { BodyKind } from '../http/body.js';
+import { parseFormEncoded, queryStringOf } from '../http/query.js';
+import { REQUEST_ID_HEADER } from '../http/request-id.js';
+import { originForm, pathOf } from '../http/url.js';
+import type { HttpMethod, ReplySink, RequestContext, RequestHeaders, SvcRequest } from '../http/types.js';
+import { capturedBodyOf } from './express-body.js';
+import { WILDCARD_PARAM } from './express-paths.js';
+import { writeNodeStream } from './node-stream.js';
+
+/** What svc reads from an Express request: node's request plus Express's `ip` and matched `params`. */
+export interface ExpressRequestLike extends IncomingMessage {
+  readonly ip?: string | undefined;
+  params?: Record<string, string | string[]>;
+}
+
+const NO_PARAMS: Record<string, string> = Object.freeze(Object.create(null) as Record<string, string>);
+
+/** Express's matched params as svc's: a null-prototype copy; a `*` wildcard's segments joined again. */
+function paramsOf(matched: Record<string, string | string[]> | undefined): Record<string, string> {
+  if (matched === undefined) return NO_PARAMS;
+  let params: Record<string, string> | undefined;
+  for (const key in matched) {
+    const value = matched[key] as string | string[];
+    params ??= Object.create(null) as Record<string, string>;
+    params[key] =
+      typeof value === 'string' ? value : key === WILDCARD_PARAM ? value.join('/') : String(value);
+  }
+  return params ?? NO_PARAMS;
+}
+
+export class ExpressSvcRequest implements SvcRequest {
+  readonly routePattern: string | undefined;
+  readonly context: RequestContext;
+  /** The Express request, for code that needs what the neutral request does not carry. */
+  readonly raw: ExpressRequestLike;
+  /** Set by the adapter once it read (or took over) the body; undefined for none. */
+  body: unknown = undefined;
+  bodyKind: BodyKind | undefined = undefined;
+  /** The unread request, on upload and raw routes only, and only while nothing consumed it. */
+  bodyStream: Readable | undefined = undefined;
+  // Express resets req.params when routing moves on; the route's own match is kept here.
+  private readonly matchedParams: Record<string, string | string[]> | undefined;
+  private paramsCopy: Record<string, string> | undefined = undefined;
+  private queryCopy: Record<string, string | string[]> | undefined = undefined;
+
+  constructor(raw: ExpressRequestLike, routePattern: string | undefined, context: RequestContext) {
+    this.raw = raw;
+    this.routePattern = routePattern;
+    this.context = context;
+    this.matchedParams = raw.params;
+  }
+
+  get method(): HttpMethod {
+    return this.raw.method as HttpMethod;
+  }
+
+  get url(): string {
+    return originForm(this.raw.url as string);
+  }
+
+  get path(): string {
+    return pathOf(this.url);
+  }
+
+  get headers(): RequestHeaders {
+    return this.raw.headers;
+  }
+
+  /** The socket address, or what Express derives from X-Forwarded-For when the app sets `trust proxy`. */
+  get ip(): string | undefined {
+    return this.raw.ip ?? this.raw.socket.remoteAddress;
+  }
+
+  get query(): Record<string, string | string[]> {
+    return (this.queryCopy ??= parseFormEncoded(queryStringOf(this.raw.url as string)));
+  }
+
+  get params(): Record<string, string> {
+    return (this.paramsCopy ??= paramsOf(this.matchedParams));
+  }
+
+  get capturedBody(): Buffer | undefined {
+    return capturedBodyOf(this.raw);
+  }
+}
+
+/** Node's errors for a header it will not write (ERR_INVALID_CHAR, ERR_INVALID_HTTP_TOKEN, ...). */
+function isHeaderError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('ERR_INVALID_') || code.startsWith('ERR_HTTP_INVALID'));
+}
+
+export class ExpressSvcReply implements ReplySink {
+  /** The node response (Express's), for code that needs what the neutral reply does not offer. */
+  readonly raw: ServerResponse;
+  private readonly method: string;
+  private code: number;
+  private chosen = false;
+
+  constructor(raw: ServerResponse, method: string, initialStatus: number) {
+    this.raw = raw;
+    this.method = method;
+    this.code = initialStatus;
+  }
+
+  get statusCode(): number {
+    return this.code;
+  }
+
+  get statusChosen(): boolean {
+    return this.chosen;
+  }
+
+  /** True as soon as the head went out, so nothing tries to answer twice. */
+  get sent(): boolean {
+    return this.raw.headersSent;
+  }
+
+  status(code: number): this {
+    if (!Number.isInteger(code) || code < 100 || code > 599) {
+      throw new RangeError(`reply.status(): ${String(code)} is not an HTTP status code.`);
+    }
+    this.code = code;
+    this.chosen = true;
+    return this;
+  }
+
+  header(name: string, value: string | number | readonly string[]): this {
+    // Node validates name and value here: a CR/LF value throws before anything is stored.
+    this.raw.setHeader(name, value);
+    return this;
+  }
+
+  getHeader(name: string): string | number | string[] | undefined {
+    return this.raw.getHeader(name);
+  }
+
+  removeHeader(name: string): this {
+    this.raw.removeHeader(name);
+    return this;
+  }
+
+  send(payload?: string | Buffer): void {
+    this.finish(this.code, payload, undefined);
+  }
+
+  finish(status: number, body: string | Buffer | undefined, contentType: string | undefined): void {
+    const response = this.raw;
+    let payload = body;
+    try {
+      if (contentType !== undefined) response.setHeader('content-type', contentType);
+      if (status < 200 || status === 204 || status === 304) {
+        // These statuses carry no body, so no content headers either (RFC 9110 §8.6).
+        response.removeHeader('content-type');
+        response.removeHeader('content-length');
+        payload = undefined;
+      } else if (this.method === 'HEAD') {
+        // HEAD answers the length the GET body would have; the body itself is never sent.
+        if (payload !== undefined) response.setHeader('content-length', Buffer.byteLength(payload));
+        payload = undefined;
+      } else {
+        response.setHeader('content-length', payload === undefined ? 0 : Buffer.byteLength(payload));
+      }
+      response.writeHead(status);
+    } catch (error) {
+      // Node refused something while writing the head. Drop what the handler set so the error response
+      // that follows can go out; the request id stays.
+      if (!response.headersSent) this.clearHeaders();
+      throw error;
+    }
+    response.end(payload);
+  }
+
+  stream(status: number, source: Readable): Promise<void> {
+    const response = this.raw;
+    if (status < 200 || status === 204 || status === 304) {
+      response.removeHeader('content-type');
+      response.removeHeader('content-length');
+    }
+    // The headers are on the response already; writeHead merges them with this (empty) record.
+    return writeNodeStream(response, this.method, status, {}, source).catch((error: unknown) => {
+      if (!response.headersSent && isHeaderError(error)) this.clearHeaders();
+      throw error;
+    });
+  }
+
+  private clearHeaders(): void {
+    for (const name of this.raw.getHeaderNames()) {
+      if (name !== REQUEST_ID_HEADER) this.raw.removeHeader(name);
+    }
+  }
+}

@@ -1,0 +1,81 @@
+// The node:http server an Express application listens on: svc's request timeout, client errors answered in
+// the envelope, and a close that ends keep-alive connections instead of waiting for their idle timeout.
+import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { handleClientError } from '../http/client-error.js';
+
+/** Fraction of the request timeout after which node checks for late requests (node's default is 30 s). */
+const CHECKS_PER_TIMEOUT = 10;
+const MAX_CHECK_INTERVAL_MS = 30_000;
+/** While closing, how often connections that became idle (a request finished) are closed. */
+const IDLE_SWEEP_MS = 25;
+
+export interface ServerAddress {
+  url: string;
+  host: string;
+  port: number;
+}
+
+function urlOf(address: AddressInfo): string {
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+export class ExpressServer {
+  private readonly requestTimeout: number;
+  private server: Server | undefined;
+
+  constructor(requestTimeout: number) {
+    this.requestTimeout = requestTimeout;
+  }
+
+  /** The node server, while listening. */
+  get current(): Server | undefined {
+    return this.server;
+  }
+
+  async listen(handler: RequestListener, options: { port: number; host: string }): Promise<ServerAddress> {
+    if (this.server) throw new Error('The Express adapter is already listening.');
+    const timeout = this.requestTimeout;
+    const settings: ServerOptions = { requestTimeout: timeout };
+    // Node only notices an expired request when it checks; check often enough that the timeout holds.
+    if (timeout > 0) {
+      settings.connectionsCheckingInterval = Math.min(
+        MAX_CHECK_INTERVAL_MS,
+        Math.ceil(timeout / CHECKS_PER_TIMEOUT),
+      );
+    }
+    const server = createServer(settings, handler);
+    server.on('clientError', handleClientError);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    const address = server.address() as AddressInfo;
+    return { url: urlOf(address), host: address.address, port: address.port };
+  }
+
+  /**
+   * Stops accepting connections and resolves once every connection is gone. Requests under way finish;
+   * idle keep-alive connections are closed at once and the others as soon as their request is answered.
+   */
+  close(): Promise<void> {
+    const server = this.server;
+    if (server === undefined) return Promise.resolve();
+    this.server = undefined;
+    return new Promise<void>((resolve, reject) => {
+      const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+      sweep.unref();
+      server.close((error) => {
+        clearInterval(sweep);
+        if (error) reject(error);
+        else resolve();
+      });
+      server.closeIdleConnections();
+    });
+  }
+}

@@ -1,0 +1,193 @@
+// The Express adapter (`svckit/express`): an svc plugin that publishes its routes, runs the shared boot
+// checks and mounts every route on an Express 5 router inside the application (a new one, or the
+// application's own with its middleware). Everything HTTP-semantic lives in runtime/http; this maps Express
+// onto it. Errors Express raises itself and the neutral 404/405 answer in svc's envelope from middleware
+// mounted last, on `app:booted`.
+import express, { Router, type Express, type NextFunction, type Request, type Response } from 'express';
+import type { Server } from 'node:http';
+import type { App, HttpServer, ListeningAddress, Plugin } from '../app/app.js';
+import { errors } from '../../generated/modules/errors.js';
+import { prepareHttp, publishRoutes, type AdapterOptions, type PreparedHttp } from '../http/boot.js';
+import { SvcError } from '../http/errors.js';
+import { frameworkClientError } from '../http/framework-errors.js';
+import type { Pipeline } from '../http/pipeline.js';
+import { REQUEST_ID_HEADER, requestIdFrom } from '../http/request-id.js';
+import { originForm, pathOf } from '../http/url.js';
+import { mountRoutes } from './express-routes.js';
+import { ExpressSvcReply } from './express-request.js';
+import { ExpressServer } from './express-server.js';
+
+export { captureRawBody } from './express-body.js';
+
+/** Default largest body svc reads on its routes: 1 MiB (seed 001 "Limits"). */
+export const DEFAULT_BODY_LIMIT = 1_048_576;
+
+/** Default request timeout of the node server (seed 001 "Limits"). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+export interface ExpressPluginOptions extends AdapterOptions {
+  /**
+   * An existing Express application to mount svc's routes on (default: a new one, with `x-powered-by`
+   * off). Middleware it registered before boot keeps running in front of svc's routes, for example
+   * `app.use(express.json({ verify: captureRawBody }))`; its `trust proxy` setting decides the client IP.
+   * Routes it adds after boot come after svc's 404 handler, so add them before (or set `notFound: false`).
+   */
+  app?: Express;
+  /**
+   * Largest request body svc reads for its routes, in bytes (default 1048576): a larger declared
+   * Content-Length is refused before reading, a longer stream is cut; both answer 413 PAYLOAD_TOO_LARGE.
+   * Upload and raw-body routes have their own `maxBytes` instead. Bodies that the application's own parsers
+   * read are bounded by those parsers' `limit`.
+   */
+  bodyLimit?: number;
+  /**
+   * Time the node server allows for receiving a whole request, in milliseconds (default 30000; 0 turns it
+   * off). A request that takes longer answers 408 REQUEST_TIMEOUT.
+   */
+  requestTimeout?: number;
+}
+
+function checkedCount(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw errors.CONFIG_INVALID({
+      message: `expressPlugin(): ${name} must be a non-negative integer, got ${String(value)}.`,
+    });
+  }
+  return value;
+}
+
+/** Status an Express or body-parser error carries (`status`, or `statusCode`), if numeric. */
+function statusOf(error: unknown): number | undefined {
+  if (error === null || typeof error !== 'object') return undefined;
+  const { status, statusCode } = error as { status?: unknown; statusCode?: unknown };
+  if (typeof status === 'number') return status;
+  return typeof statusCode === 'number' ? statusCode : undefined;
+}
+
+/**
+ * An error that reached Express's error handling (router, body-parser, the application's middleware): a
+ * client error answers its fixed code without its message; anything else answers 500 INTERNAL_ERROR.
+ */
+function normaliseExpressError(error: unknown): unknown {
+  if (error instanceof SvcError) return error;
+  const status = statusOf(error);
+  return status !== undefined && status >= 400 && status < 500 ? frameworkClientError(status) : error;
+}
+
+/** The request id of a response svc did not route: the one already set, else by the inbound rule. */
+function requestIdOf(req: Request, res: Response): string {
+  const existing = res.getHeader(REQUEST_ID_HEADER);
+  return typeof existing === 'string' ? existing : requestIdFrom(req.headers);
+}
+
+function errorMiddleware(pipeline: Pipeline) {
+  return function svcErrorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
+    const reply = new ExpressSvcReply(res, req.method, 500);
+    const requestId = requestIdOf(req, res);
+    const origin = { requestId, method: req.method, route: undefined };
+    if (!res.headersSent) reply.header(REQUEST_ID_HEADER, requestId);
+    // Reports a 5xx; answers unless a response is already under way.
+    pipeline.sendError(normaliseExpressError(error), reply, origin);
+    // A response that broke off half-way cannot become an envelope any more: cut it.
+    if (!res.writableEnded) res.destroy();
+  };
+}
+
+/** The neutral 404, or 405 with `Allow` when the path exists for other methods. */
+function notFoundMiddleware(prepared: PreparedHttp) {
+  return function svcNotFound(req: Request, res: Response): void {
+    const reply = new ExpressSvcReply(res, req.method, 404);
+    const requestId = requestIdOf(req, res);
+    reply.header(REQUEST_ID_HEADER, requestId);
+    const allowed = prepared.table.allowedMethods(pathOf(originForm(req.url)));
+    let error: SvcError = errors.NOT_FOUND();
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      error = errors.METHOD_NOT_ALLOWED();
+    }
+    prepared.pipeline.sendError(error, reply, { requestId, method: req.method, route: undefined });
+  };
+}
+
+function newApplication(): Express {
+  const application = express();
+  // svc's other adapters do not announce themselves either.
+  application.disable('x-powered-by');
+  return application;
+}
+
+class ExpressAdapter implements Plugin, HttpServer {
+  readonly name = 'svc:express';
+  private readonly options: ExpressPluginOptions;
+  private readonly bodyLimit: number;
+  private readonly nodeServer: ExpressServer;
+  private application: Express | undefined;
+
+  constructor(options: ExpressPluginOptions) {
+    if (options.app !== undefined && typeof options.app !== 'function') {
+      throw errors.CONFIG_INVALID({ message: 'expressPlugin(): app must be an Express application.' });
+    }
+    this.options = options;
+    this.bodyLimit = checkedCount('bodyLimit', options.bodyLimit, DEFAULT_BODY_LIMIT);
+    this.nodeServer = new ExpressServer(
+      checkedCount('requestTimeout', options.requestTimeout, DEFAULT_REQUEST_TIMEOUT_MS),
+    );
+  }
+
+  /** The Express application, once the app has booted. */
+  get express(): Express {
+    if (!this.application)
+      throw new Error('The Express application exists only after app.boot() (or app.listen()).');
+    return this.application;
+  }
+
+  setup(app: App): void {
+    publishRoutes(app, this.options);
+    app.setServer(this);
+  }
+
+  boot(app: App): void {
+    const prepared = prepareHttp(app, this.options);
+    const application = this.options.app ?? newApplication();
+    // svc's routing conventions hold whatever the application's own routing settings say.
+    const router = Router({ caseSensitive: true, strict: true });
+    mountRoutes(router, prepared, this.bodyLimit);
+    application.use(router);
+    this.application = application;
+    app.hooks.on('app:booted', () => {
+      if (this.options.notFound !== false) application.use(notFoundMiddleware(prepared));
+      application.use(errorMiddleware(prepared.pipeline));
+    });
+  }
+
+  /** The node:http server while listening, else undefined. */
+  get server(): Server | undefined {
+    return this.nodeServer.current;
+  }
+
+  async listen(options: { port: number; host: string }): Promise<ListeningAddress> {
+    const address = await this.nodeServer.listen(this.express, options);
+    return { ...address, adapter: 'express' };
+  }
+
+  close(): Promise<void> {
+    return this.nodeServer.close();
+  }
+}
+
+/** The type of what expressPlugin() returns: an svc plugin exposing the Express application after boot. */
+export interface ExpressAdapterPlugin extends Plugin {
+  /** The Express application; throws before boot. */
+  readonly express: Express;
+  /** The node:http server while listening (after app.listen()), else undefined. */
+  readonly server: Server | undefined;
+}
+
+/**
+ * The Express adapter plugin: `createApp().register(expressPlugin({ routes }))`. Options: routes,
+ * allowUnguardedMeta, notFound, onError, app (an existing Express application), bodyLimit, requestTimeout.
+ */
+export function expressPlugin(options: ExpressPluginOptions = {}): ExpressAdapterPlugin {
+  return new ExpressAdapter(options);
+}

@@ -1,0 +1,246 @@
+// The neutral reply over a fetch handler: headers are collected here and the answer is one web Response,
+// which the Hono handler returns. The handler may get it synchronously (the common case: on
+// @hono/node-server a synchronous Response with a string body takes the server's fast path) or through a
+// promise that the first finish()/stream() resolves, since `compiled.handle` may settle before or after.
+import type { Context } from 'hono';
+import type { ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import { catalog } from '../../generated/modules/errors.js';
+import { JSON_CONTENT_TYPE } from '../http/reply-mapping.js';
+import { REQUEST_ID_HEADER } from '../http/request-id.js';
+import type { ReplySink } from '../http/types.js';
+import { pipeToWebStream } from './hono-stream.js';
+
+type HeaderValue = string | number | string[];
+type HeaderRecord = Record<string, HeaderValue>;
+type ResponseBody = string | Buffer | ReadableStream<Uint8Array> | null;
+
+// The characters node:http accepts in a header name (RFC 9110 token) and value; anything else, CR/LF above
+// all, would split the response, so it is refused when set.
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const INVALID_VALUE_CHAR = /[^\t\x20-\x7e\x80-\xff]/;
+
+function checkHeader(name: string, value: string | number | readonly string[]): void {
+  if (!HEADER_NAME.test(name)) throw new TypeError(`Invalid header name: ${JSON.stringify(name)}.`);
+  if (typeof value === 'number') return;
+  if (typeof value === 'string') {
+    if (INVALID_VALUE_CHAR.test(value)) throw new TypeError(`Invalid value for header ${name}.`);
+    return;
+  }
+  for (const item of value) {
+    if (typeof item !== 'string' || INVALID_VALUE_CHAR.test(item)) {
+      throw new TypeError(`Invalid value for header ${name}.`);
+    }
+  }
+}
+
+function noBodyStatus(status: number): boolean {
+  return status < 200 || status === 204 || status === 304;
+}
+
+/** The record as a HeadersInit: name/value pairs when a header holds a list (set-cookie), else the record. */
+function headersInit(record: HeaderRecord, hasList: boolean): [string, string][] | Record<string, string> {
+  if (hasList) {
+    const pairs: [string, string][] = [];
+    for (const name in record) {
+      const value = record[name] as HeaderValue;
+      if (Array.isArray(value)) for (const item of value) pairs.push([name, item]);
+      else pairs.push([name, String(value)]);
+    }
+    return pairs;
+  }
+  // Numbers are converted by the Response constructor (and written as-is by @hono/node-server).
+  return record as Record<string, string>;
+}
+
+/** A 500 envelope built without anything that could fail, for when answering through the pipeline failed. */
+function lastResort(requestId: HeaderValue | undefined): Response {
+  const headers: Record<string, string> = { 'content-type': JSON_CONTENT_TYPE };
+  if (typeof requestId === 'string') headers[REQUEST_ID_HEADER] = requestId;
+  const body = { error: { code: 'INTERNAL_ERROR', message: catalog.INTERNAL_ERROR.message } };
+  return new Response(JSON.stringify(body), { status: 500, headers });
+}
+
+export class HonoSvcReply implements ReplySink {
+  /** The Hono context, for code that needs what the neutral reply does not offer; undefined outside routing. */
+  readonly raw: Context | undefined;
+  /** The answer, once finish() or stream() produced it. */
+  response: Response | undefined = undefined;
+  private code: number;
+  private chosen = false;
+  private readonly headers: HeaderRecord = Object.create(null) as HeaderRecord;
+  /** Some header holds a list of values (set-cookie), so the Response needs name/value pairs. */
+  private hasList = false;
+  private readonly head: boolean;
+  private readonly throughContext: boolean;
+  private readonly outgoing: ServerResponse | undefined;
+  private deliver: ((response: Response) => void) | undefined = undefined;
+
+  /**
+   * @param head the request is HEAD: headers only.
+   * @param throughContext build the Response with `c.newResponse`, so headers Hono middleware set on the
+   *   context before the route ran go out too (only needed when middleware ran; it costs a Headers object).
+   * @param outgoing the node response on @hono/node-server, to cut a failed stream.
+   */
+  constructor(
+    raw: Context | undefined,
+    initialStatus: number,
+    head: boolean,
+    throughContext: boolean,
+    outgoing: ServerResponse | undefined,
+  ) {
+    this.raw = raw;
+    this.code = initialStatus;
+    this.head = head;
+    this.throughContext = throughContext && raw !== undefined;
+    this.outgoing = outgoing;
+  }
+
+  get statusCode(): number {
+    return this.code;
+  }
+
+  get statusChosen(): boolean {
+    return this.chosen;
+  }
+
+  /** True once the Response exists: from then on the runtime owns the head. */
+  get sent(): boolean {
+    return this.response !== undefined;
+  }
+
+  status(code: number): this {
+    if (!Number.isInteger(code) || code < 100 || code > 599) {
+      throw new RangeError(`reply.status(): ${String(code)} is not an HTTP status code.`);
+    }
+    this.code = code;
+    this.chosen = true;
+    return this;
+  }
+
+  header(name: string, value: string | number | readonly string[]): this {
+    checkHeader(name, value);
+    if (typeof value === 'object') {
+      this.headers[name.toLowerCase()] = [...value];
+      this.hasList = true;
+    } else {
+      this.headers[name.toLowerCase()] = value;
+    }
+    return this;
+  }
+
+  getHeader(name: string): string | number | string[] | undefined {
+    return this.headers[name.toLowerCase()];
+  }
+
+  removeHeader(name: string): this {
+    delete this.headers[name.toLowerCase()];
+    return this;
+  }
+
+  send(payload?: string | Buffer): void {
+    this.finish(this.code, payload, undefined);
+  }
+
+  finish(status: number, body: string | Buffer | undefined, contentType: string | undefined): void {
+    this.assertUnsent();
+    const headers = this.headers;
+    if (contentType !== undefined) headers['content-type'] = contentType;
+    let payload = body;
+    if (noBodyStatus(status)) {
+      // These statuses carry no body, so no content headers either (RFC 9110 §8.6).
+      delete headers['content-type'];
+      delete headers['content-length'];
+      payload = undefined;
+    } else if (this.head) {
+      // HEAD answers the length the GET body would have, and no body.
+      if (payload !== undefined) headers['content-length'] = Buffer.byteLength(payload);
+      payload = undefined;
+    } else {
+      // The runtime frames the body itself (an empty one too, so keep-alive framing holds). A length kept in
+      // the headers would also outlive the body if Hono middleware replaced the Response afterwards.
+      delete headers['content-length'];
+      payload ??= '';
+    }
+    this.respond(this.build(status, payload ?? null));
+  }
+
+  stream(status: number, source: Readable): Promise<void> {
+    try {
+      this.assertUnsent();
+    } catch (error) {
+      source.destroy();
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    const headers = this.headers;
+    if (this.head || noBodyStatus(status)) {
+      if (noBodyStatus(status)) {
+        delete headers['content-type'];
+        delete headers['content-length'];
+      }
+      source.destroy();
+      this.respond(this.build(status, null));
+      return Promise.resolve();
+    }
+    const outgoing = this.outgoing;
+    return pipeToWebStream(source, {
+      open: (webBody) => this.respond(this.build(status, webBody)),
+      signal: this.raw?.req.raw.signal,
+      cut: outgoing === undefined ? undefined : () => outgoing.destroy(),
+    });
+  }
+
+  /**
+   * The Response, now or once produced. `pending` is what `compiled.handle` returned. Should it settle with
+   * nothing answered (the pipeline always answers, so this is a safety net), `unanswered` answers through
+   * this sink, and a bare 500 envelope goes out if even that fails.
+   */
+  whenAnswered(pending: void | Promise<void>, unanswered: () => void): Response | Promise<Response> {
+    const response = this.response;
+    if (response !== undefined) return response;
+    if (pending === undefined) return this.answerUnanswered(unanswered);
+    return new Promise<Response>((resolve) => {
+      this.deliver = resolve;
+      void pending.then(() => {
+        if (this.response === undefined) this.answerUnanswered(unanswered);
+      });
+    });
+  }
+
+  /** Runs `answer` (which should finish this reply); a bare 500 envelope when it did not. */
+  answerWith(answer: () => void): Response {
+    return this.answerUnanswered(answer);
+  }
+
+  private answerUnanswered(answer: () => void): Response {
+    try {
+      answer();
+    } catch {
+      // answered below
+    }
+    if (this.response === undefined) this.respond(lastResort(this.headers[REQUEST_ID_HEADER]));
+    return this.response as Response;
+  }
+
+  private assertUnsent(): void {
+    if (this.response !== undefined) throw new Error('The response was already sent.');
+  }
+
+  private build(status: number, body: ResponseBody): Response {
+    const init = { status, headers: headersInit(this.headers, this.hasList) };
+    if (this.throughContext) {
+      type NewResponse = (body: ResponseBody, init: ResponseInit) => Response;
+      return ((this.raw as Context).newResponse as NewResponse)(body, init);
+    }
+    return new Response(body, init);
+  }
+
+  private respond(response: Response): void {
+    this.response = response;
+    const deliver = this.deliver;
+    if (deliver !== undefined) {
+      this.deliver = undefined;
+      deliver(response);
+    }
+  }
+}

@@ -1,0 +1,194 @@
+// The Hono adapter (`svckit/hono`), svc's fetch-based adapter: an svc plugin that publishes its routes, runs
+// the shared boot checks and mounts every route on a Hono app (yours or a new one). The app's fetch handler
+// runs anywhere Hono runs (Bun, Deno, Workers: `plugin.fetch`); on Node, `app.listen()` serves it through
+// @hono/node-server. Everything HTTP-semantic lives in runtime/http; this maps Hono onto it.
+import { getRequestListener, RequestError } from '@hono/node-server';
+import { Hono, type Context, type Env, type Schema } from 'hono';
+import type { BlankEnv } from 'hono/types';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { App, HttpServer, ListeningAddress, Plugin } from '../app/app.js';
+import { prepareHttp, publishRoutes, type AdapterOptions } from '../http/boot.js';
+import { handleClientError } from '../http/client-error.js';
+import { frameworkClientError } from '../http/framework-errors.js';
+import type { Pipeline } from '../http/pipeline.js';
+import { REQUEST_ID_HEADER, requestIdFrom } from '../http/request-id.js';
+import { HonoSvcReply } from './hono-reply.js';
+import type { ClientIpSource } from './hono-request.js';
+import { mountErrorHandler, mountNotFound, mountRoutes, type Runtime } from './hono-routes.js';
+
+export interface HonoPluginOptions<E extends Env = BlankEnv> extends AdapterOptions {
+  /**
+   * Your own Hono app (default a new one). Middleware registered on it before boot runs before svc's routes,
+   * and headers it sets on the context go out with svc's answers. Your routes win over svc's on a tie.
+   */
+  app?: Hono<E, Schema, string>;
+  /**
+   * Largest body read on JSON, form and text routes, in bytes (default DEFAULT_BODY_LIMIT). A declared
+   * Content-Length over it is refused with 413 before reading; a streamed body is cut at the limit with 413.
+   * Upload and raw-body routes have their own `maxBytes` instead.
+   */
+  bodyLimit?: number;
+  /**
+   * The client IP for `request.ip` (and so for rate limiting). Default: the socket address on
+   * @hono/node-server. Elsewhere there is none without a resolver (e.g. Hono's `getConnInfo` for Bun or
+   * Deno): `request.ip` is undefined, all clients share one rate-limit bucket, and a warning is printed
+   * once (console.warn) the first time a request's IP is asked for.
+   */
+  getClientIp?: (context: Context<E>) => string | undefined;
+  /**
+   * true (default): errors raised outside svc's routes (Hono's own, thrown by middleware) answer svc's
+   * neutral envelope through `app.onError`, replacing any handler set there. false leaves `app.onError` alone.
+   */
+  errorHandler?: boolean;
+}
+
+/** Default body limit of the fetch adapter (seed 001 "Limits"). */
+export const DEFAULT_BODY_LIMIT = 1_048_576;
+
+/** Request timeout of the node server `listen()` starts (seed 001 "Limits", as the node-framework adapter). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+const NO_IP_WARNING =
+  'svc (hono): no client IP is available (not running on @hono/node-server and no getClientIp option), so ' +
+  'request.ip is undefined and all clients share one rate-limit bucket. Pass getClientIp, e.g. with ' +
+  "Hono's getConnInfo for your runtime.";
+
+/** The default IP source: the node socket, else undefined with one warning per plugin. */
+function defaultIpSource(): ClientIpSource {
+  let warned = false;
+  return (_context, incoming) => {
+    if (incoming !== undefined) return incoming.socket?.remoteAddress;
+    if (!warned) {
+      warned = true;
+      console.warn(NO_IP_WARNING);
+    }
+    return undefined;
+  };
+}
+
+function urlOf(address: AddressInfo): string {
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+class HonoAdapter<E extends Env> implements Plugin, HttpServer {
+  readonly name = 'svc:hono';
+  private readonly options: HonoPluginOptions<E>;
+  private readonly bodyLimit: number;
+  private instance: Hono<E, Schema, string> | undefined;
+  private pipeline: Pipeline | undefined;
+  private nodeServer: Server | undefined;
+
+  constructor(options: HonoPluginOptions<E>) {
+    const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+    if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0) {
+      throw new TypeError('honoPlugin: bodyLimit must be a whole number of bytes (0 or more).');
+    }
+    this.options = options;
+    this.bodyLimit = bodyLimit;
+  }
+
+  /** The Hono app, once the app has booted. */
+  get hono(): Hono<E, Schema, string> {
+    if (!this.instance) throw new Error('The Hono app exists only after app.boot() (or app.listen()).');
+    return this.instance;
+  }
+
+  /** The Hono app's fetch handler (Bun, Deno, Workers), once the app has booted. */
+  get fetch(): Hono<E, Schema, string>['fetch'] {
+    return this.hono.fetch;
+  }
+
+  /** The node server `listen()` started, while it runs. */
+  get server(): Server | undefined {
+    return this.nodeServer;
+  }
+
+  setup(app: App): void {
+    publishRoutes(app, this.options);
+    app.setServer(this);
+  }
+
+  boot(app: App): void {
+    const prepared = prepareHttp(app, this.options);
+    const hono = this.options.app ?? new Hono<E>();
+    const untyped = hono as unknown as Hono;
+    const resolver = this.options.getClientIp as ((context: Context) => string | undefined) | undefined;
+    const runtime: Runtime = {
+      pipeline: prepared.pipeline,
+      ipSource: resolver === undefined ? defaultIpSource() : (context) => resolver(context),
+      bodyLimit: this.bodyLimit,
+      throughContext: untyped.routes.length > 0,
+    };
+    if (this.options.errorHandler !== false) mountErrorHandler(untyped, prepared.pipeline);
+    mountRoutes(untyped, runtime, prepared.routes);
+    this.pipeline = prepared.pipeline;
+    this.instance = hono;
+    if (this.options.notFound !== false) {
+      app.hooks.on('app:booted', () => mountNotFound(untyped, prepared));
+    }
+  }
+
+  async listen(options: { port: number; host: string }): Promise<ListeningAddress> {
+    const hono = this.hono;
+    if (this.nodeServer) throw new Error('The Hono adapter is already listening.');
+    const listener = getRequestListener(hono.fetch, {
+      hostname: options.host,
+      errorHandler: (error) => this.answerListenerError(error),
+    });
+    const server = createServer({ requestTimeout: DEFAULT_REQUEST_TIMEOUT_MS }, listener);
+    server.on('clientError', handleClientError);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.nodeServer = server;
+    const address = server.address() as AddressInfo;
+    return { url: urlOf(address), host: address.address, port: address.port };
+  }
+
+  async close(): Promise<void> {
+    const server = this.nodeServer;
+    if (!server) return;
+    this.nodeServer = undefined;
+    await new Promise<void>((resolve, reject) =>
+      server.close((error) => (error ? reject(error) : resolve())),
+    );
+  }
+
+  /**
+   * Errors @hono/node-server raised before Hono ran (a request target or Host it cannot turn into a URL) or
+   * a fetch promise that rejected: the envelope instead of the server's bare 400/500.
+   */
+  private answerListenerError(error: unknown): Response {
+    const sink = new HonoSvcReply(undefined, 500, false, false, undefined);
+    const requestId = requestIdFrom({});
+    sink.header(REQUEST_ID_HEADER, requestId);
+    const failure = error instanceof RequestError ? frameworkClientError(400) : error;
+    return sink.answerWith(() =>
+      this.pipeline?.sendError(failure, sink, { requestId, method: undefined, route: undefined }),
+    );
+  }
+}
+
+/** The type of what honoPlugin() returns: an svc plugin exposing the Hono app and its fetch after boot. */
+export interface HonoAdapterPlugin<E extends Env = BlankEnv> extends Plugin {
+  readonly hono: Hono<E, Schema, string>;
+  readonly fetch: Hono<E, Schema, string>['fetch'];
+  /** The node server `app.listen()` started, while it runs; undefined otherwise. */
+  readonly server: Server | undefined;
+}
+
+/**
+ * The Hono adapter plugin: `createApp().register(honoPlugin({ routes }))`. Options: routes,
+ * allowUnguardedMeta, notFound, onError, app, bodyLimit, getClientIp, errorHandler.
+ */
+export function honoPlugin<E extends Env = BlankEnv>(
+  options: HonoPluginOptions<E> = {},
+): HonoAdapterPlugin<E> {
+  return new HonoAdapter<E>(options);
+}

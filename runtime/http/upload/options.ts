@@ -1,0 +1,101 @@
+// `upload({ maxBytes, maxFiles, ... })`: the route helper of a streamed multipart/form-data body (seed 001
+// "Upload body"). Options are checked when the route is defined, so a wrong limit fails at boot, naming the
+// option, instead of on the first request.
+import type { UploadBody, UploadLimits } from '../types.js';
+import { isAllowedTypePattern } from './media-type-match.js';
+
+/** Text fields accepted by default. */
+export const DEFAULT_MAX_FIELDS = 50;
+/** Largest text field value by default: 64 KiB. */
+export const DEFAULT_MAX_FIELD_BYTES = 64 * 1024;
+/** Largest header block of one part by default: 8 KiB. */
+export const DEFAULT_MAX_HEADER_BYTES = 8 * 1024;
+
+/** The defaults of the optional limits (`maxFileBytes` defaults to `maxBytes`, `allowedTypes` to any). */
+export const DEFAULT_UPLOAD_LIMITS = Object.freeze({
+  maxFields: DEFAULT_MAX_FIELDS,
+  maxFieldBytes: DEFAULT_MAX_FIELD_BYTES,
+  maxHeaderBytes: DEFAULT_MAX_HEADER_BYTES,
+});
+
+export interface UploadOptions {
+  /** Whole request body, in bytes (at least 1). A larger declared Content-Length is refused before reading. */
+  maxBytes: number;
+  /** Files accepted; 0 accepts text fields only. */
+  maxFiles: number;
+  /** Per file; default `maxBytes`. */
+  maxFileBytes?: number;
+  /** Text fields accepted; default 50. */
+  maxFields?: number;
+  /** Per text field value; default 64 KiB. */
+  maxFieldBytes?: number;
+  /** Header block of one part; default 8 KiB. */
+  maxHeaderBytes?: number;
+  /** Declared file types accepted: `image/png`, `image/*` or `*\/*`; default any. */
+  allowedTypes?: readonly string[];
+}
+
+const OPTION_NAMES = new Set([
+  'maxBytes',
+  'maxFiles',
+  'maxFileBytes',
+  'maxFields',
+  'maxFieldBytes',
+  'maxHeaderBytes',
+  'allowedTypes',
+]);
+
+function integer(name: string, value: unknown, minimum: number): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < minimum) {
+    throw new TypeError(`upload(): ${name} must be an integer of at least ${minimum}, got ${String(value)}.`);
+  }
+  return value;
+}
+
+function optionalInteger(name: string, value: unknown, minimum: number, fallback: number): number {
+  return value === undefined ? fallback : integer(name, value, minimum);
+}
+
+function allowedTypesOf(value: unknown): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.length === 0) {
+    throw new TypeError(
+      'upload(): allowedTypes must be a non-empty array of media types (use maxFiles: 0 to accept no file).',
+    );
+  }
+  return Object.freeze(
+    value.map((entry: unknown) => {
+      if (typeof entry !== 'string' || !isAllowedTypePattern(entry)) {
+        throw new TypeError(
+          `upload(): allowedTypes entries must look like "image/png", "image/*" or "*/*", got ${JSON.stringify(entry)}.`,
+        );
+      }
+      return entry.toLowerCase();
+    }),
+  );
+}
+
+/** Validates the options and fills in the defaults. Throws a TypeError naming the first wrong option. */
+export function resolveUploadLimits(options: UploadOptions): UploadLimits {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError('upload(): options { maxBytes, maxFiles } are required.');
+  }
+  for (const key of Object.keys(options)) {
+    if (!OPTION_NAMES.has(key)) throw new TypeError(`upload(): unknown option ${JSON.stringify(key)}.`);
+  }
+  const maxBytes = integer('maxBytes', options.maxBytes, 1);
+  return Object.freeze({
+    maxBytes,
+    maxFiles: integer('maxFiles', options.maxFiles, 0),
+    maxFileBytes: optionalInteger('maxFileBytes', options.maxFileBytes, 1, maxBytes),
+    maxFields: optionalInteger('maxFields', options.maxFields, 0, DEFAULT_MAX_FIELDS),
+    maxFieldBytes: optionalInteger('maxFieldBytes', options.maxFieldBytes, 0, DEFAULT_MAX_FIELD_BYTES),
+    maxHeaderBytes: optionalInteger('maxHeaderBytes', options.maxHeaderBytes, 1, DEFAULT_MAX_HEADER_BYTES),
+    allowedTypes: allowedTypesOf(options.allowedTypes),
+  });
+}
+
+/** An upload route's body: `route({ method: 'POST', url, body: upload({ maxBytes, maxFiles }), handler })`. */
+export function upload(options: UploadOptions): UploadBody {
+  return { kind: 'upload', limits: resolveUploadLimits(options) };
+}

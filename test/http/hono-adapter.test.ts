@@ -1,0 +1,737 @@
+// What is specific to the Hono adapter: its options, the exposed app and fetch handler, listen/close, the
+// fetch-based use without a server, Hono middleware and error handling, and the web-stream replies.
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { request as httpRequest } from 'node:http';
+import { Readable } from 'node:stream';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createApp, HttpError, route, type ErrorReport, type ReplySink, type Route } from 'svckit';
+import {
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  honoPlugin,
+  type HonoPluginOptions,
+} from 'svckit/hono';
+import { call, parseRawResponse, rawRequest, rawSocket } from './harness.js';
+
+const routes = [
+  route({ method: 'GET', url: '/ip', handler: ({ request }) => ({ ip: request.ip ?? null }) }),
+  route({
+    method: 'GET',
+    url: '/where',
+    handler: ({ request }) => ({ url: request.url, path: request.path, pattern: request.routePattern }),
+  }),
+  route({ method: 'POST', url: '/echo', handler: ({ body }) => ({ body: body ?? null }) }),
+  route({ method: 'GET', url: '/notes/:id', handler: ({ params }) => ({ route: 'one', params }) }),
+  route({ method: 'GET', url: '/notes/new', handler: () => ({ route: 'new' }) }),
+  route({
+    method: 'HEAD',
+    url: '/probe',
+    handler: ({ reply }) => {
+      reply.header('x-probe', 'yes');
+    },
+  }),
+  route({
+    method: 'GET',
+    url: '/inject-sent',
+    handler: ({ reply }) => {
+      reply.header('x-bad', 'a\r\nSet-Cookie: evil=1').send('never');
+    },
+  }),
+  route({
+    method: 'GET',
+    url: '/inject',
+    handler: ({ reply }) => {
+      reply.header('x-bad', 'a\r\nSet-Cookie: evil=1');
+      return 'never';
+    },
+  }),
+  route({
+    method: 'GET',
+    url: '/cookies',
+    handler: ({ reply }) => {
+      reply.header('set-cookie', ['a=1', 'b=2']);
+      return 'ok';
+    },
+  }),
+  route({
+    method: 'GET',
+    url: '/boom',
+    handler: () => {
+      throw new Error('kaboom');
+    },
+  }),
+];
+
+async function started(options: HonoPluginOptions = {}, extra: Route[] = []) {
+  const app = createApp();
+  const plugin = honoPlugin({ routes: [...routes, ...extra], onError: false, ...options });
+  app.register(plugin);
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, plugin, address };
+}
+
+/** A booted app used through its fetch handler only, as on Bun, Deno or Workers. */
+async function fetchOnly(options: HonoPluginOptions = {}, extra: Route[] = []) {
+  const plugin = honoPlugin({ routes: [...routes, ...extra], onError: false, ...options });
+  await createApp().register(plugin).boot();
+  return (path: string, init?: RequestInit) =>
+    Promise.resolve(plugin.fetch(new Request(`http://svc.test${path}`, init)));
+}
+
+/** A POST whose body goes out in chunks, without Content-Length (Transfer-Encoding: chunked). */
+function chunkedPost(url: string, path: string, chunks: string[]): Promise<{ status: number; body: string }> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: 'POST',
+        path,
+        headers: { 'content-type': 'text/plain' },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    // The server may answer (and stop reading) before every chunk went out.
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
+    });
+    for (const chunk of chunks) req.write(chunk);
+    req.end();
+  });
+}
+
+/** The reply a handler gets is the adapter's sink; tests drive stream() on it directly. */
+const sinkOf = (reply: unknown) => reply as ReplySink;
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('honoPlugin: server and app', () => {
+  it('listens on the given host and port, reports them, and close() stops the node server', async () => {
+    const { app, plugin, address } = await started();
+    try {
+      expect(address.host).toBe('127.0.0.1');
+      expect(address.port).toBeGreaterThan(0);
+      expect(address.url).toBe(`http://127.0.0.1:${address.port}`);
+      expect(plugin.server?.listening).toBe(true);
+      expect(plugin.server?.requestTimeout).toBe(DEFAULT_REQUEST_TIMEOUT_MS);
+      expect(DEFAULT_REQUEST_TIMEOUT_MS).toBe(30_000);
+      expect((await call(`${address.url}/where`)).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+    expect(plugin.server).toBeUndefined();
+    await expect(fetch(`${address.url}/where`)).rejects.toThrow();
+  });
+
+  it('exposes the Hono app and its fetch handler after boot only', async () => {
+    const plugin = honoPlugin({ routes });
+    expect(() => plugin.hono).toThrow(/after app.boot/);
+    expect(() => plugin.fetch).toThrow(/after app.boot/);
+    await createApp().register(plugin).boot();
+    expect(plugin.hono).toBeInstanceOf(Hono);
+    const response = await plugin.fetch(new Request('http://svc.test/where?x=1'));
+    expect(await response.json()).toEqual({ url: '/where?x=1', path: '/where', pattern: '/where' });
+  });
+
+  it('mounts on an own Hono app: its middleware runs first and the headers it sets go out', async () => {
+    const own = new Hono();
+    own.use(async (c, next) => {
+      c.header('x-before', 'set before the route');
+      await next();
+      c.header('x-after', 'set after the route');
+    });
+    own.get('/native', (c) => c.text('from hono'));
+    const plugin = honoPlugin({ app: own, routes, onError: false });
+    const app = createApp().register(plugin);
+    const { url } = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      expect(plugin.hono).toBe(own);
+      for (const [path, status] of [
+        ['/where', 200],
+        ['/nowhere', 404],
+        ['/boom', 500],
+      ] as const) {
+        const response = await call(`${url}${path}`);
+        expect([path, response.status]).toEqual([path, status]);
+        expect([path, response.headers.get('x-before')]).toEqual([path, 'set before the route']);
+        expect([path, response.headers.get('x-after')]).toEqual([path, 'set after the route']);
+        expect(response.headers.get('x-request-id')).toBeTruthy();
+      }
+      expect((await call(`${url}/where`)).json).toEqual({ url: '/where', path: '/where', pattern: '/where' });
+      expect((await call(`${url}/native`)).text).toBe('from hono');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('reads a body Hono middleware already parsed from Hono, not from the spent stream', async () => {
+    const own = new Hono();
+    own.use(async (c, next) => {
+      if (c.req.method === 'POST') c.set('seen' as never, (await c.req.json()) as never);
+      await next();
+    });
+    const plugin = honoPlugin({ app: own, routes, onError: false });
+    const app = createApp().register(plugin);
+    const { url } = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const response = await call(`${url}/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"a":1}',
+      });
+      expect(response.json).toEqual({ body: { a: 1 } });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('ranks static segments before parameters, whatever the registration order, as the other adapters', async () => {
+    const { app, address } = await started();
+    try {
+      expect((await call(`${address.url}/notes/new`)).json).toEqual({ route: 'new' });
+      expect((await call(`${address.url}/notes/7`)).json).toEqual({ route: 'one', params: { id: '7' } });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers HEAD on a HEAD-only route, and GET there with 405 Allow: HEAD', async () => {
+    const { app, address } = await started();
+    try {
+      const head = await rawRequest(address.url, { method: 'HEAD', path: '/probe' });
+      expect([head.status, head.headers['x-probe']]).toEqual([204, 'yes']);
+      const get = await call(`${address.url}/probe`);
+      expect(get.status).toBe(405);
+      expect(get.headers.get('allow')).toBe('HEAD');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('sends a list header (set-cookie) as separate header lines', async () => {
+    const { app, address } = await started();
+    try {
+      const response = await rawRequest(address.url, { method: 'GET', path: '/cookies' });
+      expect(response.headers['set-cookie']).toEqual(['a=1', 'b=2']);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers a request target node-server cannot turn into a URL with the 400 envelope', async () => {
+    const { app, address } = await started();
+    try {
+      const response = parseRawResponse(
+        await rawSocket(address.url, 'GET /where HTTP/1.1\r\nHost: bad host\r\nConnection: close\r\n\r\n'),
+      );
+      expect(response.status).toBe(400);
+      expect(JSON.parse(response.body)).toEqual({
+        error: { code: 'BAD_REQUEST', message: 'Malformed request body.' },
+      });
+      expect(response.headers['x-request-id']).toBeDefined();
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('honoPlugin: fetch-based use without a server', () => {
+  it('answers through app.fetch: JSON, bodies, params, HEAD, 404 and 405', async () => {
+    const fetchIt = await fetchOnly();
+    const where = await fetchIt('/where?q=1');
+    expect(where.status).toBe(200);
+    expect(where.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(where.headers.get('x-request-id')).toBeTruthy();
+    expect(await where.json()).toEqual({ url: '/where?q=1', path: '/where', pattern: '/where' });
+    const echo = await fetchIt('/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=1&a=2',
+    });
+    expect(await echo.json()).toEqual({ body: { a: ['1', '2'] } });
+    expect(await (await fetchIt('/notes/a%20b')).json()).toEqual({ route: 'one', params: { id: 'a b' } });
+    const head = await fetchIt('/where', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get('content-length'))).toBeGreaterThan(0);
+    expect(await head.text()).toBe('');
+    expect((await fetchIt('/probe', { method: 'HEAD' })).headers.get('x-probe')).toBe('yes');
+    const missing = await fetchIt('/nope');
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Route not found.' } });
+    const wrong = await fetchIt('/where', { method: 'DELETE' });
+    expect([wrong.status, wrong.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+  });
+
+  it('warns once per plugin, when no socket and no getClientIp exist, that clients share one bucket', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const first = await fetchOnly();
+    expect(await (await first('/ip')).json()).toEqual({ ip: null });
+    expect(await (await first('/ip')).json()).toEqual({ ip: null });
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(/getClientIp.*one rate-limit bucket/s);
+    const second = await fetchOnly();
+    await second('/ip');
+    expect(warn).toHaveBeenCalledTimes(2);
+  });
+
+  it('prints no warning when a getClientIp resolver is configured, and uses it with the Hono context', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const fetchIt = await fetchOnly({ getClientIp: (c) => c.req.header('cf-connecting-ip') });
+    const response = await fetchIt('/ip', { headers: { 'cf-connecting-ip': '198.51.100.7' } });
+    expect(await response.json()).toEqual({ ip: '198.51.100.7' });
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('applies bodyLimit to web bodies: declared length refused, streamed body cut', async () => {
+    const fetchIt = await fetchOnly({ bodyLimit: 8 });
+    const declared = await fetchIt('/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'content-length': '9' },
+      body: '123456789',
+    });
+    expect(declared.status).toBe(413);
+    const chunks = ['12345', '67890'];
+    const streamed = await fetchIt('/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: new ReadableStream({
+        pull(controller) {
+          const next = chunks.shift();
+          if (next === undefined) controller.close();
+          else controller.enqueue(new TextEncoder().encode(next));
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect(await streamed.json()).toEqual({
+      error: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large.' },
+    });
+    const fits = await fetchIt('/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: '12345678',
+    });
+    expect(await fits.json()).toEqual({ body: '12345678' });
+  });
+});
+
+describe('honoPlugin: options', () => {
+  it('takes the client IP from the socket, never from X-Forwarded-For', async () => {
+    const { app, address } = await started();
+    try {
+      const response = await call(`${address.url}/ip`, { headers: { 'x-forwarded-for': '203.0.113.9' } });
+      expect(response.json).toEqual({ ip: '127.0.0.1' });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('uses a custom getClientIp on node too', async () => {
+    const { app, address } = await started({ getClientIp: (c) => `via-${c.req.method}` });
+    try {
+      expect((await call(`${address.url}/ip`)).json).toEqual({ ip: 'via-GET' });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('defaults bodyLimit to 1 MiB and refuses an invalid one', () => {
+    expect(DEFAULT_BODY_LIMIT).toBe(1_048_576);
+    expect(() => honoPlugin({ bodyLimit: -1 })).toThrow(TypeError);
+    expect(() => honoPlugin({ bodyLimit: 1.5 })).toThrow(/bodyLimit/);
+  });
+
+  it('refuses a declared Content-Length over bodyLimit before reading the body', async () => {
+    const seen: unknown[] = [];
+    const { app, address } = await started({ bodyLimit: 16 }, [
+      route({ method: 'POST', url: '/count', handler: ({ body }) => void seen.push(body) }),
+    ]);
+    try {
+      // The body never arrives: only a refusal based on the declared length can answer.
+      const response = parseRawResponse(
+        await rawSocket(
+          address.url,
+          'POST /count HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\nConnection: close\r\n\r\nshort',
+        ),
+      );
+      expect(response.status).toBe(413);
+      expect(JSON.parse(response.body)).toEqual({
+        error: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large.' },
+      });
+      expect(response.headers['x-request-id']).toBeDefined();
+      expect(seen).toEqual([]);
+      const fits = await rawRequest(address.url, {
+        method: 'POST',
+        path: '/echo',
+        headers: { 'content-type': 'text/plain' },
+        body: 'x'.repeat(16),
+      });
+      expect(JSON.parse(fits.body)).toEqual({ body: 'x'.repeat(16) });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('cuts a chunked body at bodyLimit with 413', async () => {
+    const { app, address } = await started({ bodyLimit: 16 });
+    try {
+      const over = await chunkedPost(address.url, '/echo', ['0123456789', '0123456789']);
+      expect(over.status).toBe(413);
+      expect(JSON.parse(over.body).error.code).toBe('PAYLOAD_TOO_LARGE');
+      const under = await chunkedPost(address.url, '/echo', ['01234567', '01234567']);
+      expect(JSON.parse(under.body)).toEqual({ body: '0123456701234567' });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers errors thrown by Hono middleware with the envelope, reporting 5xx to onError', async () => {
+    const reports: ErrorReport[] = [];
+    const own = new Hono();
+    own.use('/mw/*', (c) => {
+      const kind = c.req.path.slice('/mw/'.length);
+      if (kind === 'crash') throw new Error('password=hunter2');
+      if (kind === 'hono-413') throw new HTTPException(413, { message: 'hono says too big' });
+      if (kind === 'hono-401') throw new HTTPException(401, { message: 'hono says who are you' });
+      throw new HttpError(409, 'CLASH', 'Clash.');
+    });
+    const plugin = honoPlugin({ app: own, routes, onError: (report) => reports.push(report) });
+    const app = createApp().register(plugin);
+    const { url } = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const crash = await call(`${url}/mw/crash`, { headers: { 'x-request-id': 'mw-1' } });
+      expect(crash.status).toBe(500);
+      expect(crash.json).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'Internal server error.' } });
+      expect(crash.headers.get('x-request-id')).toBe('mw-1');
+      expect(crash.text).not.toContain('hunter2');
+      const tooBig = await call(`${url}/mw/hono-413`);
+      expect([tooBig.status, tooBig.json]).toEqual([
+        413,
+        { error: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large.' } },
+      ]);
+      // Any other client error Hono raises maps to BAD_REQUEST, never echoing Hono's message.
+      const unauthorised = await call(`${url}/mw/hono-401`);
+      expect(unauthorised.json).toEqual({
+        error: { code: 'BAD_REQUEST', message: 'Malformed request body.' },
+      });
+      const clash = await call(`${url}/mw/svc`);
+      expect([clash.status, clash.json]).toEqual([409, { error: { code: 'CLASH', message: 'Clash.' } }]);
+      // Route errors report too.
+      expect((await call(`${url}/boom`)).status).toBe(500);
+      expect(reports.map((report) => [report.code, report.status, report.requestId])).toEqual([
+        ['INTERNAL_ERROR', 500, 'mw-1'],
+        ['INTERNAL_ERROR', 500, expect.any(String)],
+      ]);
+      expect((reports[0]?.error as Error).message).toContain('hunter2');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('errorHandler: false leaves Hono error handling alone', async () => {
+    const own = new Hono();
+    own.use('/mw/*', () => {
+      throw new Error('middleware failed');
+    });
+    own.onError((_error, c) => c.text('handled by the app', 503));
+    const plugin = honoPlugin({ app: own, routes, onError: false, errorHandler: false });
+    const app = createApp().register(plugin);
+    const { url } = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const response = await call(`${url}/mw/x`);
+      expect([response.status, response.text]).toEqual([503, 'handled by the app']);
+      // svc's routes still answer their own errors in the envelope.
+      expect((await call(`${url}/boom`)).json).toEqual({
+        error: { code: 'INTERNAL_ERROR', message: 'Internal server error.' },
+      });
+    } finally {
+      await app.close();
+    }
+    const bare = new Hono();
+    bare.use('/mw/*', () => {
+      throw new Error('middleware failed');
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const fetchIt = await (async () => {
+      const plain = honoPlugin({ app: bare, routes, onError: false, errorHandler: false });
+      await createApp().register(plain).boot();
+      return plain.fetch;
+    })();
+    const response = await fetchIt(new Request('http://svc.test/mw/x'));
+    expect([response.status, await response.text()]).toEqual([500, 'Internal Server Error']);
+  });
+
+  it('answers a header value with CR/LF with 500 and never splits the response', async () => {
+    const { app, address } = await started();
+    try {
+      for (const path of ['/inject', '/inject-sent']) {
+        const text = await rawSocket(
+          address.url,
+          `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+        );
+        const response = parseRawResponse(text);
+        expect([path, response.status]).toEqual([path, 500]);
+        expect(JSON.parse(response.body)).toEqual({
+          error: { code: 'INTERNAL_ERROR', message: 'Internal server error.' },
+        });
+        expect(text).not.toMatch(/evil|set-cookie|never/i);
+        expect(response.headers['x-request-id']).toBeDefined();
+      }
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('honoPlugin: streamed replies', () => {
+  function recorder() {
+    return { events: [] as string[], settled: undefined as Promise<void> | undefined };
+  }
+
+  it('streams a node Readable as the web body, and HEAD or 204 get no body while the source is destroyed', async () => {
+    const sources: Readable[] = [];
+    const stream = route({
+      method: 'GET',
+      url: '/stream/:status',
+      handler: ({ reply, params }) => {
+        const source = Readable.from([Buffer.from('one,'), 'two,', Buffer.from('three')]);
+        sources.push(source);
+        reply.header('content-type', 'text/csv');
+        return sinkOf(reply).stream(Number((params as { status: string }).status), source);
+      },
+    });
+    const { app, address } = await started({}, [stream]);
+    try {
+      const ok = await call(`${address.url}/stream/200`);
+      expect([ok.status, ok.text, ok.headers.get('content-type')]).toEqual([
+        200,
+        'one,two,three',
+        'text/csv',
+      ]);
+      const head = await rawRequest(address.url, { method: 'HEAD', path: '/stream/200' });
+      expect([head.status, head.body, head.headers['content-type']]).toEqual([200, '', 'text/csv']);
+      expect(sources[1]?.destroyed).toBe(true);
+      const empty = await rawRequest(address.url, { method: 'GET', path: '/stream/204' });
+      expect([empty.status, empty.body, empty.headers['content-type']]).toEqual([204, '', undefined]);
+      expect(sources[2]?.destroyed).toBe(true);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('rejects before the head when the source fails at once, so the envelope answers', async () => {
+    const state = recorder();
+    const failing = route({
+      method: 'GET',
+      url: '/missing-file',
+      handler: ({ reply }) => {
+        const source = new Readable({
+          read() {
+            this.destroy(new Error('ENOENT: no such file'));
+          },
+        });
+        state.settled = sinkOf(reply).stream(200, source);
+        return state.settled;
+      },
+    });
+    const { app, address } = await started({}, [failing]);
+    try {
+      const response = await call(`${address.url}/missing-file`);
+      expect(response.status).toBe(500);
+      expect(response.json).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'Internal server error.' } });
+      await expect(state.settled).rejects.toThrow('ENOENT');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('cuts the connection and rejects when the source fails after the head went out', async () => {
+    const state = recorder();
+    const failing = route({
+      method: 'GET',
+      url: '/fails-late',
+      handler: ({ reply }) => {
+        let sent = 0;
+        const source = new Readable({
+          read() {
+            if (sent++ === 0) this.push('first part');
+            else setTimeout(() => this.destroy(new Error('disk vanished')), 20);
+          },
+        });
+        state.settled = sinkOf(reply).stream(200, source);
+        state.settled.catch(() => undefined);
+        return state.settled;
+      },
+    });
+    const { app, address } = await started({}, [failing]);
+    const consoleError = vi.spyOn(console, 'error');
+    try {
+      const response = await fetch(`${address.url}/fails-late`);
+      expect(response.status).toBe(200);
+      await expect(response.text()).rejects.toThrow();
+      await expect(state.settled).rejects.toThrow('disk vanished');
+      // The node server saw a closed client, not a failed body it would log and answer itself.
+      expect(consoleError).not.toHaveBeenCalled();
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('destroys the source and resolves when the client goes away (node-server cancels the body)', async () => {
+    const state = recorder();
+    let source: Readable | undefined;
+    const endless = route({
+      method: 'GET',
+      url: '/endless',
+      handler: ({ reply }) => {
+        let count = 0;
+        source = new Readable({
+          read() {
+            setTimeout(() => this.push(`event ${count++}\n`), 2);
+          },
+        });
+        source.on('close', () => state.events.push('source closed'));
+        state.settled = sinkOf(reply)
+          .stream(200, source)
+          .then(() => void state.events.push('resolved'));
+        return state.settled;
+      },
+    });
+    const { app, address } = await started({}, [endless]);
+    try {
+      const target = new URL(`${address.url}/endless`);
+      await new Promise<void>((resolve, reject) => {
+        const req = httpRequest(
+          { host: target.hostname, port: target.port, path: target.pathname },
+          (res) => {
+            res.once('data', () => {
+              req.destroy();
+              resolve();
+            });
+          },
+        );
+        req.on('error', (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ECONNRESET') reject(error);
+        });
+        req.end();
+      });
+      await expect.poll(() => state.events).toEqual(['source closed', 'resolved']);
+      expect(source?.destroyed).toBe(true);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('errors the web body when the source fails mid-body on a fetch runtime', async () => {
+    const state = recorder();
+    const failing = route({
+      method: 'GET',
+      url: '/fails-late',
+      handler: ({ reply }) => {
+        let sent = 0;
+        const source = new Readable({
+          read() {
+            if (sent++ === 0) this.push('first part');
+            else setTimeout(() => this.destroy(new Error('upstream vanished')), 5);
+          },
+        });
+        state.settled = sinkOf(reply).stream(200, source);
+        state.settled.catch(() => undefined);
+        return state.settled;
+      },
+    });
+    const fetchIt = await fetchOnly({}, [failing]);
+    const response = await fetchIt('/fails-late');
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow('upstream vanished');
+    await expect(state.settled).rejects.toThrow('upstream vanished');
+  });
+
+  it('stops a silent source and answers when the client leaves before the first chunk', async () => {
+    const state = recorder();
+    let source: Readable | undefined;
+    const silent = route({
+      method: 'GET',
+      url: '/silent',
+      handler: ({ reply }) => {
+        source = new Readable({ read() {} });
+        state.settled = sinkOf(reply).stream(200, source);
+        return state.settled;
+      },
+    });
+    const fetchIt = await fetchOnly({}, [silent]);
+    const client = new AbortController();
+    const answered = fetchIt('/silent', { signal: client.signal });
+    // The handler ran synchronously inside fetch and waits for the first chunk.
+    expect(state.settled).toBeDefined();
+    client.abort();
+    await expect(state.settled).resolves.toBeUndefined();
+    expect(source?.destroyed).toBe(true);
+    expect(await (await answered).text()).toBe('');
+  });
+
+  it('applies backpressure: the source is not read ahead of a consumer that does not read', async () => {
+    let reads = 0;
+    const endless = route({
+      method: 'GET',
+      url: '/pressure',
+      handler: ({ reply }) => {
+        const source = new Readable({
+          highWaterMark: 16,
+          read() {
+            reads++;
+            this.push(Buffer.alloc(16, 1));
+          },
+        });
+        return sinkOf(reply).stream(200, source);
+      },
+    });
+    const fetchIt = await fetchOnly({}, [endless]);
+    const response = await fetchIt('/pressure');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Nobody reads the body: only the first chunk, one queued and node's own small buffer were read.
+    expect(reads).toBeLessThan(8);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    for (let index = 0; index < 20; index++) expect((await reader.read()).done).toBe(false);
+    expect(reads).toBeGreaterThan(20);
+    await reader.cancel();
+  });
+
+  it('rejects a second answer once a Response exists', async () => {
+    const outcomes: string[] = [];
+    const twice = route({
+      method: 'GET',
+      url: '/twice',
+      handler: async ({ reply }) => {
+        reply.send('first');
+        const source = Readable.from(['x']);
+        await sinkOf(reply)
+          .stream(200, source)
+          .catch((error: Error) => outcomes.push(`stream: ${error.message}`));
+        outcomes.push(`source destroyed: ${String(source.destroyed)}`);
+        try {
+          reply.send('second');
+        } catch (error) {
+          outcomes.push(`send: ${(error as Error).message}`);
+        }
+      },
+    });
+    const fetchIt = await fetchOnly({}, [twice]);
+    expect(await (await fetchIt('/twice')).text()).toBe('first');
+    await expect.poll(() => outcomes.length).toBe(3);
+    expect(outcomes).toEqual([
+      'stream: The response was already sent.',
+      'source destroyed: true',
+      'send: The response was already sent.',
+    ]);
+  });
+});
