@@ -59,6 +59,8 @@ export type { UploadOptions, UploadSession, UploadFinish, StartUploadInput } fro
 export { rawBody, DEFAULT_RAW_BODY_LIMIT } from './http/raw-body.js';
 export type { RawBodyOptions } from './http/raw-body.js';
 export { stream, StreamResult } from './http/stream.js';
+/** What sse() returns: a streamed response (the name the generated Handlers type uses for event streams). */
+export type { StreamResult as SseResult } from './http/stream.js';
 export type { StreamOptions, StreamSource } from './http/stream.js';
 export { sse, encodeSseEvent } from './http/sse.js';
 export type { SseEvent, SseOptions, SseProducer, SseStream } from './http/sse.js';

@@ -7,11 +7,10 @@ import { errors } from '../../generated/modules/errors.js';
 import { parseBody } from '../http/body.js';
 import type { HonoSvcRequest } from './hono-request.js';
 
-/** The declared body size, or undefined when none (or an unreadable one) was sent. */
+/** The declared body size, or undefined when none (or anything but plain decimal digits) was sent. */
 export function declaredLength(value: string | null | undefined): number | undefined {
-  if (value === null || value === undefined || value === '') return undefined;
-  const length = Number(value);
-  return Number.isSafeInteger(length) && length >= 0 ? length : undefined;
+  if (value === null || value === undefined || !/^\d{1,15}$/.test(value)) return undefined;
+  return Number(value);
 }
 
 /** Throws 413 PAYLOAD_TOO_LARGE when the declared length is over the limit. */

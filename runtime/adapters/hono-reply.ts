@@ -14,6 +14,8 @@ import { pipeToWebStream } from './hono-stream.js';
 type HeaderValue = string | number | string[];
 type HeaderRecord = Record<string, HeaderValue>;
 type ResponseBody = string | Buffer | ReadableStream<Uint8Array> | null;
+/** What the Response constructor takes, under whichever typings (node or DOM) compile this file. */
+type FetchBody = ConstructorParameters<typeof Response>[0];
 
 // The characters node:http accepts in a header name (RFC 9110 token) and value; anything else, CR/LF above
 // all, would split the response, so it is refused when set.
@@ -21,7 +23,9 @@ const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const INVALID_VALUE_CHAR = /[^\t\x20-\x7e\x80-\xff]/;
 
 function checkHeader(name: string, value: string | number | readonly string[]): void {
-  if (!HEADER_NAME.test(name)) throw new TypeError(`Invalid header name: ${JSON.stringify(name)}.`);
+  if (!HEADER_NAME.test(name) || name === '__proto__') {
+    throw new TypeError(`Invalid header name: ${JSON.stringify(name)}.`);
+  }
   if (typeof value === 'number') return;
   if (typeof value === 'string') {
     if (INVALID_VALUE_CHAR.test(value)) throw new TypeError(`Invalid value for header ${name}.`);
@@ -68,7 +72,9 @@ export class HonoSvcReply implements ReplySink {
   response: Response | undefined = undefined;
   private code: number;
   private chosen = false;
-  private readonly headers: HeaderRecord = Object.create(null) as HeaderRecord;
+  // A plain object rather than a null-prototype one: V8 keeps it in fast mode, which the node server's
+  // writeHead iterates too. `__proto__` is refused as a name and reads check own properties.
+  private readonly headers: HeaderRecord = {};
   /** Some header holds a list of values (set-cookie), so the Response needs name/value pairs. */
   private hasList = false;
   private readonly head: boolean;
@@ -130,7 +136,8 @@ export class HonoSvcReply implements ReplySink {
   }
 
   getHeader(name: string): string | number | string[] | undefined {
-    return this.headers[name.toLowerCase()];
+    const key = name.toLowerCase();
+    return Object.hasOwn(this.headers, key) ? this.headers[key] : undefined;
   }
 
   removeHeader(name: string): this {
@@ -168,19 +175,19 @@ export class HonoSvcReply implements ReplySink {
   stream(status: number, source: Readable): Promise<void> {
     try {
       this.assertUnsent();
+      const headers = this.headers;
+      if (this.head || noBodyStatus(status)) {
+        if (noBodyStatus(status)) {
+          delete headers['content-type'];
+          delete headers['content-length'];
+        }
+        source.destroy();
+        this.respond(this.build(status, null));
+        return Promise.resolve();
+      }
     } catch (error) {
       source.destroy();
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
-    const headers = this.headers;
-    if (this.head || noBodyStatus(status)) {
-      if (noBodyStatus(status)) {
-        delete headers['content-type'];
-        delete headers['content-length'];
-      }
-      source.destroy();
-      this.respond(this.build(status, null));
-      return Promise.resolve();
     }
     const outgoing = this.outgoing;
     return pipeToWebStream(source, {
@@ -201,9 +208,10 @@ export class HonoSvcReply implements ReplySink {
     if (pending === undefined) return this.answerUnanswered(unanswered);
     return new Promise<Response>((resolve) => {
       this.deliver = resolve;
-      void pending.then(() => {
+      const settled = () => {
         if (this.response === undefined) this.answerUnanswered(unanswered);
-      });
+      };
+      pending.then(settled, settled);
     });
   }
 
@@ -226,10 +234,12 @@ export class HonoSvcReply implements ReplySink {
     if (this.response !== undefined) throw new Error('The response was already sent.');
   }
 
-  private build(status: number, body: ResponseBody): Response {
+  private build(status: number, payload: ResponseBody): Response {
     const init = { status, headers: headersInit(this.headers, this.hasList) };
+    // Every fetch runtime accepts a Buffer (a Uint8Array); the DOM typings only name Uint8Array<ArrayBuffer>.
+    const body = payload as FetchBody;
     if (this.throughContext) {
-      type NewResponse = (body: ResponseBody, init: ResponseInit) => Response;
+      type NewResponse = (body: FetchBody, init: ResponseInit) => Response;
       return ((this.raw as Context).newResponse as NewResponse)(body, init);
     }
     return new Response(body, init);

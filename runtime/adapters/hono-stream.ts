@@ -43,7 +43,14 @@ export function pipeToWebStream(source: Readable, target: StreamTarget): Promise
     const open = () => {
       if (opened) return;
       opened = true;
-      target.open(body);
+      try {
+        target.open(body);
+      } catch (error) {
+        // No Response could be made of it (a status the runtime refuses): nothing was sent.
+        opened = false;
+        if (!source.destroyed) source.destroy();
+        settle(error instanceof Error ? error : new Error(String(error)));
+      }
     };
     const settle = (error?: Error) => {
       if (settled) return;
@@ -82,7 +89,8 @@ export function pipeToWebStream(source: Readable, target: StreamTarget): Promise
       settle(failure);
     };
     const onAbort = () => {
-      // The client left while the source had produced nothing yet: nothing to send, the producer stops.
+      // The client left: the producer stops. Before the first chunk an empty answer settles the handler;
+      // after it, the runtime cancels the body as well.
       if (!source.destroyed) source.destroy();
       try {
         controller?.close();

@@ -20,7 +20,10 @@ import { mountErrorHandler, mountNotFound, mountRoutes, type Runtime } from './h
 export interface HonoPluginOptions<E extends Env = BlankEnv> extends AdapterOptions {
   /**
    * Your own Hono app (default a new one). Middleware registered on it before boot runs before svc's routes,
-   * and headers it sets on the context go out with svc's answers. Your routes win over svc's on a tie.
+   * and headers it sets on the context go out with svc's answers; middleware added after boot runs only for
+   * requests svc's routes do not answer. Your routes win over svc's on a tie. svc's routing conventions
+   * (case-sensitive, no trailing-slash alias) are Hono's defaults; an app made with `strict: false` would
+   * alias trailing slashes.
    */
   app?: Hono<E, Schema, string>;
   /**
@@ -148,7 +151,7 @@ class HonoAdapter<E extends Env> implements Plugin, HttpServer {
     });
     this.nodeServer = server;
     const address = server.address() as AddressInfo;
-    return { url: urlOf(address), host: address.address, port: address.port };
+    return { url: urlOf(address), host: address.address, port: address.port, adapter: 'hono' };
   }
 
   async close(): Promise<void> {

@@ -24,8 +24,8 @@ describe.each(['fastify', 'express', 'hono'])(
 
     test('prints where it listens', () => {
       expect(service.output()).toMatch(
-      new RegExp(`notes-api 0\\.1\\.0 listening on http://127\\.0\\.0\\.1:\\d+ \\(${adapter}\\)`),
-    );
+        new RegExp(`notes-api 0\\.1\\.0 listening on http://127\\.0\\.0\\.1:\\d+ \\(${adapter}\\)`),
+      );
     });
 
     test('create, read, change, list and delete a note', async () => {

@@ -5,13 +5,25 @@ import { HTTPException } from 'hono/http-exception';
 import { request as httpRequest } from 'node:http';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createApp, HttpError, route, type ErrorReport, type ReplySink, type Route } from 'svckit';
+import {
+  createApp,
+  HttpError,
+  rawBody,
+  route,
+  upload,
+  type ErrorReport,
+  type RawBodyInput,
+  type ReplySink,
+  type Route,
+  type UploadInput,
+} from 'svckit';
 import {
   DEFAULT_BODY_LIMIT,
   DEFAULT_REQUEST_TIMEOUT_MS,
   honoPlugin,
   type HonoPluginOptions,
 } from 'svckit/hono';
+import { HonoSvcReply } from '../../runtime/adapters/hono-reply.js';
 import { call, parseRawResponse, rawRequest, rawSocket } from './harness.js';
 
 const routes = [
@@ -43,6 +55,16 @@ const routes = [
     url: '/inject',
     handler: ({ reply }) => {
       reply.header('x-bad', 'a\r\nSet-Cookie: evil=1');
+      return 'never';
+    },
+  }),
+  route({
+    method: 'GET',
+    url: '/odd-names',
+    handler: ({ reply }) => {
+      const unset = [typeof reply.getHeader('constructor'), typeof reply.getHeader('toString')];
+      reply.header('x-unset', JSON.stringify(unset));
+      reply.header('__proto__', 'polluted');
       return 'never';
     },
   }),
@@ -216,6 +238,20 @@ describe('honoPlugin: server and app', () => {
     }
   });
 
+  it('reads no inherited header names and refuses __proto__ as one', async () => {
+    const reports: ErrorReport[] = [];
+    const { app, address } = await started({ onError: (report) => reports.push(report) });
+    try {
+      const response = await rawRequest(address.url, { method: 'GET', path: '/odd-names' });
+      expect(response.status).toBe(500);
+      expect(response.headers['x-unset']).toBe('["undefined","undefined"]');
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect((reports[0]?.error as Error).message).toMatch(/Invalid header name/);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('sends a list header (set-cookie) as separate header lines', async () => {
     const { app, address } = await started();
     try {
@@ -321,6 +357,86 @@ describe('honoPlugin: fetch-based use without a server', () => {
       body: '12345678',
     });
     expect(await fits.json()).toEqual({ body: '12345678' });
+  });
+});
+
+const bodyRoutes = [
+  route<{ body: RawBodyInput }>({
+    method: 'POST',
+    url: '/raw',
+    body: rawBody({ maxBytes: 64 }),
+    handler: ({ body }) => ({ hex: body.bytes.toString('hex'), contentType: body.contentType ?? null }),
+  }),
+  route<{ body: UploadInput }>({
+    method: 'POST',
+    url: '/upload',
+    body: upload({ maxBytes: 4096, maxFiles: 2 }),
+    handler: async ({ body }) => {
+      const files: string[] = [];
+      for await (const file of body.files) {
+        const chunks: Buffer[] = [];
+        for await (const chunk of file.stream) chunks.push(chunk as Buffer);
+        files.push(`${file.field}:${file.filename}:${Buffer.concat(chunks).toString()}`);
+      }
+      return { files, fields: { ...body.fields } };
+    },
+  }),
+];
+
+describe('honoPlugin: upload and raw bodies', () => {
+  const bytes = Buffer.from([0x7b, 0xff, 0x00, 0x0d, 0x0a, 0x7d]);
+
+  it('hands the unread web body to raw and upload routes on a fetch runtime', async () => {
+    const fetchIt = await fetchOnly({}, bodyRoutes);
+    const raw = await fetchIt('/raw', {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream', 'content-length': String(bytes.length) },
+      body: bytes,
+    });
+    expect(await raw.json()).toEqual({ hex: bytes.toString('hex'), contentType: 'application/octet-stream' });
+    const form = new FormData();
+    form.append('title', 'hello');
+    form.append('doc', new Blob(['file body'], { type: 'text/plain' }), 'a.txt');
+    const uploaded = await fetchIt('/upload', { method: 'POST', body: form });
+    expect(await uploaded.json()).toEqual({ files: ['doc:a.txt:file body'], fields: { title: 'hello' } });
+  });
+
+  it('gives a raw route the bytes Hono middleware already read, on node and on a fetch runtime', async () => {
+    const own = () => {
+      const app = new Hono();
+      app.use(async (c, next) => {
+        if (c.req.method === 'POST') await c.req.arrayBuffer();
+        await next();
+      });
+      return app;
+    };
+    const plugin = honoPlugin({ app: own(), routes: bodyRoutes, onError: false });
+    const app = createApp().register(plugin);
+    const { url } = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const response = await rawRequest(url, {
+        method: 'POST',
+        path: '/raw',
+        headers: { 'content-type': 'application/octet-stream' },
+        body: bytes,
+      });
+      expect(JSON.parse(response.body)).toEqual({
+        hex: bytes.toString('hex'),
+        contentType: 'application/octet-stream',
+      });
+    } finally {
+      await app.close();
+    }
+    const fetched = honoPlugin({ app: own(), routes: bodyRoutes, onError: false });
+    await createApp().register(fetched).boot();
+    const response = await fetched.fetch(
+      new Request('http://svc.test/raw', {
+        method: 'POST',
+        headers: { 'content-length': String(bytes.length) },
+        body: bytes,
+      }),
+    );
+    expect(await response.json()).toEqual({ hex: bytes.toString('hex'), contentType: null });
   });
 });
 
@@ -733,5 +849,45 @@ describe('honoPlugin: streamed replies', () => {
       'source destroyed: true',
       'send: The response was already sent.',
     ]);
+  });
+});
+
+describe('HonoSvcReply', () => {
+  it('is sent once the Response exists and builds it from the collected headers', async () => {
+    const sink = new HonoSvcReply(undefined, 200, false, false, undefined);
+    sink.header('X-Custom', 'one').header('x-gone', '1').removeHeader('X-GONE');
+    expect([sink.sent, sink.getHeader('x-custom'), sink.getHeader('x-gone')]).toEqual([
+      false,
+      'one',
+      undefined,
+    ]);
+    sink.finish(201, '{"a":1}', 'application/json');
+    expect(sink.sent).toBe(true);
+    const response = sink.response as Response;
+    expect([response.status, response.headers.get('x-custom'), await response.text()]).toEqual([
+      201,
+      'one',
+      '{"a":1}',
+    ]);
+  });
+
+  it('answers a bare 500 envelope when the route settles without answering', async () => {
+    const sink = new HonoSvcReply(undefined, 200, false, false, undefined);
+    sink.header('x-request-id', 'lost-1');
+    const answered = await sink.whenAnswered(Promise.resolve(), () => undefined);
+    expect([answered.status, answered.headers.get('x-request-id')]).toEqual([500, 'lost-1']);
+    expect(await answered.json()).toEqual({
+      error: { code: 'INTERNAL_ERROR', message: 'Internal server error.' },
+    });
+  });
+
+  it('resolves the pending answer with the Response the first finish() produced', async () => {
+    const sink = new HonoSvcReply(undefined, 200, false, false, undefined);
+    let finishRoute: () => void = () => undefined;
+    const pending = new Promise<void>((resolve) => (finishRoute = resolve));
+    const answer = sink.whenAnswered(pending, () => undefined);
+    sink.send('later');
+    finishRoute();
+    expect(await ((await answer) as Response).text()).toBe('later');
   });
 });
