@@ -16,14 +16,11 @@ import { originForm, pathOf } from '../http/url.js';
 import { mountRoutes } from './express-routes.js';
 import { ExpressSvcReply } from './express-request.js';
 import { ExpressServer } from './express-server.js';
+import { DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT_MS } from '../http/limits.js';
+
+export { DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT_MS };
 
 export { captureRawBody } from './express-body.js';
-
-/** Default largest body svc reads on its routes: 1 MiB (seed 001 "Limits"). */
-export const DEFAULT_BODY_LIMIT = 1_048_576;
-
-/** Default request timeout of the node server (seed 001 "Limits"). */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 export interface ExpressPluginOptions extends AdapterOptions {
   /**
@@ -50,9 +47,7 @@ export interface ExpressPluginOptions extends AdapterOptions {
 function checkedCount(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 0) {
-    throw errors.CONFIG_INVALID({
-      message: `expressPlugin(): ${name} must be a non-negative integer, got ${String(value)}.`,
-    });
+    throw new TypeError(`expressPlugin(): ${name} must be a non-negative integer, got ${String(value)}.`);
   }
   return value;
 }
@@ -126,7 +121,7 @@ class ExpressAdapter implements Plugin, HttpServer {
 
   constructor(options: ExpressPluginOptions) {
     if (options.app !== undefined && typeof options.app !== 'function') {
-      throw errors.CONFIG_INVALID({ message: 'expressPlugin(): app must be an Express application.' });
+      throw new TypeError('expressPlugin(): app must be an Express application.');
     }
     this.options = options;
     this.bodyLimit = checkedCount('bodyLimit', options.bodyLimit, DEFAULT_BODY_LIMIT);

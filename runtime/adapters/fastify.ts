@@ -25,6 +25,9 @@ import { parseFormEncoded } from '../http/query.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../http/request-id.js';
 import { originForm, pathOf } from '../http/url.js';
 import { FastifySvcReply, FastifySvcRequest } from './fastify-request.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../http/limits.js';
+
+export { DEFAULT_REQUEST_TIMEOUT_MS };
 
 export interface FastifyPluginOptions extends AdapterOptions {
   /**
@@ -34,9 +37,6 @@ export interface FastifyPluginOptions extends AdapterOptions {
    */
   fastify?: FastifyHttpOptions<Server> | FastifyHttpsOptions<HttpsServer>;
 }
-
-/** Default request timeout of the node-framework adapter (seed 001 "Limits"). */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 const CLIENT_GONE = new Set(['ECONNRESET', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
 

@@ -16,6 +16,9 @@ import { REQUEST_ID_HEADER, requestIdFrom } from '../http/request-id.js';
 import { HonoSvcReply } from './hono-reply.js';
 import type { ClientIpSource } from './hono-request.js';
 import { mountErrorHandler, mountNotFound, mountRoutes, type Runtime } from './hono-routes.js';
+import { DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT_MS } from '../http/limits.js';
+
+export { DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT_MS };
 
 export interface HonoPluginOptions<E extends Env = BlankEnv> extends AdapterOptions {
   /**
@@ -45,12 +48,6 @@ export interface HonoPluginOptions<E extends Env = BlankEnv> extends AdapterOpti
    */
   errorHandler?: boolean;
 }
-
-/** Default body limit of the fetch adapter (seed 001 "Limits"). */
-export const DEFAULT_BODY_LIMIT = 1_048_576;
-
-/** Request timeout of the node server `listen()` starts (seed 001 "Limits", as the node-framework adapter). */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 const NO_IP_WARNING =
   'svc (hono): no client IP is available (not running on @hono/node-server and no getClientIp option), so ' +

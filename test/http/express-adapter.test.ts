@@ -193,11 +193,9 @@ describe('expressPlugin: server and application', () => {
 
   it('refuses invalid options when the plugin is created', () => {
     for (const options of [{ bodyLimit: -1 }, { bodyLimit: 1.5 }, { requestTimeout: Number.NaN }]) {
-      expect(() => expressPlugin(options)).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+      expect(() => expressPlugin(options)).toThrow(TypeError);
     }
-    expect(() => expressPlugin({ app: {} as Express })).toThrow(
-      expect.objectContaining({ code: 'CONFIG_INVALID' }),
-    );
+    expect(() => expressPlugin({ app: {} as Express })).toThrow(/app must be an Express application/);
   });
 });
 
