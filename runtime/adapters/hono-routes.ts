@@ -138,13 +138,27 @@ function serveRoute(runtime: Runtime, route: MountedRoute, c: Context): Response
         : readRequestBody(c, incoming, runtime.bodyLimit, request);
     }
   } catch (error) {
-    return answerBeforeRoute(runtime, error, request, sink);
+    return answerBodyError(runtime, error, request, sink);
   }
   if (reading === undefined) return runRoute(runtime, route, request, sink);
   return reading.then(
     () => runRoute(runtime, route, request, sink),
-    (error: unknown) => answerBeforeRoute(runtime, error, request, sink),
+    (error: unknown) => answerBodyError(runtime, error, request, sink),
   );
+}
+
+/**
+ * A body refused before the route ran. The rest of an oversized body is never read, so the connection is
+ * closed once answered (as on the other adapters) instead of node reading and dropping it to keep it alive.
+ */
+function answerBodyError(
+  runtime: Runtime,
+  error: unknown,
+  request: HonoSvcRequest,
+  sink: HonoSvcReply,
+): Response {
+  if ((error as { code?: unknown } | null)?.code === 'PAYLOAD_TOO_LARGE') sink.header('connection', 'close');
+  return answerBeforeRoute(runtime, error, request, sink);
 }
 
 type RouteHandler = (c: Context, next: Next) => Response | Promise<Response | void>;

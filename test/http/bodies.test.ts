@@ -216,6 +216,8 @@ describe.each(adapters)('bodies on $name', (adapter) => {
       const payload = JSON.stringify({ a: 'x'.repeat(1_048_576) });
       const response = await post(url, 'application/json', payload);
       expect(response.status).toBe(413);
+      // The rest of the body is never read, so the connection is not kept alive.
+      expect(response.headers.connection).toBe('close');
       expect(JSON.parse(response.body)).toEqual({
         error: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large.' },
       });
