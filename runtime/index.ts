@@ -73,3 +73,4 @@ export { coercionPlan } from './http/validation/coercion-plan.js';
 export * from './app/serve.js';
 export * from './config/index.js';
 export { adapterPlugin } from './adapters/by-name.js';
+export * from './edge/index.js';

@@ -81,13 +81,14 @@ export function checkGuardedMeta(routes: readonly Route[], options: GuardedMetaC
   if (waiver === true) return;
   const waived = new Set(Array.isArray(waiver) ? waiver : []);
   const claimed = new Set(options.claims.map((claim) => claim.key));
-  const guarded = [...new Set([...GUARDED_META_KEYS, ...(options.extraKeys ?? [])])].filter(
-    (key) => !claimed.has(key) && !waived.has(key),
+  const enforceable = [...new Set([...GUARDED_META_KEYS, ...(options.extraKeys ?? [])])].filter(
+    (key) => !waived.has(key),
   );
-  if (guarded.length === 0) return;
+  const guarded = enforceable.filter((key) => !claimed.has(key));
   const unguarded: UnguardedMeta[] = [];
   for (const route of routes) {
-    for (const key of guarded) {
+    // No guard runs on an edge route, so a claim cannot protect it: every guarded key there is unguarded.
+    for (const key of route.edge === true ? enforceable : guarded) {
       if (!Object.hasOwn(route.meta, key)) continue;
       const value = route.meta[key];
       // false and undefined are opt-offs (`apiKey: false`, `mfa: false`): nothing to enforce.

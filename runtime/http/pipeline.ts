@@ -205,7 +205,8 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
     const prepare = buildPreparer(route);
     const respond = buildResponder(route);
     const handler = route.handler as unknown as (input: HandlerInput) => unknown;
-    const routeSteps = steps;
+    // Edge routes are public probes and documents: no enrichers or guards run on them.
+    const routeSteps = route.edge === true ? [] : steps;
 
     function callHandler(request: SvcRequest, reply: ReplySink, streamed?: unknown): void | Promise<void> {
       const result = handler(prepare(request, reply, streamed));

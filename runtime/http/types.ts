@@ -222,6 +222,11 @@ export interface Route {
   /** Response schemas by status: documentation and client generation only, never validated at runtime. */
   response?: Readonly<Record<number, unknown>>;
   meta: RouteMeta;
+  /**
+   * An edge route (health probes, metrics, the OpenAPI document): no enrichers or guards run on it; it is
+   * public on the listener that serves it (seed 001 "Edge routes").
+   */
+  edge?: boolean;
   // Routes are stored heterogeneously; each handler was type-checked against its own input where it was bound.
   handler: RouteHandler<never, never, never, unknown>;
 }

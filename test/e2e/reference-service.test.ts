@@ -120,6 +120,19 @@ describe.each(['fastify', 'express', 'hono'])(
       expect(result.status).toBe(400);
     });
 
+    test('serves the health probes and its OpenAPI document', async () => {
+      expect(service.output()).toMatch(/OpenAPI\s+http:\/\/127\.0\.0\.1:\d+\/openapi\.json/);
+      const live = await fetch(`${service.url}/livez`);
+      expect(await live.json()).toEqual({ status: 'ok' });
+      const ready = await fetch(`${service.url}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: 'ok', checks: {} });
+      const document = (await (await fetch(`${service.url}/openapi.json`)).json()) as {
+        info: { title: string };
+      };
+      expect(document.info.title).toBe('Notes API');
+    });
+
     test('an unknown route answers the neutral 404 envelope', async () => {
       const response = await fetch(`${service.url}/nope`);
       expect(response.status).toBe(404);

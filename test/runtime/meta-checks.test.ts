@@ -44,6 +44,17 @@ describe('checkGuardedMeta', () => {
     ).not.toThrow();
   });
 
+  it('refuses guarded meta on an edge route even when a plugin claimed the key: no guard runs there', () => {
+    const edge: Route = { ...make({ auth: true }, '/metrics'), edge: true };
+    expect(() => checkGuardedMeta([edge], { claims: [{ key: 'auth', plugin: 'auth' }] })).toThrow(
+      expect.objectContaining({ code: 'HTTP_UNGUARDED_ROUTE_META' }),
+    );
+    expect(() =>
+      checkGuardedMeta([{ ...edge, meta: { auth: false } }], { claims: [{ key: 'auth', plugin: 'auth' }] }),
+    ).not.toThrow();
+    expect(() => checkGuardedMeta([edge], { claims: [], allowUnguardedMeta: ['auth'] })).not.toThrow();
+  });
+
   it('never flags false or undefined (opt-offs)', () => {
     expect(() =>
       checkGuardedMeta([make({ apiKey: false, mfa: false, auth: undefined })], { claims: [] }),

@@ -33,6 +33,8 @@ function isOlder(note: NotePosition, than: NotePosition): boolean {
 
 export class MemoryNoteStore implements NoteStore {
   private readonly notes = new Map<string, Note>();
+  /** Creation time of the newest note, in ms; the next one is at least 1 ms later. */
+  private lastCreated = 0;
 
   constructor(private readonly clock: () => Date = () => new Date()) {}
 
@@ -46,7 +48,14 @@ export class MemoryNoteStore implements NoteStore {
 
   async create(input: NoteInput): Promise<Note> {
     if (this.notes.size >= MAX_NOTES) throw errors.NOTE_STORE_FULL();
-    const note: Note = { id: randomUUID(), title: input.title, createdAt: this.clock().toISOString() };
+    // Strictly increasing timestamps keep "newest first" true for notes created within one millisecond
+    // (random ids would otherwise order them by chance).
+    this.lastCreated = Math.max(this.clock().getTime(), this.lastCreated + 1);
+    const note: Note = {
+      id: randomUUID(),
+      title: input.title,
+      createdAt: new Date(this.lastCreated).toISOString(),
+    };
     if (input.body !== undefined) note.body = input.body;
     this.notes.set(note.id, note);
     return note;

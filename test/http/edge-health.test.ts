@@ -1,0 +1,137 @@
+// healthPlugin on every adapter (seed 001 "Edge routes"): /livez touches nothing, /readyz runs every check,
+// and edge routes run no enrichers or guards.
+import { describe, expect, it } from 'vitest';
+import { HttpError, healthPlugin, route, type HealthCheck, type Plugin } from 'svckit';
+import { adapters, call, withServer } from './harness.js';
+
+/** Rejects every request it sees and counts the enricher runs, so edge routes can show they skip both. */
+function lockdown(counter: { enriched: number }): Plugin {
+  return {
+    name: 'lockdown',
+    setup(app) {
+      app.metadata.add('http:enrichers', {
+        name: 'count',
+        enrich: () => {
+          counter.enriched++;
+        },
+      });
+      app.metadata.add('http:guards', {
+        name: 'deny-all',
+        check: () => {
+          throw new HttpError(401, 'AUTH_REQUIRED', 'Authentication required.');
+        },
+      });
+    },
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each(adapters)('healthPlugin on $name', (adapter) => {
+  it('answers /livez without running any check, enricher or guard', async () => {
+    let checked = 0;
+    const counter = { enriched: 0 };
+    const plugins = [lockdown(counter), healthPlugin({ checks: { db: () => ({ ok: checked++ > 1e9 }) } })];
+    const routes = [route({ method: 'GET', url: '/private', handler: () => 'secret' })];
+    await withServer(adapter, { routes, plugins }, async (url) => {
+      const live = await call(`${url}/livez`);
+      expect(live.status).toBe(200);
+      expect(live.json).toEqual({ status: 'ok' });
+      expect(live.headers.get('cache-control')).toBe('no-store');
+      expect(live.headers.get('x-request-id')).toBeTruthy();
+      expect(checked).toBe(0);
+      expect(counter.enriched).toBe(0);
+      // The same app's own routes stay guarded.
+      expect((await call(`${url}/private`)).status).toBe(401);
+      expect(counter.enriched).toBe(1);
+    });
+  });
+
+  it('answers /readyz 200 when every check passes, and 503 unavailable when one fails', async () => {
+    const state = { cache: true };
+    const checks: Record<string, HealthCheck> = {
+      db: async () => {
+        await sleep(5);
+        return { ok: true };
+      },
+      cache: () => ({ ok: state.cache, detail: { host: 'redis.internal', password: 'hunter2' } }),
+    };
+    await withServer(adapter, { routes: [], plugins: [healthPlugin({ checks })] }, async (url) => {
+      const ready = await call(`${url}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(ready.json).toEqual({ status: 'ok', checks: { db: { ok: true }, cache: { ok: true } } });
+      state.cache = false;
+      const unready = await call(`${url}/readyz`);
+      expect(unready.status).toBe(503);
+      expect(unready.json).toEqual({
+        status: 'unavailable',
+        checks: { db: { ok: true }, cache: { ok: false } },
+      });
+      // detail is never serialised.
+      expect(unready.text).not.toContain('redis.internal');
+      expect(unready.text).not.toContain('hunter2');
+    });
+  });
+
+  it('counts a check that throws, rejects, times out or returns no verdict as failed', async () => {
+    const checks: Record<string, HealthCheck> = {
+      throws: () => {
+        throw new Error('connection refused to 10.0.0.7');
+      },
+      rejects: () => Promise.reject(new Error('boom')),
+      hangs: () => new Promise(() => undefined),
+      vague: () => ({ ok: 'yes' }) as never,
+      fine: () => ({ ok: true }),
+    };
+    await withServer(
+      adapter,
+      { routes: [], plugins: [healthPlugin({ checks, checkTimeoutMs: 100 })] },
+      async (url) => {
+        const started = Date.now();
+        const response = await call(`${url}/readyz`);
+        expect(Date.now() - started).toBeLessThan(2000);
+        expect(response.status).toBe(503);
+        expect(response.json).toEqual({
+          status: 'unavailable',
+          checks: {
+            throws: { ok: false },
+            rejects: { ok: false },
+            hangs: { ok: false },
+            vague: { ok: false },
+            fine: { ok: true },
+          },
+        });
+        expect(response.text).not.toContain('10.0.0.7');
+      },
+    );
+  });
+
+  it('runs the checks at the same time', async () => {
+    const slow = async () => {
+      await sleep(150);
+      return { ok: true };
+    };
+    const checks = { a: slow, b: slow, c: slow, d: slow };
+    await withServer(adapter, { routes: [], plugins: [healthPlugin({ checks })] }, async (url) => {
+      await call(`${url}/readyz`);
+      const started = Date.now();
+      expect((await call(`${url}/readyz`)).status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(550);
+    });
+  });
+
+  it('refuses to boot when the application defines /livez itself', async () => {
+    const routes = [route({ method: 'GET', url: '/livez', handler: () => 'mine' })];
+    await expect(
+      withServer(adapter, { routes, plugins: [healthPlugin()] }, async () => undefined),
+    ).rejects.toThrow(/livez/);
+  });
+});
+
+describe('healthPlugin options', () => {
+  it('refuses checks that are not functions and a bad timeout', () => {
+    expect(() => healthPlugin({ checks: { db: true as never } })).toThrow(/check "db" must be a function/);
+    expect(() => healthPlugin({ checks: [] as never })).toThrow(TypeError);
+    expect(() => healthPlugin({ checkTimeoutMs: 0 })).toThrow(/checkTimeoutMs/);
+  });
+});
