@@ -14,7 +14,7 @@ import type { Pipeline } from '../http/pipeline.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../http/request-id.js';
 import { originForm, pathOf } from '../http/url.js';
 import { mountRoutes } from './express-routes.js';
-import { ExpressSvcReply } from './express-request.js';
+import { ExpressSvcReply, ExpressSvcRequest } from './express-request.js';
 import { ExpressServer } from './express-server.js';
 import { DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT_MS } from '../http/limits.js';
 
@@ -93,15 +93,15 @@ function errorMiddleware(pipeline: Pipeline) {
 function notFoundMiddleware(prepared: PreparedHttp) {
   return function svcNotFound(req: Request, res: Response): void {
     const reply = new ExpressSvcReply(res, req.method, 404);
-    const requestId = requestIdOf(req, res);
-    reply.header(REQUEST_ID_HEADER, requestId);
     const allowed = prepared.table.allowedMethods(pathOf(originForm(req.url)));
     let error: SvcError = errors.NOT_FOUND();
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
       error = errors.METHOD_NOT_ALLOWED();
     }
-    prepared.pipeline.sendError(error, reply, { requestId, method: req.method, route: undefined });
+    const context = prepared.pipeline.createContext(req.headers, requestIdOf(req, res));
+    // Request hooks (security headers, CORS preflights) run here too; handleUnrouted never rejects.
+    void prepared.pipeline.handleUnrouted(new ExpressSvcRequest(req, undefined, context), reply, error);
   };
 }
 

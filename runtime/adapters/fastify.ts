@@ -227,18 +227,15 @@ function hasEmptyParam(params: Record<string, string>): boolean {
 function mountNotFound(instance: FastifyInstance, prepared: PreparedHttp): void {
   instance.setNotFoundHandler((request, reply) => {
     const sink = new FastifySvcReply(reply, 404);
-    sink.header(REQUEST_ID_HEADER, request.id);
     const allowed = prepared.table.allowedMethods(pathOf(originForm(request.url)));
     let error: SvcError = errors.NOT_FOUND();
     if (allowed.length > 0) {
       sink.header('allow', allowed.join(', '));
       error = errors.METHOD_NOT_ALLOWED();
     }
-    prepared.pipeline.sendError(error, sink, {
-      requestId: request.id,
-      method: request.method,
-      route: undefined,
-    });
+    const context = prepared.pipeline.createContext(request.headers, request.id);
+    // Request hooks (security headers, CORS preflights) run here too; handleUnrouted never rejects.
+    void prepared.pipeline.handleUnrouted(new FastifySvcRequest(request, undefined, context), sink, error);
   });
 }
 

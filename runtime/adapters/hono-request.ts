@@ -14,8 +14,8 @@ import type { HttpMethod, RequestContext, RequestHeaders, SvcRequest } from '../
 
 /** What the request needs to know about the route it is on (computed once, at boot). */
 export interface RouteFacts {
-  /** The route template (`/notes/:id`). */
-  readonly pattern: string;
+  /** The route template (`/notes/:id`); undefined for a request no route matched. */
+  readonly pattern: string | undefined;
   /** The template has path parameters; without any, Hono's request object is never needed for them. */
   readonly hasParams: boolean;
   /** An upload or raw-body route: the body is left unread and exposed as `bodyStream`. */

@@ -212,18 +212,32 @@ function outsideSink(c: Context, status: number): { sink: HonoSvcReply; requestI
   return { sink, requestId };
 }
 
-/** The neutral 404, or 405 with `Allow` when the path exists for other methods. */
-export function mountNotFound(hono: Hono, prepared: PreparedHttp): void {
+/** What the neutral request of an unrouted request knows about its (missing) route. */
+const NO_ROUTE: RouteFacts = { pattern: undefined, hasParams: false, streamedBody: false };
+
+/**
+ * The neutral 404, or 405 with `Allow` when the path exists for other methods. The request hooks (security
+ * headers, CORS preflights) run first, as on routed requests.
+ */
+export function mountNotFound(hono: Hono, runtime: Runtime, table: PreparedHttp['table']): void {
   hono.notFound((c) => {
     const { sink, requestId } = outsideSink(c, 404);
-    const allowed = prepared.table.allowedMethods(pathOf(targetOf(c, nodeBindingsOf(c)?.incoming)));
+    const incoming = nodeBindingsOf(c)?.incoming;
+    const allowed = table.allowedMethods(pathOf(targetOf(c, incoming)));
     let error: SvcError = errors.NOT_FOUND();
     if (allowed.length > 0) {
       sink.header('allow', allowed.join(', '));
       error = errors.METHOD_NOT_ALLOWED();
     }
-    return sink.answerWith(() =>
-      prepared.pipeline.sendError(error, sink, { requestId, method: c.req.method, route: undefined }),
+    const headers = incoming?.headers ?? idHeadersOf(c.req.raw.headers);
+    const context = runtime.pipeline.createContext(headers, requestId);
+    const request = new HonoSvcRequest(c, incoming, NO_ROUTE, context, runtime.ipSource);
+    // handleUnrouted answers every error itself and never rejects.
+    const pending = runtime.pipeline.handleUnrouted(request, sink, error);
+    const response = sink.response;
+    if (response !== undefined) return response;
+    return sink.whenAnswered(pending, () =>
+      runtime.pipeline.sendError(error, sink, { requestId, method: c.req.method, route: undefined }),
     );
   });
 }

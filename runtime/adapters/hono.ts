@@ -126,7 +126,7 @@ class HonoAdapter<E extends Env> implements Plugin, HttpServer {
     this.pipeline = prepared.pipeline;
     this.instance = hono;
     if (this.options.notFound !== false) {
-      app.hooks.on('app:booted', () => mountNotFound(untyped, prepared));
+      app.hooks.on('app:booted', () => mountNotFound(untyped, runtime, prepared.table));
     }
   }
 

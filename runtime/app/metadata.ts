@@ -5,6 +5,7 @@ import type {
   Guard,
   GuardedMetaClaim,
   MetaValidator,
+  RequestHook,
   Route,
   RouteVisibilityCheck,
 } from '../http/types.js';
@@ -18,6 +19,8 @@ export interface MetadataBuckets {
   'http:guarded-meta-keys': string;
   'http:meta-validators': MetaValidator;
   'http:route-visibility': RouteVisibilityCheck;
+  /** Request and response hooks of edge plugins, applied to every request svc answers. */
+  'http:request-hooks': RequestHook;
   /** Links a plugin serves (OpenAPI, MCP, API-key page); serve() prints them at start. */
   'app:urls': { label: string; path: string };
 }

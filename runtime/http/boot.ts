@@ -56,6 +56,7 @@ export function prepareHttp(app: App, options: AdapterOptions): PreparedHttp {
     guards: metadata.list('http:guards'),
     container: app.container,
     onError: options.onError,
+    hooks: metadata.list('http:request-hooks'),
   });
   return { pipeline, routes: routes.map((route) => pipeline.compile(route)), table: new RouteTable(routes) };
 }

@@ -9,6 +9,7 @@ import { toErrorResponse, type DetailsRedactor } from './envelope.js';
 import { GuardsWithoutContainerError, RequestValidationError } from './http-errors.js';
 import { readRawBody } from './raw-body.js';
 import { BodyReleasingReply } from './releasing-reply.js';
+import { createHookRunner } from './request-hooks.js';
 import { buildResponder, JSON_CONTENT_TYPE } from './reply-mapping.js';
 import { internalDetailsOf, report, resolveReporter, type ErrorReporter } from './report.js';
 import { correlationIdFrom, REQUEST_ID_HEADER, requestIdFrom } from './request-id.js';
@@ -16,6 +17,7 @@ import type {
   Enricher,
   Guard,
   HandlerInput,
+  RequestHook,
   PipelineInput,
   ReplySink,
   RequestContext,
@@ -37,6 +39,8 @@ export interface PipelineOptions {
   onError?: ErrorReporter | false;
   /** Applied to public error details; none by default. */
   redactDetails?: DetailsRedactor | false;
+  /** Edge plugins' request and response hooks (bucket `http:request-hooks`), run on every request. */
+  hooks?: readonly RequestHook[];
 }
 
 /** Where an error happened, for the report. */
@@ -62,6 +66,11 @@ export interface Pipeline {
   compile(route: Route): CompiledRoute;
   /** Answers `error` in the envelope (reporting 5xx), for errors raised outside a route (framework, 404). */
   sendError(error: unknown, reply: ReplySink, origin: ErrorOrigin): void;
+  /**
+   * Answers a request no route matched (the neutral 404/405 in `error`): the request hooks run first (CORS
+   * answers a preflight here), then the envelope. Sets `x-request-id`; never throws or rejects.
+   */
+  handleUnrouted(request: SvcRequest, reply: ReplySink, error: unknown): void | Promise<void>;
 }
 
 type Step = (input: PipelineInput) => void | Promise<void>;
@@ -166,6 +175,7 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
   const container = options.container;
   const reporter = resolveReporter(options.onError);
   const redactDetails = options.redactDetails;
+  const hooks = createHookRunner(options.hooks ?? [], reporter);
   const steps: Step[] = [];
   for (const enricher of options.enrichers ?? []) steps.push((input) => enricher.enrich(input));
   const guards = options.guards ?? [];
@@ -236,12 +246,22 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
       });
     }
 
+    /** The request hooks, then the route, unless a hook answered. */
+    function hooksThenExecute(request: SvcRequest, reply: ReplySink): void | Promise<void> {
+      const hooked = hooks.runRequestHooks({ request, reply, route });
+      if (hooked === undefined) return reply.sent ? undefined : execute(request, reply);
+      return hooked.then(() => (reply.sent ? undefined : execute(request, reply)));
+    }
+
+    const run = hooks.hasRequestHooks ? hooksThenExecute : execute;
+
     function handle(request: SvcRequest, adapterReply: ReplySink): void | Promise<void> {
-      const reply = streamed === undefined ? adapterReply : streamed.wrap(request, adapterReply);
+      const observed = hooks.observe(request, route, adapterReply);
+      const reply = streamed === undefined ? observed : streamed.wrap(request, observed);
       let pending: void | Promise<void>;
       try {
         reply.header(REQUEST_ID_HEADER, request.context.requestId);
-        pending = execute(request, reply);
+        pending = run(request, reply);
       } catch (error) {
         fail(error, request, reply);
         return;
@@ -253,8 +273,31 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
     return { route, execute, handle };
   }
 
+  function handleUnrouted(
+    request: SvcRequest,
+    adapterReply: ReplySink,
+    error: unknown,
+  ): void | Promise<void> {
+    const reply = hooks.observe(request, undefined, adapterReply);
+    const origin = { requestId: request.context.requestId, method: request.method, route: undefined };
+    const answer = () => {
+      if (!reply.sent) sendError(error, reply, origin);
+    };
+    const failed = (hookError: unknown) => sendError(hookError, reply, origin);
+    try {
+      reply.header(REQUEST_ID_HEADER, request.context.requestId);
+      const hooked = hooks.runRequestHooks({ request, reply, route: undefined });
+      if (hooked !== undefined) return hooked.then(answer, failed);
+    } catch (hookError) {
+      failed(hookError);
+      return;
+    }
+    answer();
+  }
+
   return {
     container,
+    handleUnrouted,
     createContext(headers, requestId = requestIdFrom(headers)) {
       return createRequestContext(requestId, correlationIdFrom(headers, requestId), container);
     },

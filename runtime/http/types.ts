@@ -283,6 +283,43 @@ export interface ReplySink extends SvcReply {
   stream(status: number, source: Readable): Promise<void>;
 }
 
+/** What a request hook sees before anything else runs. `route` is undefined for the neutral 404/405. */
+export interface RequestHookInput {
+  request: SvcRequest;
+  reply: ReplySink;
+  route: Route | undefined;
+}
+
+/** What a request hook sees once the response was handed to the server. */
+export interface ResponseEvent {
+  request: SvcRequest;
+  route: Route | undefined;
+  /** The status sent. */
+  status: number;
+  /** Time from the start of svc's handling to the response (for a stream: to its end), in milliseconds. */
+  durationMs: number;
+}
+
+/**
+ * Cross-cutting behaviour of edge plugins (security headers, CORS, rate limits, metrics, tracing), published in
+ * the bucket `http:request-hooks` and applied by every adapter to every request svc answers: application
+ * routes, edge routes and the neutral 404/405.
+ */
+export interface RequestHook {
+  name: string;
+  /**
+   * Runs first, before enrichers and guards, in registration order. It may set headers (kept on every
+   * answer, errors included), answer the request itself (`reply.finish(...)`: nothing else runs), or throw
+   * an error, which is answered in the envelope.
+   */
+  onRequest?(input: RequestHookInput): void | Promise<void>;
+  /**
+   * Runs after the response was handed to the server. It cannot change the response; a throw is reported as
+   * AFTER_HOOK_FAILED through onError.
+   */
+  onResponse?(event: ResponseEvent): void;
+}
+
 /** A side-effect-free check telling whether a caller can see a route (lists, tool listings). Never authorization. */
 export interface RouteVisibilityCheck {
   name: string;

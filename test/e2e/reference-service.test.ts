@@ -124,6 +124,8 @@ describe.each(['fastify', 'express', 'hono'])(
       expect(service.output()).toMatch(/OpenAPI\s+http:\/\/127\.0\.0\.1:\d+\/openapi\.json/);
       const live = await fetch(`${service.url}/livez`);
       expect(await live.json()).toEqual({ status: 'ok' });
+      expect(live.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(live.headers.get('x-content-type-options')).toBe('nosniff');
       const ready = await fetch(`${service.url}/readyz`);
       expect(ready.status).toBe(200);
       expect(await ready.json()).toEqual({ status: 'ok', checks: {} });

@@ -1,0 +1,213 @@
+// The options of securityPlugin (seed 001 "Edge plugin options"), checked once at creation: a typo or an
+// unsafe combination throws a TypeError naming the option, instead of quietly serving weaker headers.
+import { HTTP_METHODS, type HttpMethod } from '../../http/types.js';
+import { normalizeOrigin } from './origin.js';
+
+/** Changes to the default secure headers; every other header keeps its default. */
+export interface SecureHeadersOptions {
+  /** Replaces `content-security-policy`; false sends none. Default `default-src 'none'; frame-ancestors 'none'`. */
+  contentSecurityPolicy?: string | false;
+  /** Replaces `strict-transport-security`; false sends none. Default `max-age=15552000; includeSubDomains`. */
+  hsts?: string | false;
+}
+
+export interface CorsOptions {
+  /** Exact origins (`https://app.example.com`, `http://localhost:5173`), or `['*']` for any origin. */
+  origin: readonly string[];
+  /** Sends `access-control-allow-credentials: true` (cookies, Authorization). Default false; never with `'*'`. */
+  credentials?: boolean;
+  /** Methods a preflight allows. Default GET, HEAD, PUT, PATCH, POST, DELETE. */
+  methods?: readonly HttpMethod[];
+  /** Request headers a preflight allows. Default: the ones the preflight asks for, when well-formed. */
+  headers?: readonly string[];
+  /** Response headers scripts may read, added to `x-request-id` (always exposed). */
+  exposeHeaders?: readonly string[];
+  /** How long a browser may cache a preflight answer, in seconds. Default 600. */
+  maxAge?: number;
+}
+
+export interface SecurityPluginOptions {
+  /** Secure headers on every answer: true (default) or changes to single headers; false sends none. */
+  headers?: boolean | SecureHeadersOptions;
+  /** Cross-origin access for browsers; off when absent. */
+  cors?: CorsOptions;
+}
+
+export const DEFAULT_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+export const DEFAULT_HSTS = 'max-age=15552000; includeSubDomains';
+export const DEFAULT_CORS_METHODS: readonly HttpMethod[] = ['GET', 'HEAD', 'PUT', 'PATCH', 'POST', 'DELETE'];
+export const DEFAULT_CORS_MAX_AGE_SECONDS = 600;
+/** Exposed to cross-origin scripts whatever `exposeHeaders` says: svc sends it on every answer. */
+export const ALWAYS_EXPOSED_HEADERS: readonly string[] = ['x-request-id'];
+
+/** The header values the plugin sends, resolved from the options. */
+export interface ResolvedSecureHeaders {
+  contentSecurityPolicy: string | false;
+  hsts: string | false;
+}
+
+export interface ResolvedCors {
+  /** `origin: ['*']`: any origin, answered with `*`. */
+  anyOrigin: boolean;
+  /** Normalised exact origins (empty when anyOrigin). */
+  origins: ReadonlySet<string>;
+  credentials: boolean;
+  /** Header values, joined once. */
+  allowMethods: string;
+  /** true: a preflight's well-formed `access-control-request-headers` are allowed as asked. */
+  echoRequestedHeaders: boolean;
+  /** The configured request headers, joined; '' allows none beyond the CORS-safelisted ones. */
+  allowHeaders: string;
+  exposeHeaders: string;
+  maxAge: string;
+}
+
+export interface ResolvedSecurity {
+  headers: ResolvedSecureHeaders | undefined;
+  cors: ResolvedCors | undefined;
+}
+
+const PREFIX = 'securityPlugin():';
+
+/** RFC 9110 token: a header or method name. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** A header value the plugin will send: visible ASCII and spaces, no control characters (so no CR/LF). */
+const FIELD_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+const HSTS_MAX_AGE = /(?:^|;)\s*max-age=(?:\d+|"\d+")\s*(?:;|$)/i;
+
+export function isToken(value: string): boolean {
+  return TOKEN.test(value);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function refuseUnknownKeys(value: Record<string, unknown>, known: readonly string[], where: string): void {
+  const unknown = Object.keys(value).filter((key) => !known.includes(key));
+  if (unknown.length > 0) {
+    throw new TypeError(
+      `${PREFIX} unknown ${where} ${unknown.map((key) => JSON.stringify(key)).join(', ')}; ` +
+        `known: ${known.join(', ')}.`,
+    );
+  }
+}
+
+function headerValue(value: unknown, name: string, fallback: string): string | false {
+  if (value === undefined) return fallback;
+  if (value === false) return false;
+  if (typeof value !== 'string' || !FIELD_VALUE.test(value)) {
+    throw new TypeError(
+      `${PREFIX} headers.${name} must be false or a non-empty header value without control characters.`,
+    );
+  }
+  return value;
+}
+
+function resolveHeaders(value: unknown): ResolvedSecureHeaders | undefined {
+  if (value === false) return undefined;
+  if (value === undefined || value === true) {
+    return { contentSecurityPolicy: DEFAULT_CONTENT_SECURITY_POLICY, hsts: DEFAULT_HSTS };
+  }
+  if (!isPlainObject(value)) {
+    throw new TypeError(`${PREFIX} headers must be true, false or { contentSecurityPolicy?, hsts? }.`);
+  }
+  refuseUnknownKeys(value, ['contentSecurityPolicy', 'hsts'], 'headers option');
+  const contentSecurityPolicy = headerValue(
+    value.contentSecurityPolicy,
+    'contentSecurityPolicy',
+    DEFAULT_CONTENT_SECURITY_POLICY,
+  );
+  const hsts = headerValue(value.hsts, 'hsts', DEFAULT_HSTS);
+  if (hsts !== false && !HSTS_MAX_AGE.test(hsts)) {
+    throw new TypeError(`${PREFIX} headers.hsts must contain max-age=<seconds> (e.g. "${DEFAULT_HSTS}").`);
+  }
+  return { contentSecurityPolicy, hsts };
+}
+
+function resolveOrigins(value: unknown): { anyOrigin: boolean; origins: Set<string> } {
+  if (!Array.isArray(value) || value.length === 0) {
+    throw new TypeError(
+      `${PREFIX} cors.origin must be a non-empty array of origins ("https://app.example.com") or ['*'].`,
+    );
+  }
+  if (value.includes('*')) {
+    if (value.length > 1) throw new TypeError(`${PREFIX} cors.origin '*' must be the only entry.`);
+    return { anyOrigin: true, origins: new Set() };
+  }
+  const origins = new Set<string>();
+  for (const entry of value as unknown[]) {
+    const origin = typeof entry === 'string' ? normalizeOrigin(entry) : undefined;
+    if (origin === undefined) {
+      const hint =
+        entry === 'null'
+          ? ' The "null" origin is sent by sandboxed frames and local files: any page can claim it.'
+          : '';
+      throw new TypeError(
+        `${PREFIX} cors.origin entry ${JSON.stringify(entry)} is not an origin: write scheme://host[:port] ` +
+          `with no path, query or trailing slash.${hint}`,
+      );
+    }
+    origins.add(origin);
+  }
+  return { anyOrigin: false, origins };
+}
+
+function tokenList(value: unknown, name: string): string[] {
+  if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'string' || !isToken(entry))) {
+    throw new TypeError(`${PREFIX} cors.${name} must be an array of header names.`);
+  }
+  return [...new Set((value as string[]).map((entry) => entry.toLowerCase()))];
+}
+
+function resolveMethods(value: unknown): readonly string[] {
+  if (value === undefined) return DEFAULT_CORS_METHODS;
+  const known: readonly string[] = HTTP_METHODS;
+  if (!Array.isArray(value) || value.length === 0 || value.some((entry) => !known.includes(entry))) {
+    throw new TypeError(`${PREFIX} cors.methods must be a non-empty array of ${HTTP_METHODS.join(', ')}.`);
+  }
+  return [...new Set(value as string[])];
+}
+
+function resolveCors(value: unknown): ResolvedCors | undefined {
+  if (value === undefined) return undefined;
+  if (!isPlainObject(value)) throw new TypeError(`${PREFIX} cors must be an object { origin: [...] }.`);
+  refuseUnknownKeys(
+    value,
+    ['origin', 'credentials', 'methods', 'headers', 'exposeHeaders', 'maxAge'],
+    'cors option',
+  );
+  const { anyOrigin, origins } = resolveOrigins(value.origin);
+  const credentials = value.credentials ?? false;
+  if (typeof credentials !== 'boolean') throw new TypeError(`${PREFIX} cors.credentials must be a boolean.`);
+  if (anyOrigin && credentials) {
+    // Echoing any origin with credentials would let every website act with the user's cookies.
+    throw new TypeError(
+      `${PREFIX} cors.origin ['*'] cannot be combined with credentials: true; list the trusted origins.`,
+    );
+  }
+  const maxAge = value.maxAge ?? DEFAULT_CORS_MAX_AGE_SECONDS;
+  if (typeof maxAge !== 'number' || !Number.isSafeInteger(maxAge) || maxAge < 0) {
+    throw new TypeError(`${PREFIX} cors.maxAge must be a whole number of seconds, 0 or more.`);
+  }
+  const allowHeaders = value.headers === undefined ? undefined : tokenList(value.headers, 'headers');
+  const exposed = value.exposeHeaders === undefined ? [] : tokenList(value.exposeHeaders, 'exposeHeaders');
+  return {
+    anyOrigin,
+    origins,
+    credentials,
+    allowMethods: resolveMethods(value.methods).join(', '),
+    echoRequestedHeaders: allowHeaders === undefined,
+    allowHeaders: allowHeaders?.join(', ') ?? '',
+    exposeHeaders: [...new Set([...ALWAYS_EXPOSED_HEADERS, ...exposed])].join(', '),
+    maxAge: String(maxAge),
+  };
+}
+
+/** Checks every option and resolves the defaults; throws a TypeError naming the first bad option. */
+export function resolveSecurityOptions(options: SecurityPluginOptions | undefined): ResolvedSecurity {
+  const given: unknown = options ?? {};
+  if (!isPlainObject(given)) throw new TypeError(`${PREFIX} options must be an object { headers?, cors? }.`);
+  refuseUnknownKeys(given, ['headers', 'cors'], 'option');
+  return { headers: resolveHeaders(given.headers), cors: resolveCors(given.cors) };
+}

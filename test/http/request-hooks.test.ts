@@ -1,0 +1,170 @@
+// Request hooks of edge plugins on every adapter: onRequest runs first on every answer (routes, edge routes,
+// the neutral 404/405) and may set headers, answer or refuse; onResponse sees every answer and cannot break it.
+import { describe, expect, it } from 'vitest';
+import {
+  HttpError,
+  healthPlugin,
+  route,
+  stream,
+  type ErrorReport,
+  type Plugin,
+  type RequestHook,
+  type ResponseEvent,
+} from 'svckit';
+import { adapters, call, rawRequest, withServer } from './harness.js';
+
+function hookPlugin(hook: RequestHook, order?: string[]): Plugin {
+  return {
+    name: 'hooks',
+    setup(app) {
+      app.metadata.add('http:request-hooks', hook);
+      if (order !== undefined) {
+        app.metadata.add('http:enrichers', {
+          name: 'order',
+          enrich: () => {
+            order.push('enricher');
+          },
+        });
+      }
+    },
+  };
+}
+
+async function* twoChunks() {
+  yield 'a';
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  yield 'b';
+}
+
+const routes = [
+  route({ method: 'GET', url: '/ok', handler: () => ({ ok: true }) }),
+  route({ method: 'POST', url: '/ok', handler: () => ({ posted: true }) }),
+  route({
+    method: 'GET',
+    url: '/fails',
+    handler: () => {
+      throw new HttpError(409, 'CONFLICT_HERE', 'Conflict.');
+    },
+  }),
+  route({ method: 'GET', url: '/stream', handler: () => stream(twoChunks()) }),
+  route({ method: 'GET', url: '/items/:id', handler: ({ params }) => params }),
+];
+
+describe.each(adapters)('request hooks on $name', (adapter) => {
+  it('sets headers on every answer: routes, errors, 404, 405, edge routes and streams', async () => {
+    const hook: RequestHook = {
+      name: 'stamp',
+      onRequest: ({ reply }) => {
+        reply.header('x-stamp', 'on');
+      },
+    };
+    await withServer(adapter, { routes, plugins: [hookPlugin(hook), healthPlugin()] }, async (url) => {
+      for (const [method, path, status] of [
+        ['GET', '/ok', 200],
+        ['GET', '/fails', 409],
+        ['GET', '/missing', 404],
+        ['DELETE', '/ok', 405],
+        ['GET', '/livez', 200],
+        ['GET', '/stream', 200],
+      ] as const) {
+        const response = await rawRequest(url, { method, path });
+        expect(response.status, `${method} ${path}`).toBe(status);
+        expect(response.headers['x-stamp'], `${method} ${path}`).toBe('on');
+        expect(response.headers['x-request-id'], `${method} ${path}`).toBeTruthy();
+      }
+    });
+  });
+
+  it('runs before enrichers, and a hook that answers stops the request, routed or not', async () => {
+    const order: string[] = [];
+    const hook: RequestHook = {
+      name: 'preflight',
+      onRequest: async ({ request, reply, route: matched }) => {
+        order.push(`hook:${matched?.url ?? 'none'}`);
+        await Promise.resolve();
+        if (request.headers['x-answer'] === 'yes') reply.finish(204, undefined, undefined);
+      },
+    };
+    await withServer(adapter, { routes, plugins: [hookPlugin(hook, order)] }, async (url) => {
+      expect((await call(`${url}/ok`)).status).toBe(200);
+      expect(order).toEqual(['hook:/ok', 'enricher']);
+      order.length = 0;
+      const answered = await call(`${url}/ok`, { method: 'POST', headers: { 'x-answer': 'yes' } });
+      expect(answered.status).toBe(204);
+      expect(answered.text).toBe('');
+      expect(order).toEqual(['hook:/ok']);
+      order.length = 0;
+      const unrouted = await rawRequest(url, {
+        method: 'OPTIONS',
+        path: '/ok',
+        headers: { 'x-answer': 'yes' },
+      });
+      expect(unrouted.status).toBe(204);
+      expect(order).toEqual(['hook:none']);
+    });
+  });
+
+  it('answers a hook that throws with the envelope, and nothing else runs', async () => {
+    let handled = 0;
+    const hook: RequestHook = {
+      name: 'limit',
+      onRequest: () => {
+        throw new HttpError(429, 'RATE_LIMITED', 'Too many requests.');
+      },
+    };
+    const counted = [route({ method: 'GET', url: '/count', handler: () => ++handled })];
+    await withServer(adapter, { routes: counted, plugins: [hookPlugin(hook)] }, async (url) => {
+      const response = await call(`${url}/count`);
+      expect(response.status).toBe(429);
+      expect(response.json).toEqual({ error: { code: 'RATE_LIMITED', message: 'Too many requests.' } });
+      expect((await call(`${url}/nowhere`)).status).toBe(429);
+      expect(handled).toBe(0);
+    });
+  });
+
+  it('tells onResponse hooks the status, route template and duration of every answer', async () => {
+    const events: ResponseEvent[] = [];
+    const hook: RequestHook = { name: 'observe', onResponse: (event) => events.push(event) };
+    await withServer(adapter, { routes, plugins: [hookPlugin(hook)] }, async (url) => {
+      await call(`${url}/items/42`);
+      await call(`${url}/fails`);
+      await call(`${url}/missing`);
+      await call(`${url}/stream`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(events.map((event) => [event.status, event.route?.url ?? null, event.request.path])).toEqual([
+        [200, '/items/:id', '/items/42'],
+        [409, '/fails', '/fails'],
+        [404, null, '/missing'],
+        [200, '/stream', '/stream'],
+      ]);
+      for (const event of events) expect(event.durationMs).toBeGreaterThanOrEqual(0);
+      // A stream is observed when it ends, after its second chunk.
+      expect(events[3]?.durationMs).toBeGreaterThanOrEqual(15);
+    });
+  });
+
+  it('reports a failing onResponse hook as AFTER_HOOK_FAILED and never changes the answer', async () => {
+    const reports: ErrorReport[] = [];
+    const hook: RequestHook = {
+      name: 'broken-metrics',
+      onResponse: () => {
+        throw new Error('registry exploded');
+      },
+    };
+    await withServer(
+      adapter,
+      {
+        routes,
+        plugins: [hookPlugin(hook)],
+        options: { onError: (report: ErrorReport) => reports.push(report) },
+      },
+      async (url) => {
+        const response = await call(`${url}/ok`);
+        expect(response.status).toBe(200);
+        expect(response.json).toEqual({ ok: true });
+        expect(reports).toHaveLength(1);
+        expect(reports[0]).toMatchObject({ code: 'AFTER_HOOK_FAILED', status: 500, route: '/ok' });
+      },
+    );
+  });
+});
