@@ -1,6 +1,14 @@
 // The reference service: the spec's routes bound to their handlers, served by the adapter svc.config.yaml
 // names (`server.adapter: ${SVC_ADAPTER:-fastify}`).
-import { adapterPlugin, createApp, healthPlugin, openapiPlugin, securityPlugin, type App } from 'svckit';
+import {
+  adapterPlugin,
+  createApp,
+  healthPlugin,
+  metricsPlugin,
+  openapiPlugin,
+  securityPlugin,
+  type App,
+} from 'svckit';
 import type { SvcConfig } from '../generated/config.js';
 import openapi from '../generated/openapi.json' with { type: 'json' };
 import { routes } from '../generated/routes.js';
@@ -10,9 +18,10 @@ import { MemoryNoteStore } from './modules/notes/notes.store.js';
 export async function buildApp(config: SvcConfig): Promise<App> {
   const app = createApp({ name: config.name, version: config.version });
   const handlers = createNoteHandlers(new MemoryNoteStore());
-  // Secure headers, probes and the API description; they move under `modules.edge` in svc.config.yaml with the edge issue.
-  app.register(securityPlugin());
+  // Secure headers, a per-IP rate limit, probes, metrics and the API description; they move under `modules.edge` in svc.config.yaml with the edge issue.
+  app.register(securityPlugin({ rateLimit: { limit: 1000, windowMs: 60_000 } }));
   app.register(healthPlugin());
+  app.register(metricsPlugin());
   app.register(openapiPlugin({ document: openapi }));
   app.register(await adapterPlugin(config.server.adapter, { routes: [...routes({ ...handlers })] }));
   return app;

@@ -2,6 +2,8 @@
 // every production API needs, each one `app.register(...)` away.
 export { healthPlugin, readiness, DEFAULT_HEALTH_CHECK_TIMEOUT_MS } from './health/index.js';
 export type { HealthCheck, HealthCheckResult, HealthPluginOptions, ReadinessReport } from './health/index.js';
+export { metricsPlugin, DEFAULT_DURATION_BUCKETS, DEFAULT_METRICS_PATH } from './metrics/index.js';
+export type { MetricsPlugin, MetricsPluginOptions } from './metrics/index.js';
 export { openapiPlugin, finishDocument } from './openapi/index.js';
 export type { OpenapiPluginOptions, OpenApiTag } from './openapi/index.js';
 export {
@@ -13,3 +15,15 @@ export {
   DEFAULT_HSTS,
 } from './security/index.js';
 export type { CorsOptions, SecureHeadersOptions, SecurityPluginOptions } from './security/index.js';
+export {
+  MemoryRateLimitStore,
+  DEFAULT_RATE_LIMIT_MAX_ENTRIES,
+  RATE_LIMIT_HEADERS,
+  type MemoryRateLimitStoreOptions,
+  type RateLimitHit,
+  type RateLimitKey,
+  type RateLimitKeyFunction,
+  type RateLimitOptions,
+  type RateLimitStore,
+  type RouteRateLimit,
+} from './rate-limit/index.js';

@@ -129,6 +129,10 @@ describe.each(['fastify', 'express', 'hono'])(
       const ready = await fetch(`${service.url}/readyz`);
       expect(ready.status).toBe(200);
       expect(await ready.json()).toEqual({ status: 'ok', checks: {} });
+      const metrics = await (await fetch(`${service.url}/metrics`)).text();
+      expect(metrics).toMatch(/http_requests_total\{method="GET",route="\/livez",status="200"\} 1/);
+      const notes = await fetch(`${service.url}/notes`);
+      expect(notes.headers.get('x-ratelimit-limit')).toBe('1000');
       const document = (await (await fetch(`${service.url}/openapi.json`)).json()) as {
         info: { title: string };
       };

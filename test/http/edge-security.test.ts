@@ -183,7 +183,8 @@ describe.each(adapters)('securityPlugin on $name', (adapter) => {
         expect(answer.status).toBe(200);
         expect(corsHeaders(answer.headers)).toEqual({
           'access-control-allow-origin': origin,
-          'access-control-expose-headers': 'x-request-id',
+          'access-control-expose-headers':
+            'x-request-id, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, retry-after',
         });
         expect(varyOf(answer.headers)).toContain('origin');
       }
@@ -246,7 +247,8 @@ describe.each(adapters)('securityPlugin on $name', (adapter) => {
       expect(corsHeaders(answer.headers)).toEqual({
         'access-control-allow-origin': APP_ORIGIN,
         'access-control-allow-credentials': 'true',
-        'access-control-expose-headers': 'x-request-id, etag, x-total-count',
+        'access-control-expose-headers':
+          'x-request-id, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, retry-after, etag, x-total-count',
       });
       const checked = await call(`${url}/notes`, preflight(APP_ORIGIN));
       expect(checked.headers.get('access-control-allow-credentials')).toBe('true');
@@ -259,7 +261,8 @@ describe.each(adapters)('securityPlugin on $name', (adapter) => {
       const answer = await call(`${url}/notes`, { headers: { origin: 'https://anyone.example.org' } });
       expect(corsHeaders(answer.headers)).toEqual({
         'access-control-allow-origin': '*',
-        'access-control-expose-headers': 'x-request-id',
+        'access-control-expose-headers':
+          'x-request-id, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, retry-after',
       });
       // The answer does not depend on Origin, so it does not vary on it.
       expect(varyOf(answer.headers)).not.toContain('origin');
@@ -439,13 +442,14 @@ async function hookAnswer(
 }
 
 describe('securityPlugin options', () => {
-  it('publishes one request hook, and none when everything is off', async () => {
+  it('publishes one request hook and the per-route rate-limit guard, also with headers off', async () => {
     const on = createApp().register(securityPlugin());
     await on.boot();
     expect(on.metadata.list('http:request-hooks').map((hook) => hook.name)).toEqual(['svc:security']);
+    // meta.rateLimit on a route is enforced whenever the plugin is registered, never silently dropped.
     const off = createApp().register(securityPlugin({ headers: false }));
     await off.boot();
-    expect(off.metadata.list('http:request-hooks')).toEqual([]);
+    expect(off.metadata.list('http:guards').map((guard) => guard.name)).toEqual(['svc:rate-limit']);
     expect(securityPlugin().name).toBe('svc:security');
   });
 
@@ -459,8 +463,10 @@ describe('securityPlugin options', () => {
     expect(headers['access-control-allow-origin']).toBeUndefined();
   });
 
-  it('refuses unknown keys, naming them (rateLimit is not available yet)', () => {
-    expect(() => securityPlugin({ rateLimit: { limit: 10 } } as never)).toThrow(/unknown option "rateLimit"/);
+  it('refuses unknown keys, naming them', () => {
+    expect(() => securityPlugin({ rateLimit: { limit: 10, windowMs: 1000, key: 'ip' } } as never)).toThrow(
+      /unknown rateLimit option "key"/,
+    );
     expect(() => securityPlugin({ header: true, corss: {} } as never)).toThrow(/"header", "corss"/);
     expect(() => securityPlugin({ headers: { csp: "default-src 'self'" } as never })).toThrow(
       /unknown headers option "csp"/,

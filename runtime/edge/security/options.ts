@@ -1,6 +1,10 @@
 // The options of securityPlugin (seed 001 "Edge plugin options"), checked once at creation: a typo or an
 // unsafe combination throws a TypeError naming the option, instead of quietly serving weaker headers.
 import { HTTP_METHODS, type HttpMethod } from '../../http/types.js';
+import { RATE_LIMIT_HEADERS } from '../rate-limit/headers.js';
+import { MemoryRateLimitStore } from '../rate-limit/memory-store.js';
+import { isPositiveWholeNumber } from '../rate-limit/route-limit.js';
+import type { RateLimitStore } from '../rate-limit/store.js';
 import { normalizeOrigin } from './origin.js';
 
 /** Changes to the default secure headers; every other header keeps its default. */
@@ -31,6 +35,17 @@ export interface SecurityPluginOptions {
   headers?: boolean | SecureHeadersOptions;
   /** Cross-origin access for browsers; off when absent. */
   cors?: CorsOptions;
+  /** The global bucket, per client IP, counted on every request svc answers (preflights excepted). */
+  rateLimit?: RateLimitOptions;
+}
+
+export interface RateLimitOptions {
+  /** Requests one client IP may make per window. */
+  limit: number;
+  /** Length of the fixed window, in milliseconds. */
+  windowMs: number;
+  /** Where buckets are counted; default an in-memory store (100000 buckets). Route buckets use it too. */
+  store?: RateLimitStore;
 }
 
 export const DEFAULT_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
@@ -38,7 +53,7 @@ export const DEFAULT_HSTS = 'max-age=15552000; includeSubDomains';
 export const DEFAULT_CORS_METHODS: readonly HttpMethod[] = ['GET', 'HEAD', 'PUT', 'PATCH', 'POST', 'DELETE'];
 export const DEFAULT_CORS_MAX_AGE_SECONDS = 600;
 /** Exposed to cross-origin scripts whatever `exposeHeaders` says: svc sends it on every answer. */
-export const ALWAYS_EXPOSED_HEADERS: readonly string[] = ['x-request-id'];
+export const ALWAYS_EXPOSED_HEADERS: readonly string[] = ['x-request-id', ...RATE_LIMIT_HEADERS];
 
 /** The header values the plugin sends, resolved from the options. */
 export interface ResolvedSecureHeaders {
@@ -62,9 +77,16 @@ export interface ResolvedCors {
   maxAge: string;
 }
 
+export interface ResolvedRateLimit {
+  /** The global bucket; undefined when only route buckets (`meta.rateLimit`) are counted. */
+  global: { limit: number; windowMs: number } | undefined;
+  store: RateLimitStore;
+}
+
 export interface ResolvedSecurity {
   headers: ResolvedSecureHeaders | undefined;
   cors: ResolvedCors | undefined;
+  rateLimit: ResolvedRateLimit;
 }
 
 const PREFIX = 'securityPlugin():';
@@ -204,10 +226,40 @@ function resolveCors(value: unknown): ResolvedCors | undefined {
   };
 }
 
+/** A store may be a class instance, so any object with a hit method passes. */
+function isStoreLike(value: unknown): value is RateLimitStore {
+  return (
+    value !== null && typeof value === 'object' && typeof (value as { hit?: unknown }).hit === 'function'
+  );
+}
+
+function resolveRateLimit(value: unknown): ResolvedRateLimit {
+  if (value === undefined) return { global: undefined, store: new MemoryRateLimitStore() };
+  if (!isPlainObject(value))
+    throw new TypeError(`${PREFIX} rateLimit must be an object { limit, windowMs }.`);
+  refuseUnknownKeys(value, ['limit', 'windowMs', 'store'], 'rateLimit option');
+  const { limit, windowMs, store } = value;
+  if (!isPositiveWholeNumber(limit))
+    throw new TypeError(`${PREFIX} rateLimit.limit must be a whole number, 1 or more.`);
+  if (!isPositiveWholeNumber(windowMs)) {
+    throw new TypeError(`${PREFIX} rateLimit.windowMs must be a whole number of milliseconds, 1 or more.`);
+  }
+  if (store !== undefined && !isStoreLike(store)) {
+    throw new TypeError(`${PREFIX} rateLimit.store must have a hit(key, windowMs, limit) method.`);
+  }
+  return { global: { limit, windowMs }, store: store ?? new MemoryRateLimitStore() };
+}
+
 /** Checks every option and resolves the defaults; throws a TypeError naming the first bad option. */
 export function resolveSecurityOptions(options: SecurityPluginOptions | undefined): ResolvedSecurity {
   const given: unknown = options ?? {};
-  if (!isPlainObject(given)) throw new TypeError(`${PREFIX} options must be an object { headers?, cors? }.`);
-  refuseUnknownKeys(given, ['headers', 'cors'], 'option');
-  return { headers: resolveHeaders(given.headers), cors: resolveCors(given.cors) };
+  if (!isPlainObject(given)) {
+    throw new TypeError(`${PREFIX} options must be an object { headers?, cors?, rateLimit? }.`);
+  }
+  refuseUnknownKeys(given, ['headers', 'cors', 'rateLimit'], 'option');
+  return {
+    headers: resolveHeaders(given.headers),
+    cors: resolveCors(given.cors),
+    rateLimit: resolveRateLimit(given.rateLimit),
+  };
 }

@@ -1,0 +1,75 @@
+// The two halves of rate limiting. The global bucket is counted in the security request hook, before routing,
+// so 404s and errors are limited and carry the headers too. A route's own bucket is counted by a guard, after
+// the enrichers, because its key may be the user or tenant they set. Guards get no reply, so the hook leaves
+// the reply in a per-request slot that the guard writes the route bucket's headers through.
+import { errors } from '../../../generated/modules/errors.js';
+import type { Guard, RequestHookInput, SvcReply, SvcRequest } from '../../http/types.js';
+import { remainingOf, setRateLimitHeaders, setRetryAfter } from './headers.js';
+import { globalKey, routeKey } from './keys.js';
+import { routeRateLimit } from './route-limit.js';
+import type { RateLimitStore } from './store.js';
+
+export interface GlobalRateLimit {
+  limit: number;
+  windowMs: number;
+}
+
+export interface RateLimiter {
+  /** The request-hook step: counts the global bucket and opens the slot of a route with its own limit. */
+  onRequest(input: RequestHookInput): void | Promise<void>;
+  /** Counts the route's own bucket (`meta.rateLimit`). */
+  guard: Guard;
+}
+
+interface Slot {
+  reply: SvcReply;
+  /** Remaining hits the headers show now; the headers always show the bucket closest to refusing. */
+  shownRemaining: number;
+}
+
+export function createRateLimiter(global: GlobalRateLimit | undefined, store: RateLimitStore): RateLimiter {
+  const slots = new WeakMap<SvcRequest, Slot>();
+
+  async function countGlobal(request: SvcRequest, reply: SvcReply, limit: GlobalRateLimit): Promise<void> {
+    const hit = await store.hit(globalKey(request), limit.windowMs, limit.limit);
+    const now = Date.now();
+    setRateLimitHeaders(reply, limit.limit, hit, now);
+    if (hit.count > limit.limit) {
+      setRetryAfter(reply, hit, now);
+      throw errors.RATE_LIMITED();
+    }
+    const slot = slots.get(request);
+    if (slot !== undefined) slot.shownRemaining = remainingOf(limit.limit, hit);
+  }
+
+  function onRequest({ request, reply, route }: RequestHookInput): void | Promise<void> {
+    // Probes and documents are never limited: a kubelet polling /livez must not get a 429 and restart the pod.
+    if (route?.edge === true) return;
+    if (route !== undefined && routeRateLimit(route) !== undefined) {
+      slots.set(request, { reply, shownRemaining: Number.POSITIVE_INFINITY });
+    }
+    if (global !== undefined) return countGlobal(request, reply, global);
+  }
+
+  const guard: Guard = {
+    name: 'svc:rate-limit',
+    check(input) {
+      const limit = routeRateLimit(input.route);
+      if (limit === undefined) return;
+      return store.hit(routeKey(limit, input), limit.windowMs, limit.limit).then((hit) => {
+        const now = Date.now();
+        // No slot when the guard runs outside an HTTP request (a tool call): the limit still applies.
+        const slot = slots.get(input.request);
+        const refused = hit.count > limit.limit;
+        if (slot !== undefined && (refused || remainingOf(limit.limit, hit) < slot.shownRemaining)) {
+          setRateLimitHeaders(slot.reply, limit.limit, hit, now);
+          slot.shownRemaining = remainingOf(limit.limit, hit);
+          if (refused) setRetryAfter(slot.reply, hit, now);
+        }
+        if (refused) throw errors.RATE_LIMITED();
+      });
+    },
+  };
+
+  return { onRequest, guard };
+}
