@@ -49,16 +49,16 @@ export abstract class ReplyWrapper implements ReplySink {
   finish(status: number, body: string | Buffer | undefined, contentType: string | undefined): void {
     this.beforeWrite();
     this.inner.finish(status, body, contentType);
-    this.afterWrite(status);
+    this.afterWrite(status, body, contentType);
   }
 
   stream(status: number, source: Readable): Promise<void> {
     this.beforeWrite();
     return this.inner.stream(status, source).then(
-      () => this.afterWrite(status),
+      () => this.afterWrite(status, undefined, undefined),
       (error: unknown) => {
         // A stream that failed after its head went out was still a response.
-        if (this.inner.sent) this.afterWrite(status);
+        if (this.inner.sent) this.afterWrite(status, undefined, undefined);
         throw error;
       },
     );
@@ -67,6 +67,13 @@ export abstract class ReplyWrapper implements ReplySink {
   /** Runs before every write attempt. */
   protected beforeWrite(): void {}
 
-  /** Runs once a response was written (for a stream: once it ended). */
-  protected afterWrite(_status: number): void {}
+  /**
+   * Runs once a response was written (for a stream: once it ended, with no body). `contentType` is the one
+   * finish() was given; undefined when the header set before applies.
+   */
+  protected afterWrite(
+    _status: number,
+    _body: string | Buffer | undefined,
+    _contentType: string | undefined,
+  ): void {}
 }

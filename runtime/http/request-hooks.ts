@@ -4,7 +4,13 @@
 import { performance } from 'node:perf_hooks';
 import { ReplyWrapper } from './reply-wrapper.js';
 import { report, type ErrorReporter } from './report.js';
-import type { ReplySink, RequestHook, RequestHookInput, Route, SvcRequest } from './types.js';
+import type { Readable } from 'node:stream';
+import type { ReplySink, RequestHook, RequestHookInput, ResponseEvent, Route, SvcRequest } from './types.js';
+
+function headerText(value: string | number | string[] | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value.join(', ') : String(value);
+}
 
 type OnRequest = NonNullable<RequestHook['onRequest']>;
 
@@ -14,20 +20,38 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
+/** What an observed reply reports once the response was written. */
+interface WrittenResponse {
+  status: number;
+  body: string | Buffer | undefined;
+  contentType: string | undefined;
+  streamed: boolean;
+}
+
 /** A reply that tells the response hooks about the answer once it was written. */
 class ObservedReply extends ReplyWrapper {
-  private readonly notify: (status: number) => void;
+  private readonly notify: (written: WrittenResponse) => void;
   private notified = false;
+  private streamed = false;
 
-  constructor(inner: ReplySink, notify: (status: number) => void) {
+  constructor(inner: ReplySink, notify: (written: WrittenResponse) => void) {
     super(inner);
     this.notify = notify;
   }
 
-  protected override afterWrite(status: number): void {
+  override stream(status: number, source: Readable): Promise<void> {
+    this.streamed = true;
+    return super.stream(status, source);
+  }
+
+  protected override afterWrite(
+    status: number,
+    body: string | Buffer | undefined,
+    contentType: string | undefined,
+  ): void {
     if (this.notified) return;
     this.notified = true;
-    this.notify(status);
+    this.notify({ status, body, contentType, streamed: this.streamed });
   }
 }
 
@@ -62,8 +86,16 @@ export function createHookRunner(
   function observe(request: SvcRequest, route: Route | undefined, reply: ReplySink): ReplySink {
     if (onResponse.length === 0) return reply;
     const started = performance.now();
-    return new ObservedReply(reply, (status) => {
-      const event = { request, route, status, durationMs: performance.now() - started };
+    return new ObservedReply(reply, ({ status, body, contentType, streamed }) => {
+      const event: ResponseEvent = {
+        request,
+        route,
+        status,
+        durationMs: performance.now() - started,
+        streamed,
+        body,
+        contentType: contentType ?? headerText(reply.getHeader('content-type')),
+      };
       for (const hook of onResponse) {
         try {
           hook.onResponse?.(event);

@@ -298,6 +298,12 @@ export interface ResponseEvent {
   status: number;
   /** Time from the start of svc's handling to the response (for a stream: to its end), in milliseconds. */
   durationMs: number;
+  /** True when the body was streamed (stream(), sse()); `body` is then undefined. */
+  streamed: boolean;
+  /** The body exactly as sent (idempotency replays store it); undefined when empty or streamed. */
+  body: string | Buffer | undefined;
+  /** The response's Content-Type, when it has one. */
+  contentType: string | undefined;
 }
 
 /**

@@ -138,6 +138,21 @@ describe.each(adapters)('request hooks on $name', (adapter) => {
         [200, '/stream', '/stream'],
       ]);
       for (const event of events) expect(event.durationMs).toBeGreaterThanOrEqual(0);
+      // The body goes with the event exactly as sent (what an idempotency replay stores); a stream has none.
+      expect(events.map((event) => [String(event.body), event.contentType, event.streamed])).toEqual([
+        ['{"id":"42"}', 'application/json; charset=utf-8', false],
+        [
+          '{"error":{"code":"CONFLICT_HERE","message":"Conflict."}}',
+          'application/json; charset=utf-8',
+          false,
+        ],
+        [
+          '{"error":{"code":"NOT_FOUND","message":"Route not found."}}',
+          'application/json; charset=utf-8',
+          false,
+        ],
+        ['undefined', 'application/octet-stream', true],
+      ]);
       // A stream is observed when it ends, after its second chunk.
       expect(events[3]?.durationMs).toBeGreaterThanOrEqual(15);
     });
