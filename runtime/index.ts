@@ -74,3 +74,4 @@ export * from './app/serve.js';
 export * from './config/index.js';
 export { adapterPlugin } from './adapters/by-name.js';
 export * from './edge/index.js';
+export * from './idempotency/index.js';

@@ -4,6 +4,7 @@ import {
   adapterPlugin,
   createApp,
   healthPlugin,
+  idempotencyPlugin,
   metricsPlugin,
   openapiPlugin,
   securityPlugin,
@@ -22,6 +23,8 @@ export async function buildApp(config: SvcConfig): Promise<App> {
   app.register(securityPlugin({ rateLimit: { limit: 1000, windowMs: 60_000 } }));
   app.register(healthPlugin());
   app.register(metricsPlugin());
+  // Keyed retries of authenticated POSTs replay; anonymous requests are never cached (seed 001).
+  app.register(idempotencyPlugin());
   app.register(openapiPlugin({ document: openapi }));
   app.register(await adapterPlugin(config.server.adapter, { routes: [...routes({ ...handlers })] }));
   return app;

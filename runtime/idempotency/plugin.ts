@@ -1,0 +1,132 @@
+// `idempotencyPlugin(...)` (seed 001 "Edge plugin options", "States and transitions"): a keyed request runs its
+// handler once; a repeat within the retention replays the stored answer with `Idempotent-Replayed: true`
+// before enrichers and guards; a repeat while the first runs gets 409 IDEMPOTENCY_CONFLICT; a 5xx frees the key.
+import type { App, Plugin } from '../app/app.js';
+import { errors } from '../../generated/modules/errors.js';
+import { HTTP_METHODS, type HttpMethod, type RequestHook, type SvcRequest } from '../http/types.js';
+import { DEFAULT_IDEMPOTENCY_TTL_MS, MemoryIdempotencyStore } from './memory-store.js';
+import { DEFAULT_CREDENTIAL_HEADERS, idempotencyScope } from './scope.js';
+import type { IdempotencyStore } from './store.js';
+
+export const DEFAULT_IDEMPOTENCY_HEADER = 'idempotency-key';
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
+
+export interface IdempotencyPluginOptions {
+  /** Where keys live. Default a `MemoryIdempotencyStore` with `ttlMs`. */
+  store?: IdempotencyStore;
+  /** Request header carrying the key. Default `idempotency-key`. */
+  header?: string;
+  /** Methods whose routes honour the key. Default `['POST']`. */
+  methods?: readonly HttpMethod[];
+  /** Retention of the default store, in ms. Default 86400000. */
+  ttlMs?: number;
+  /** Headers that identify the caller. Default authorization, x-session-id, cookie, x-api-key. */
+  credentialHeaders?: readonly string[];
+  /** Cache and replay requests carrying none of the credential headers. Default false. */
+  allowAnonymous?: boolean;
+}
+
+const OPTION_NAMES = new Set(['store', 'header', 'methods', 'ttlMs', 'credentialHeaders', 'allowAnonymous']);
+
+interface ResolvedOptions {
+  store: IdempotencyStore;
+  header: string;
+  methods: ReadonlySet<HttpMethod>;
+  credentialHeaders: readonly string[];
+  allowAnonymous: boolean;
+}
+
+function fail(message: string): never {
+  throw new TypeError(`idempotencyPlugin(): ${message}`);
+}
+
+function headerName(value: unknown, option: string): string {
+  if (typeof value !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value)) {
+    fail(`${option} must be HTTP header names.`);
+  }
+  return value.toLowerCase();
+}
+
+function resolveOptions(options: IdempotencyPluginOptions): ResolvedOptions {
+  for (const name of Object.keys(options)) if (!OPTION_NAMES.has(name)) fail(`unknown option "${name}".`);
+  const methods = options.methods ?? ['POST'];
+  if (!Array.isArray(methods) || methods.some((method) => !HTTP_METHODS.includes(method))) {
+    fail(`methods must list methods among ${HTTP_METHODS.join(', ')}.`);
+  }
+  const credentialHeaders = options.credentialHeaders ?? DEFAULT_CREDENTIAL_HEADERS;
+  if (!Array.isArray(credentialHeaders)) fail('credentialHeaders must be an array of header names.');
+  const allowAnonymous = options.allowAnonymous ?? false;
+  if (typeof allowAnonymous !== 'boolean') fail('allowAnonymous must be a boolean.');
+  const ttlMs = options.ttlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS;
+  if (!Number.isSafeInteger(ttlMs) || ttlMs < 1)
+    fail('ttlMs must be a whole number of milliseconds, 1 or more.');
+  if (options.store !== undefined && options.ttlMs !== undefined) {
+    fail('ttlMs configures the default store; give your own store its retention instead.');
+  }
+  return {
+    store: options.store ?? new MemoryIdempotencyStore({ ttlMs }),
+    header: headerName(options.header ?? DEFAULT_IDEMPOTENCY_HEADER, 'header'),
+    methods: new Set(methods),
+    credentialHeaders: credentialHeaders.map((name) => headerName(name, 'credentialHeaders')),
+    allowAnonymous,
+  };
+}
+
+/** `app.register(idempotencyPlugin())`; keyed POSTs then run once per caller, tenant, route and key. */
+export function idempotencyPlugin(options: IdempotencyPluginOptions = {}): Plugin {
+  const { store, header, methods, credentialHeaders, allowAnonymous } = resolveOptions(options);
+  /** Scope hashes this process reserved, per request, until the response settles them. */
+  const reserved = new WeakMap<SvcRequest, string>();
+
+  const hook: RequestHook = {
+    name: 'svc:idempotency',
+    async onRequest({ request, reply, route }) {
+      // The neutral 404/405 and edge routes have no handler effect to protect.
+      if (route === undefined || route.edge === true || !methods.has(request.method)) return;
+      const raw = request.headers[header];
+      if (raw === undefined) return;
+      const key = Array.isArray(raw) ? raw.join(', ') : raw;
+      if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) throw errors.IDEMPOTENCY_KEY_INVALID();
+      const scope = idempotencyScope({ request, route, key, credentialHeaders, allowAnonymous });
+      if (scope === undefined) return;
+
+      let state = await store.get(scope);
+      if (state === undefined) {
+        if (await store.setPending(scope)) {
+          reserved.set(request, scope);
+          return;
+        }
+        // Another request reserved the key between get and setPending: answer from what it left.
+        state = await store.get(scope);
+      }
+      if (state === undefined || state === 'pending') throw errors.IDEMPOTENCY_CONFLICT();
+      reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+      reply.finish(state.status, state.body === '' ? undefined : state.body, state.contentType);
+    },
+    onResponse({ request, status, body, contentType, streamed }) {
+      const scope = reserved.get(request);
+      if (scope === undefined) return;
+      reserved.delete(request);
+      // A 5xx frees the key for a retry. Streams and byte bodies cannot be kept in a text record: they are
+      // not stored either, so a retry runs the handler again rather than replaying something different.
+      const settled =
+        status >= 500 || streamed || Buffer.isBuffer(body)
+          ? store.release(scope)
+          : store.complete(scope, {
+              status,
+              body: body ?? '',
+              ...(contentType === undefined ? {} : { contentType }),
+            });
+      // The answer is already out; a store failure only means the key frees itself at expiry.
+      settled.catch(() => undefined);
+    },
+  };
+
+  return {
+    name: 'svc:idempotency',
+    setup(app: App) {
+      app.metadata.add('http:request-hooks', hook);
+    },
+  };
+}

@@ -1,0 +1,345 @@
+// idempotencyPlugin on every adapter (seed 001 "Idempotency record", "States and transitions", "Authentication"
+// 4, "Errors" IDEMPOTENCY_*): one handler run per scope and key, replays before guards with
+// `Idempotent-Replayed: true`, 409 while pending, 5xx frees the key, anonymous requests pass untouched.
+import { describe, expect, it } from 'vitest';
+import {
+  MemoryIdempotencyStore,
+  idempotencyPlugin,
+  route,
+  stream,
+  type IdempotencyPluginOptions,
+  type IdempotencyRecord,
+  type IdempotencyStore,
+  type Plugin,
+  type Route,
+} from 'svckit';
+import { Readable } from 'node:stream';
+import { adapters, call, rawRequest, withServer } from './harness.js';
+
+const CONFLICT = {
+  error: {
+    code: 'IDEMPOTENCY_CONFLICT',
+    message: 'A request with this idempotency key is still in progress.',
+  },
+};
+const AUTH = { authorization: 'Bearer alice' };
+
+function post(url: string, headers: Record<string, string>, body: unknown = { title: 't' }) {
+  return call(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+/** A store that records every key it is given, to show it never sees a raw key or a credential. */
+class RecordingStore implements IdempotencyStore {
+  readonly keys: string[] = [];
+  private readonly inner = new MemoryIdempotencyStore();
+  get(key: string) {
+    this.keys.push(key);
+    return this.inner.get(key);
+  }
+  setPending(key: string) {
+    this.keys.push(key);
+    return this.inner.setPending(key);
+  }
+  complete(key: string, record: IdempotencyRecord) {
+    this.keys.push(key);
+    return this.inner.complete(key, record);
+  }
+  release(key: string) {
+    this.keys.push(key);
+    return this.inner.release(key);
+  }
+}
+
+describe.each(adapters)('idempotencyPlugin on $name', (adapter) => {
+  /** A counting POST /notes/:id route; `status` picks the answer's status. */
+  function notesRoute(options: { delayMs?: number; status?: () => number } = {}): {
+    route: Route;
+    runs: () => number;
+  } {
+    let runs = 0;
+    const notes = route({
+      method: 'POST',
+      url: '/notes/:id',
+      handler: async ({ params, reply }) => {
+        runs++;
+        const run = runs;
+        if (options.delayMs !== undefined)
+          await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+        reply.status(options.status?.() ?? 201);
+        return { id: (params as { id: string }).id, run };
+      },
+    });
+    return { route: notes, runs: () => runs };
+  }
+
+  const serve = (
+    routes: Route[],
+    body: (url: string) => Promise<void>,
+    options: IdempotencyPluginOptions = {},
+    extra: Plugin[] = [],
+  ) => withServer(adapter, { routes, plugins: [idempotencyPlugin(options), ...extra] }, body);
+
+  it('runs the handler once for 50 identical keyed POSTs sent at once', async () => {
+    const notes = notesRoute({ delayMs: 50 });
+    await serve([notes.route], async (url) => {
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, () => post(`${url}/notes/1`, { ...AUTH, 'idempotency-key': 'burst' })),
+      );
+      expect(notes.runs()).toBe(1);
+      const first = answers.filter(
+        (answer) => answer.status === 201 && answer.headers.get('idempotent-replayed') === null,
+      );
+      expect(first).toHaveLength(1);
+      for (const answer of answers) {
+        if (answer.status === 409) expect(answer.json).toEqual(CONFLICT);
+        else {
+          expect(answer.status).toBe(201);
+          expect(answer.json).toEqual({ id: '1', run: 1 });
+        }
+      }
+      expect(answers.filter((answer) => answer.status === 409).length).toBeGreaterThan(0);
+    });
+  });
+
+  it('replays a completed answer with Idempotent-Replayed: true, status, body and content type', async () => {
+    const notes = notesRoute();
+    await serve([notes.route], async (url) => {
+      const first = await post(`${url}/notes/1`, { ...AUTH, 'idempotency-key': 'k1' });
+      expect(first.status).toBe(201);
+      expect(first.headers.get('idempotent-replayed')).toBeNull();
+      const again = await post(`${url}/notes/1`, { ...AUTH, 'idempotency-key': 'k1' });
+      expect(again.status).toBe(201);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.headers.get('content-type')).toBe(first.headers.get('content-type'));
+      expect(again.text).toBe(first.text);
+      expect(notes.runs()).toBe(1);
+      // A request without the key, or with another key, is a new request.
+      expect((await post(`${url}/notes/1`, AUTH)).json).toEqual({ id: '1', run: 2 });
+      expect((await post(`${url}/notes/1`, { ...AUTH, 'idempotency-key': 'k2' })).json).toEqual({
+        id: '1',
+        run: 3,
+      });
+      // Another concrete path under the same template is another resource.
+      expect((await post(`${url}/notes/2`, { ...AUTH, 'idempotency-key': 'k1' })).json).toEqual({
+        id: '2',
+        run: 4,
+      });
+    });
+  });
+
+  it('scopes keys per credential, tenant and host', async () => {
+    const notes = notesRoute();
+    await serve([notes.route], async (url) => {
+      const key = { 'idempotency-key': 'shared' };
+      await post(`${url}/notes/1`, { ...AUTH, ...key });
+      const bob = await post(`${url}/notes/1`, { authorization: 'Bearer bob', ...key });
+      expect(bob.headers.get('idempotent-replayed')).toBeNull();
+      expect(bob.json).toEqual({ id: '1', run: 2 });
+      const cookie = await post(`${url}/notes/1`, { cookie: 'sid=alice', ...key });
+      expect(cookie.json).toEqual({ id: '1', run: 3 });
+      const tenant = await post(`${url}/notes/1`, { ...AUTH, 'x-tenant-id': 'acme', ...key });
+      expect(tenant.json).toEqual({ id: '1', run: 4 });
+      const host = await rawRequest(url, {
+        method: 'POST',
+        path: '/notes/1',
+        headers: { ...AUTH, ...key, host: 'other.example', 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(JSON.parse(host.body)).toEqual({ id: '1', run: 5 });
+      expect(host.headers['idempotent-replayed']).toBeUndefined();
+      expect(notes.runs()).toBe(5);
+    });
+  });
+
+  it('neither caches nor replays anonymous requests unless allowAnonymous', async () => {
+    const closed = notesRoute();
+    await serve([closed.route], async (url) => {
+      await post(`${url}/notes/1`, { 'idempotency-key': 'anon' });
+      const again = await post(`${url}/notes/1`, { 'idempotency-key': 'anon' });
+      expect(again.headers.get('idempotent-replayed')).toBeNull();
+      expect(closed.runs()).toBe(2);
+    });
+    const open = notesRoute();
+    await serve(
+      [open.route],
+      async (url) => {
+        await post(`${url}/notes/1`, { 'idempotency-key': 'anon' });
+        const again = await post(`${url}/notes/1`, { 'idempotency-key': 'anon' });
+        expect(again.headers.get('idempotent-replayed')).toBe('true');
+        expect(open.runs()).toBe(1);
+      },
+      { allowAnonymous: true },
+    );
+  });
+
+  it('releases the key on a 5xx so a retry runs the handler again, and stores a 4xx', async () => {
+    let status = 503;
+    const notes = notesRoute({ status: () => status });
+    await serve([notes.route], async (url) => {
+      expect((await post(`${url}/notes/1`, { ...AUTH, 'idempotency-key': 'retry' })).status).toBe(503);
+      status = 201;
+      const retry = await post(`${url}/notes/1`, { ...AUTH, 'idempotency-key': 'retry' });
+      expect(retry.status).toBe(201);
+      expect(retry.headers.get('idempotent-replayed')).toBeNull();
+      expect(notes.runs()).toBe(2);
+      status = 422;
+      await post(`${url}/notes/1`, { ...AUTH, 'idempotency-key': 'client-error' });
+      const replayed = await post(`${url}/notes/1`, { ...AUTH, 'idempotency-key': 'client-error' });
+      expect(replayed.status).toBe(422);
+      expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+      expect(notes.runs()).toBe(3);
+    });
+  });
+
+  it('releases the key when the handler throws', async () => {
+    let fail = true;
+    const boom = route({
+      method: 'POST',
+      url: '/boom',
+      handler: () => {
+        if (fail) throw new Error('internal');
+        return { ok: true };
+      },
+    });
+    await serve([boom], async (url) => {
+      expect((await post(`${url}/boom`, { ...AUTH, 'idempotency-key': 'b' })).status).toBe(500);
+      fail = false;
+      const retry = await post(`${url}/boom`, { ...AUTH, 'idempotency-key': 'b' });
+      expect(retry.status).toBe(200);
+      expect(retry.json).toEqual({ ok: true });
+    });
+  });
+
+  it('stores neither streamed nor byte answers: a retry runs the handler again', async () => {
+    let runs = 0;
+    const routes = [
+      route({
+        method: 'POST',
+        url: '/export',
+        handler: () => {
+          runs++;
+          return stream(Readable.from([Buffer.from('chunk')]));
+        },
+      }),
+      route({
+        method: 'POST',
+        url: '/bytes',
+        handler: ({ reply }) => {
+          runs++;
+          reply.header('content-type', 'application/octet-stream');
+          reply.send(Buffer.from([0xff, 0x00]));
+        },
+      }),
+    ];
+    await serve(routes, async (url) => {
+      for (const path of ['/export', '/bytes']) {
+        for (let attempt = 0; attempt < 2; attempt++) {
+          const answer = await call(`${url}${path}`, {
+            method: 'POST',
+            headers: { ...AUTH, 'idempotency-key': 's' },
+          });
+          expect(answer.status).toBe(200);
+          expect(answer.headers.get('idempotent-replayed')).toBeNull();
+        }
+      }
+      expect(runs).toBe(4);
+    });
+  });
+
+  it('answers 400 IDEMPOTENCY_KEY_INVALID for an empty key or one longer than 255 characters', async () => {
+    const notes = notesRoute();
+    await serve([notes.route], async (url) => {
+      const long = await post(`${url}/notes/1`, { ...AUTH, 'idempotency-key': 'k'.repeat(256) });
+      expect(long.status).toBe(400);
+      expect(long.json).toEqual({
+        error: { code: 'IDEMPOTENCY_KEY_INVALID', message: 'Idempotency key is invalid.' },
+      });
+      const empty = await rawRequest(url, {
+        method: 'POST',
+        path: '/notes/1',
+        headers: { ...AUTH, 'idempotency-key': '', 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(empty.status).toBe(400);
+      expect(notes.runs()).toBe(0);
+      expect((await post(`${url}/notes/1`, { ...AUTH, 'idempotency-key': 'k'.repeat(255) })).status).toBe(
+        201,
+      );
+    });
+  });
+
+  it('honours only the configured methods and header', async () => {
+    let runs = 0;
+    const handler = () => ({ run: ++runs });
+    const routes = [
+      route({ method: 'POST', url: '/items', handler }),
+      route({ method: 'PUT', url: '/items', handler }),
+    ];
+    await serve(
+      routes,
+      async (url) => {
+        const put = (headers: Record<string, string>) =>
+          call(`${url}/items`, { method: 'PUT', headers: { ...AUTH, ...headers } });
+        await put({ 'x-request-key': 'p' });
+        expect((await put({ 'x-request-key': 'p' })).headers.get('idempotent-replayed')).toBe('true');
+        // The default header name is not the configured one; POST is not among the methods.
+        await put({ 'idempotency-key': 'p' });
+        await call(`${url}/items`, { method: 'POST', headers: { ...AUTH, 'x-request-key': 'q' } });
+        const post2 = await call(`${url}/items`, {
+          method: 'POST',
+          headers: { ...AUTH, 'x-request-key': 'q' },
+        });
+        expect(post2.headers.get('idempotent-replayed')).toBeNull();
+        expect(runs).toBe(4);
+      },
+      { methods: ['PUT'], header: 'X-Request-Key' },
+    );
+  });
+
+  it('replays before the guards run', async () => {
+    let guardCalls = 0;
+    const countingGuard: Plugin = {
+      name: 'counting-guard',
+      setup(app) {
+        app.metadata.add('http:guards', {
+          name: 'counting',
+          check: () => {
+            guardCalls++;
+          },
+        });
+      },
+    };
+    const notes = notesRoute();
+    await serve(
+      [notes.route],
+      async (url) => {
+        await post(`${url}/notes/1`, { ...AUTH, 'idempotency-key': 'g' });
+        expect(guardCalls).toBe(1);
+        const again = await post(`${url}/notes/1`, { ...AUTH, 'idempotency-key': 'g' });
+        expect(again.headers.get('idempotent-replayed')).toBe('true');
+        expect(guardCalls).toBe(1);
+      },
+      {},
+      [countingGuard],
+    );
+  });
+
+  it('hands the store only SHA-256 hex digests, never the key or a credential', async () => {
+    const store = new RecordingStore();
+    const notes = notesRoute();
+    await serve(
+      [notes.route],
+      async (url) => {
+        await post(`${url}/notes/1`, { ...AUTH, 'idempotency-key': 'visible-key' });
+        await post(`${url}/notes/1`, { ...AUTH, 'idempotency-key': 'visible-key' });
+      },
+      { store },
+    );
+    expect(store.keys.length).toBeGreaterThan(0);
+    for (const key of store.keys) expect(key).toMatch(/^[0-9a-f]{64}$/);
+  });
+});

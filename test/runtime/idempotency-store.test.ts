@@ -1,0 +1,133 @@
+// The in-memory idempotency store (seed 001 "Idempotency record", "Limits"): atomic setPending, complete and
+// release, retention `ttlMs` (24 h default), at most `maxEntries` keys (10000 default) with the oldest evicted.
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_IDEMPOTENCY_MAX_ENTRIES,
+  DEFAULT_IDEMPOTENCY_TTL_MS,
+  MemoryIdempotencyStore,
+  idempotencyPlugin,
+  idempotencyScope,
+  route,
+  type SvcRequest,
+} from 'svckit';
+
+function fakeClock(start = 1_000_000): { now: () => number; advance(ms: number): void } {
+  let time = start;
+  return {
+    now: () => time,
+    advance(ms) {
+      time += ms;
+    },
+  };
+}
+
+const RECORD = { status: 201, body: '{"id":1}', contentType: 'application/json; charset=utf-8' };
+
+describe('MemoryIdempotencyStore', () => {
+  it('moves a key from absent to pending to completed, and reserves it only once', async () => {
+    const store = new MemoryIdempotencyStore();
+    expect(await store.get('k')).toBeUndefined();
+    expect(await store.setPending('k')).toBe(true);
+    expect(await store.setPending('k')).toBe(false);
+    expect(await store.get('k')).toBe('pending');
+    await store.complete('k', RECORD);
+    expect(await store.get('k')).toEqual(RECORD);
+    expect(await store.setPending('k')).toBe(false);
+  });
+
+  it('frees a released key for a new reservation', async () => {
+    const store = new MemoryIdempotencyStore();
+    await store.setPending('k');
+    await store.release('k');
+    expect(await store.get('k')).toBeUndefined();
+    expect(await store.setPending('k')).toBe(true);
+  });
+
+  it('forgets pending and completed keys once ttlMs passed', async () => {
+    const clock = fakeClock();
+    const store = new MemoryIdempotencyStore({ ttlMs: 1000, now: clock.now });
+    await store.setPending('p');
+    await store.setPending('c');
+    await store.complete('c', RECORD);
+    clock.advance(999);
+    expect(await store.get('p')).toBe('pending');
+    expect(await store.get('c')).toEqual(RECORD);
+    clock.advance(1);
+    expect(await store.get('p')).toBeUndefined();
+    expect(await store.get('c')).toBeUndefined();
+    expect(await store.setPending('c')).toBe(true);
+  });
+
+  it('keeps 24 h and 10000 keys by default and refuses bad bounds', () => {
+    expect(DEFAULT_IDEMPOTENCY_TTL_MS).toBe(86_400_000);
+    expect(DEFAULT_IDEMPOTENCY_MAX_ENTRIES).toBe(10_000);
+    const store = new MemoryIdempotencyStore();
+    expect(store.ttlMs).toBe(86_400_000);
+    expect(store.maxEntries).toBe(10_000);
+    expect(() => new MemoryIdempotencyStore({ maxEntries: 0 })).toThrow(TypeError);
+    expect(() => new MemoryIdempotencyStore({ ttlMs: 1.5 })).toThrow(TypeError);
+  });
+
+  it('evicts the oldest key when full', async () => {
+    const store = new MemoryIdempotencyStore({ maxEntries: 3 });
+    for (const key of ['a', 'b', 'c']) await store.setPending(key);
+    await store.complete('a', RECORD); // completing renews a: b is now the oldest
+    await store.setPending('d');
+    expect(store.size).toBe(3);
+    expect(await store.get('b')).toBeUndefined();
+    expect(await store.get('a')).toEqual(RECORD);
+    expect(await store.get('c')).toBe('pending');
+    expect(await store.get('d')).toBe('pending');
+  });
+
+  it('holds its own copy of a record', async () => {
+    const store = new MemoryIdempotencyStore();
+    const record = { ...RECORD };
+    await store.complete('k', record);
+    record.status = 500;
+    expect(await store.get('k')).toEqual(RECORD);
+  });
+});
+
+describe('idempotencyScope', () => {
+  const notes = route({ method: 'POST', url: '/notes/:id', handler: () => ({}) });
+  function request(headers: Record<string, string>, path = '/notes/1'): SvcRequest {
+    return { method: 'POST', path, headers } as unknown as SvcRequest;
+  }
+  const scope = (headers: Record<string, string>, key = 'k', path?: string, allowAnonymous = false) =>
+    idempotencyScope({
+      request: request(headers, path),
+      route: notes,
+      key,
+      credentialHeaders: ['authorization'],
+      allowAnonymous,
+    });
+
+  it('is a SHA-256 hex digest that differs per credential, tenant, host, path and key', () => {
+    const base = scope({ authorization: 'Bearer a', host: 'h' });
+    expect(base).toMatch(/^[0-9a-f]{64}$/);
+    expect(scope({ authorization: 'Bearer a', host: 'h' })).toBe(base);
+    expect(scope({ authorization: 'Bearer b', host: 'h' })).not.toBe(base);
+    expect(scope({ authorization: 'Bearer a', host: 'other' })).not.toBe(base);
+    expect(scope({ authorization: 'Bearer a', host: 'h', 'x-tenant-id': 't' })).not.toBe(base);
+    expect(scope({ authorization: 'Bearer a', host: 'h' }, 'k2')).not.toBe(base);
+    expect(scope({ authorization: 'Bearer a', host: 'h' }, 'k', '/notes/2')).not.toBe(base);
+  });
+
+  it('is undefined for a request without credentials unless anonymous requests are allowed', () => {
+    expect(scope({ host: 'h' })).toBeUndefined();
+    expect(scope({ host: 'h' }, 'k', undefined, true)).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('idempotencyPlugin options', () => {
+  it('refuses wrong options when created', () => {
+    expect(() => idempotencyPlugin({ methods: ['FETCH' as 'POST'] })).toThrow(TypeError);
+    expect(() => idempotencyPlugin({ header: 'bad header' })).toThrow(TypeError);
+    expect(() => idempotencyPlugin({ ttlMs: 0 })).toThrow(TypeError);
+    expect(() => idempotencyPlugin({ allowAnonymous: 'yes' as unknown as boolean })).toThrow(TypeError);
+    expect(() => idempotencyPlugin({ store: new MemoryIdempotencyStore(), ttlMs: 5 })).toThrow(TypeError);
+    expect(() => idempotencyPlugin({ unknown: 1 } as never)).toThrow(TypeError);
+    expect(idempotencyPlugin().name).toBe('svc:idempotency');
+  });
+});
