@@ -8,6 +8,7 @@ import {
   metricsPlugin,
   openapiPlugin,
   securityPlugin,
+  tracingPlugin,
   type App,
 } from 'svckit';
 import type { SvcConfig } from '../generated/config.js';
@@ -23,6 +24,7 @@ export async function buildApp(config: SvcConfig): Promise<App> {
   app.register(securityPlugin({ rateLimit: { limit: 1000, windowMs: 60_000 } }));
   app.register(healthPlugin());
   app.register(metricsPlugin());
+  app.register(tracingPlugin({ serviceName: config.name }));
   // Keyed retries of authenticated POSTs replay; anonymous requests are never cached (seed 001).
   app.register(idempotencyPlugin());
   app.register(openapiPlugin({ document: openapi }));

@@ -6,6 +6,7 @@ export { metricsPlugin, DEFAULT_DURATION_BUCKETS, DEFAULT_METRICS_PATH } from '.
 export type { MetricsPlugin, MetricsPluginOptions } from './metrics/index.js';
 export { openapiPlugin, finishDocument } from './openapi/index.js';
 export type { OpenapiPluginOptions, OpenApiTag } from './openapi/index.js';
+export * from './tracing/index.js';
 export {
   securityPlugin,
   ALWAYS_EXPOSED_HEADERS,

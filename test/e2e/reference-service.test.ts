@@ -133,6 +133,7 @@ describe.each(['fastify', 'express', 'hono'])(
       expect(metrics).toMatch(/http_requests_total\{method="GET",route="\/livez",status="200"\} 1/);
       const notes = await fetch(`${service.url}/notes`);
       expect(notes.headers.get('x-ratelimit-limit')).toBe('1000');
+      expect(notes.headers.get('traceparent')).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
       const document = (await (await fetch(`${service.url}/openapi.json`)).json()) as {
         info: { title: string };
       };
