@@ -14,8 +14,12 @@ import { median } from './lib/results.js';
 export interface HttpPair {
   id: string;
   title: string;
+  /** The baseline server script. */
   plain: string;
+  /** The server script measured against it. */
   svc: string;
+  /** Names of the two servers in the table (default 'plain' and 'svc'). */
+  labels?: { plain: string; svc: string };
 }
 
 interface Workload {
@@ -194,8 +198,14 @@ export async function runHttpPair(pair: HttpPair, options: HttpBenchOptions): Pr
     const [regime, route] = key.split('\u0000') as [string, string];
     const spread = `${(Math.min(...ratios) * 100).toFixed(0)}–${(Math.max(...ratios) * 100).toFixed(0)} %`;
     rows.push(
-      summaryRow(regime, route, 'plain', plain, ''),
-      summaryRow(regime, route, 'svc', svc, `**${(median(ratios) * 100).toFixed(1)} %** (${spread})`),
+      summaryRow(regime, route, pair.labels?.plain ?? 'plain', plain, ''),
+      summaryRow(
+        regime,
+        route,
+        pair.labels?.svc ?? 'svc',
+        svc,
+        `**${(median(ratios) * 100).toFixed(1)} %** (${spread})`,
+      ),
     );
   }
   return [

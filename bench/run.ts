@@ -27,6 +27,14 @@ const HTTP_PAIRS: HttpPair[] = [
     plain: 'bench/servers/plain-hono.ts',
     svc: 'bench/servers/svc-hono.ts',
   },
+  {
+    id: 'edge',
+    title:
+      'svc on Fastify with security headers + metrics + tracing vs svc alone (target ≥ 85 %, cost ≤ 15 %)',
+    plain: 'bench/servers/svc-fastify.ts',
+    svc: 'bench/servers/svc-fastify-edge.ts',
+    labels: { plain: 'svc', svc: 'svc + edge' },
+  },
 ];
 const UPLOAD_ID = 'upload';
 const KNOWN = [...HTTP_PAIRS.map((pair) => pair.id), UPLOAD_ID];

@@ -27,10 +27,21 @@ export function formatTraceparent(parent: TraceParent): string {
   return `00-${parent.traceId}-${parent.spanId}-${parent.flags}`;
 }
 
+// Ids are cut from a 64 KiB CSPRNG pool: one randomBytes call per request cost about a seventh of a traced
+// request's CPU (bench/RESULTS.md, `npm run bench -- edge`).
+const POOL_BYTES = 64 * 1024;
+let pool = Buffer.alloc(0);
+let offset = 0;
+
 function randomHex(bytes: number): string {
   // An all-zero id is invalid; the odds are negligible but the retry costs nothing.
   for (;;) {
-    const hex = randomBytes(bytes).toString('hex');
+    if (offset + bytes > pool.length) {
+      pool = randomBytes(POOL_BYTES);
+      offset = 0;
+    }
+    const hex = pool.toString('hex', offset, offset + bytes);
+    offset += bytes;
     if (!ALL_ZEROS.test(hex)) return hex;
   }
 }
