@@ -13,6 +13,7 @@ import type { HttpMethod, ReplySink, RequestContext, RequestHeaders, SvcRequest 
 import { capturedBodyOf } from './express-body.js';
 import { WILDCARD_PARAM } from './express-paths.js';
 import { writeNodeStream } from './node-stream.js';
+import { checkedStatus } from '../http/status.js';
 
 /** What svc reads from an Express request: node's request plus Express's `ip` and matched `params`. */
 export interface ExpressRequestLike extends IncomingMessage {
@@ -124,10 +125,7 @@ export class ExpressSvcReply implements ReplySink {
   }
 
   status(code: number): this {
-    if (!Number.isInteger(code) || code < 100 || code > 599) {
-      throw new RangeError(`reply.status(): ${String(code)} is not an HTTP status code.`);
-    }
-    this.code = code;
+    this.code = checkedStatus(code);
     this.chosen = true;
     return this;
   }

@@ -11,6 +11,7 @@ import { REQUEST_ID_HEADER } from '../http/request-id.js';
 import { writeNodeStream } from './node-stream.js';
 import { originForm, pathOf } from '../http/url.js';
 import type { HttpMethod, ReplySink, RequestContext, RequestHeaders, SvcRequest } from '../http/types.js';
+import { checkedStatus } from '../http/status.js';
 
 const NO_PARAMS: Record<string, string> = Object.freeze(Object.create(null) as Record<string, string>);
 
@@ -143,10 +144,7 @@ export class FastifySvcReply implements ReplySink {
   }
 
   status(code: number): this {
-    if (!Number.isInteger(code) || code < 100 || code > 599) {
-      throw new RangeError(`reply.status(): ${String(code)} is not an HTTP status code.`);
-    }
-    this.code = code;
+    this.code = checkedStatus(code);
     this.chosen = true;
     return this;
   }

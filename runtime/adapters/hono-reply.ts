@@ -10,6 +10,7 @@ import { JSON_CONTENT_TYPE } from '../http/reply-mapping.js';
 import { REQUEST_ID_HEADER } from '../http/request-id.js';
 import type { ReplySink } from '../http/types.js';
 import { pipeToWebStream } from './hono-stream.js';
+import { checkedStatus } from '../http/status.js';
 
 type HeaderValue = string | number | string[];
 type HeaderRecord = Record<string, HeaderValue>;
@@ -116,10 +117,7 @@ export class HonoSvcReply implements ReplySink {
   }
 
   status(code: number): this {
-    if (!Number.isInteger(code) || code < 100 || code > 599) {
-      throw new RangeError(`reply.status(): ${String(code)} is not an HTTP status code.`);
-    }
-    this.code = code;
+    this.code = checkedStatus(code);
     this.chosen = true;
     return this;
   }

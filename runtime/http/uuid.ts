@@ -1,14 +1,11 @@
-// Request ids: UUID version 7 (RFC 9562), time-ordered so logs sort by id. The 74 random bits come from a
-// pooled CSPRNG buffer refilled 64 KiB at a time: node's randomUUID() refills its cache every 128 ids, which
-// under load cost several percent of svc's throughput (bench/RESULTS.md). The id is built with one
+// Request ids: UUID version 7 (RFC 9562), time-ordered so logs sort by id. The 74 random bits come from the
+// pooled CSPRNG buffer of random-pool.ts: node's randomUUID() refills its cache every 128 ids, which under
+// load cost several percent of svc's throughput (bench/RESULTS.md). The id is built with one
 // String.fromCharCode call, so it is a flat string: a concatenated one would be flattened again by every
 // header check and log write.
-import { randomFillSync } from 'node:crypto';
+import { randomPool as pool, takeRandom } from './random-pool.js';
 
-const POOL_BYTES = 65_536;
 const RANDOM_BYTES_PER_ID = 10;
-const pool = Buffer.allocUnsafe(POOL_BYTES);
-let offset = POOL_BYTES;
 
 /** Char codes of the hex digits: HEX[n] for 0 <= n < 16. */
 const HEX = Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));
@@ -19,12 +16,7 @@ const lo = (byte: number): number => HEX[byte & 0x0f]!;
 
 /** A new UUIDv7: 48-bit Unix milliseconds, version 7, 12 random bits, variant 10, 62 random bits. */
 export function uuidv7(now: number = Date.now()): string {
-  if (offset + RANDOM_BYTES_PER_ID > POOL_BYTES) {
-    randomFillSync(pool);
-    offset = 0;
-  }
-  const r = offset;
-  offset += RANDOM_BYTES_PER_ID;
+  const r = takeRandom(RANDOM_BYTES_PER_ID);
   const top = Math.floor(now / 0x10000); // the top 32 of the 48 timestamp bits
   const t0 = (top >>> 24) & 0xff;
   const t1 = (top >>> 16) & 0xff;

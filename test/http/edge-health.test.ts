@@ -1,29 +1,8 @@
 // healthPlugin on every adapter (seed 001 "Edge routes"): /livez touches nothing, /readyz runs every check,
 // and edge routes run no enrichers or guards.
 import { describe, expect, it } from 'vitest';
-import { HttpError, healthPlugin, route, type HealthCheck, type Plugin } from 'svckit';
-import { adapters, call, withServer } from './harness.js';
-
-/** Rejects every request it sees and counts the enricher runs, so edge routes can show they skip both. */
-function lockdown(counter: { enriched: number }): Plugin {
-  return {
-    name: 'lockdown',
-    setup(app) {
-      app.metadata.add('http:enrichers', {
-        name: 'count',
-        enrich: () => {
-          counter.enriched++;
-        },
-      });
-      app.metadata.add('http:guards', {
-        name: 'deny-all',
-        check: () => {
-          throw new HttpError(401, 'AUTH_REQUIRED', 'Authentication required.');
-        },
-      });
-    },
-  };
-}
+import { healthPlugin, route, type HealthCheck } from 'svckit';
+import { adapters, call, denyAllPlugin, withServer } from './harness.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -31,7 +10,10 @@ describe.each(adapters)('healthPlugin on $name', (adapter) => {
   it('answers /livez without running any check, enricher or guard', async () => {
     let checked = 0;
     const counter = { enriched: 0 };
-    const plugins = [lockdown(counter), healthPlugin({ checks: { db: () => ({ ok: checked++ > 1e9 }) } })];
+    const plugins = [
+      denyAllPlugin(counter),
+      healthPlugin({ checks: { db: () => ({ ok: checked++ > 1e9 }) } }),
+    ];
     const routes = [route({ method: 'GET', url: '/private', handler: () => 'secret' })];
     await withServer(adapter, { routes, plugins }, async (url) => {
       const live = await call(`${url}/livez`);

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { Counter, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { HttpError, metricsPlugin, route, stream, type Plugin, type RequestHook } from 'svckit';
-import { adapters, call, rawRequest, withServer } from './harness.js';
+import { adapters, call, denyAllPlugin, rawRequest, withServer } from './harness.js';
 
 interface ParsedSample {
   labels?: Record<string, string>;
@@ -82,27 +82,6 @@ function histogram(
     else if (sample === `${name}_bucket` && le !== undefined) result.buckets[le] = Number(value);
   }
   return result;
-}
-
-/** Rejects every application request and counts enricher runs (see edge-health.test.ts). */
-function lockdown(counter: { enriched: number }): Plugin {
-  return {
-    name: 'lockdown',
-    setup(app) {
-      app.metadata.add('http:enrichers', {
-        name: 'count',
-        enrich: () => {
-          counter.enriched++;
-        },
-      });
-      app.metadata.add('http:guards', {
-        name: 'deny-all',
-        check: () => {
-          throw new HttpError(401, 'AUTH_REQUIRED', 'Authentication required.');
-        },
-      });
-    },
-  };
 }
 
 function hookPlugin(hook: RequestHook): Plugin {
@@ -404,7 +383,7 @@ describe.each(adapters)('metricsPlugin on $name', (adapter) => {
   it('serves /metrics without enrichers or guards, while application routes stay guarded', async () => {
     const counter = { enriched: 0 };
     const routes = [route({ method: 'GET', url: '/private', handler: () => 'secret' })];
-    await withServer(adapter, { routes, plugins: [lockdown(counter), metricsPlugin()] }, async (url) => {
+    await withServer(adapter, { routes, plugins: [denyAllPlugin(counter), metricsPlugin()] }, async (url) => {
       expect((await call(`${url}/metrics`)).status).toBe(200);
       expect(counter.enriched).toBe(0);
       expect((await call(`${url}/private`)).status).toBe(401);

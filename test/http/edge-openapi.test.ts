@@ -1,25 +1,13 @@
 // openapiPlugin on every adapter: the generated document at /openapi.json, public, with an ETag.
 import { describe, expect, it } from 'vitest';
-import { createApp, HttpError, openapiPlugin, type Plugin } from 'svckit';
+import { createApp, openapiPlugin } from 'svckit';
 import document from '../../generated/openapi.json' with { type: 'json' };
-import { adapters, call, withServer } from './harness.js';
-
-const denyAll: Plugin = {
-  name: 'deny-all',
-  setup(app) {
-    app.metadata.add('http:guards', {
-      name: 'deny-all',
-      check: () => {
-        throw new HttpError(401, 'AUTH_REQUIRED', 'Authentication required.');
-      },
-    });
-  },
-};
+import { adapters, call, denyAllPlugin, withServer } from './harness.js';
 
 describe.each(adapters)('openapiPlugin on $name', (adapter) => {
   it('serves the generated document, public, with info applied and an ETag', async () => {
     const plugin = openapiPlugin({ document, info: { title: 'Notes (staging)' }, tags: [{ name: 'notes' }] });
-    await withServer(adapter, { routes: [], plugins: [denyAll, plugin] }, async (url) => {
+    await withServer(adapter, { routes: [], plugins: [denyAllPlugin(), plugin] }, async (url) => {
       const response = await call(`${url}/openapi.json`);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');

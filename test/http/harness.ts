@@ -1,8 +1,8 @@
-// The adapter matrix: every suite in test/http runs once per adapter under test, over real HTTP on loopback.
-// Express and Hono join `adapters` when their adapters exist; the suites stay unchanged.
+// The adapter matrix: every suite in test/http runs once per adapter under test (Fastify, Express, Hono),
+// over real HTTP on loopback.
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { createApp, type Plugin, type Route } from 'svckit';
+import { createApp, HttpError, type AdapterOptions, type Plugin, type Route } from 'svckit';
 import { fastifyPlugin } from 'svckit/fastify';
 import { honoPlugin } from 'svckit/hono';
 import { expressPlugin } from 'svckit/express';
@@ -24,53 +24,54 @@ export interface AdapterUnderTest {
   start(input: StartInput): Promise<RunningServer>;
 }
 
+/** An adapter entry: a test app with the given plugins, served by `plugin(options)` on a free loopback port. */
+function adapterUnderTest(name: string, plugin: (options: AdapterOptions) => Plugin): AdapterUnderTest {
+  return {
+    name,
+    async start({ routes, plugins = [], options = {} }) {
+      const app = createApp({ name: 'test' });
+      for (const extra of plugins) app.register(extra);
+      app.register(plugin({ onError: false, ...options, routes }));
+      try {
+        const address = await app.listen({ port: 0, host: '127.0.0.1' });
+        return { url: address.url, close: () => app.close() };
+      } catch (error) {
+        await app.close();
+        throw error;
+      }
+    },
+  };
+}
+
 export const adapters: AdapterUnderTest[] = [
-  {
-    name: 'fastify',
-    async start({ routes, plugins = [], options = {} }) {
-      const app = createApp({ name: 'test' });
-      for (const plugin of plugins) app.register(plugin);
-      app.register(fastifyPlugin({ onError: false, ...options, routes }));
-      try {
-        const address = await app.listen({ port: 0, host: '127.0.0.1' });
-        return { url: address.url, close: () => app.close() };
-      } catch (error) {
-        await app.close();
-        throw error;
-      }
-    },
-  },
-  {
-    name: 'express',
-    async start({ routes, plugins = [], options = {} }) {
-      const app = createApp({ name: 'test' });
-      for (const plugin of plugins) app.register(plugin);
-      app.register(expressPlugin({ onError: false, ...options, routes }));
-      try {
-        const address = await app.listen({ port: 0, host: '127.0.0.1' });
-        return { url: address.url, close: () => app.close() };
-      } catch (error) {
-        await app.close();
-        throw error;
-      }
-    },
-  },
-  {
-    name: 'hono',
-    async start({ routes, plugins = [], options = {} }) {
-      const app = createApp({ name: 'test' });
-      for (const plugin of plugins) app.register(plugin);
-      app.register(honoPlugin({ onError: false, ...options, routes }));
-      try {
-        const address = await app.listen({ port: 0, host: '127.0.0.1' });
-        return { url: address.url, close: () => app.close() };
-      } catch (error) {
-        await app.close();
-        throw error;
-      }
-    },
-  },
+  adapterUnderTest('fastify', fastifyPlugin),
+  adapterUnderTest('express', expressPlugin),
+  adapterUnderTest('hono', honoPlugin),
 ];
+
+/**
+ * Rejects every application request with 401 and counts enricher runs, so a test can show that edge routes
+ * skip both while the app's own routes stay guarded.
+ */
+export function denyAllPlugin(counter: { enriched: number } = { enriched: 0 }): Plugin {
+  return {
+    name: 'deny-all',
+    setup(app) {
+      app.metadata.add('http:enrichers', {
+        name: 'count',
+        enrich: () => {
+          counter.enriched++;
+        },
+      });
+      app.metadata.add('http:guards', {
+        name: 'deny-all',
+        check: () => {
+          throw new HttpError(401, 'AUTH_REQUIRED', 'Authentication required.');
+        },
+      });
+    },
+  };
+}
 
 /** Starts a server for the duration of one test body and closes it afterwards, even when the body throws. */
 export async function withServer<T>(

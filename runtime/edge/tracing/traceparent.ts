@@ -1,5 +1,5 @@
 // W3C Trace Context `traceparent` (version 00): parse what a caller sent, format what svc answers.
-import { randomBytes } from 'node:crypto';
+import { randomPool, takeRandom } from '../../http/random-pool.js';
 
 export interface TraceParent {
   /** 32 lower-case hex characters, never all zeros. */
@@ -27,21 +27,13 @@ export function formatTraceparent(parent: TraceParent): string {
   return `00-${parent.traceId}-${parent.spanId}-${parent.flags}`;
 }
 
-// Ids are cut from a 64 KiB CSPRNG pool: one randomBytes call per request cost about a seventh of a traced
+// Ids come from the shared CSPRNG pool: one randomBytes call per request cost about a seventh of a traced
 // request's CPU (bench/RESULTS.md, `npm run bench -- edge`).
-const POOL_BYTES = 64 * 1024;
-let pool = Buffer.alloc(0);
-let offset = 0;
-
 function randomHex(bytes: number): string {
   // An all-zero id is invalid; the odds are negligible but the retry costs nothing.
   for (;;) {
-    if (offset + bytes > pool.length) {
-      pool = randomBytes(POOL_BYTES);
-      offset = 0;
-    }
-    const hex = pool.toString('hex', offset, offset + bytes);
-    offset += bytes;
+    const start = takeRandom(bytes);
+    const hex = randomPool.toString('hex', start, start + bytes);
     if (!ALL_ZEROS.test(hex)) return hex;
   }
 }
