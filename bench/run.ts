@@ -1,5 +1,5 @@
-// `npm run bench [-- <bench>...]`: runs the named benches (fastify, express, hono, upload; all by default) and
-// writes their sections of bench/RESULTS.md.
+// `npm run bench [-- <bench>...]`: runs the named benches (fastify, express, hono, edge, edge-memory, upload;
+// all by default) and writes their sections of bench/RESULTS.md.
 // BENCH_DURATION (seconds per HTTP measurement, default 4) and BENCH_RUNS (rounds, default 12 for the HTTP
 // pairs and 5 for the upload) shorten or lengthen them; BENCH_ONLY_SERVER_BOUND=1 skips the unthrottled regime.
 import { cpus, loadavg } from 'node:os';
@@ -30,10 +30,18 @@ const HTTP_PAIRS: HttpPair[] = [
   {
     id: 'edge',
     title:
-      'svc on Fastify with security headers + metrics + tracing vs svc alone (target ≥ 85 %, cost ≤ 15 %)',
+      'svc on Fastify with security headers + metrics + tracing (default exporter: spans dropped) vs svc alone (target ≥ 85 %, cost ≤ 15 %)',
     plain: 'bench/servers/svc-fastify.ts',
     svc: 'bench/servers/svc-fastify-edge.ts',
     labels: { plain: 'svc', svc: 'svc + edge' },
+  },
+  {
+    id: 'edge-memory',
+    title:
+      'svc on Fastify with security headers + metrics + tracing into the in-memory exporter vs svc alone',
+    plain: 'bench/servers/svc-fastify.ts',
+    svc: 'bench/servers/svc-fastify-edge-memory.ts',
+    labels: { plain: 'svc', svc: 'svc + edge, spans kept' },
   },
 ];
 const UPLOAD_ID = 'upload';

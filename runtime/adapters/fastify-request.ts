@@ -101,11 +101,16 @@ let replyHeadersKey: symbol | null | undefined;
  * directly on the node response are merged by writeHead itself.
  */
 function headerRecord(reply: FastifyReply): OutgoingHttpHeaders {
+  return ownHeaderRecord(reply) ?? (reply.getHeaders() as OutgoingHttpHeaders);
+}
+
+/** Fastify's own header record of the reply; undefined when this Fastify version keeps none. */
+function ownHeaderRecord(reply: FastifyReply): OutgoingHttpHeaders | undefined {
   if (replyHeadersKey === undefined) {
     const key = Object.getOwnPropertySymbols(reply).find((s) => s.description === 'fastify.reply.headers');
     replyHeadersKey = key !== undefined && isRecord(Reflect.get(reply, key)) ? key : null;
   }
-  if (replyHeadersKey === null) return reply.getHeaders() as OutgoingHttpHeaders;
+  if (replyHeadersKey === null) return undefined;
   return Reflect.get(reply, replyHeadersKey) as OutgoingHttpHeaders;
 }
 
@@ -150,7 +155,13 @@ export class FastifySvcReply implements ReplySink {
   }
 
   header(name: string, value: string | number | readonly string[]): this {
-    this.raw.header(name, value);
+    // Straight into Fastify's record, where Fastify's own header() stores it: going through that method cost
+    // about 0.5 µs per request for the seven headers of the edge plugins (CPU profile of the edge bench).
+    // Set-Cookie keeps Fastify's appending semantics.
+    const key = name.toLowerCase();
+    const record = key === 'set-cookie' ? undefined : ownHeaderRecord(this.raw);
+    if (record === undefined) this.raw.header(name, value);
+    else record[key] = value as string | number | string[];
     return this;
   }
 

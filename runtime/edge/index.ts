@@ -14,6 +14,7 @@ export {
   DEFAULT_CORS_MAX_AGE_SECONDS,
   DEFAULT_CORS_METHODS,
   DEFAULT_HSTS,
+  DOCUMENT_SECURE_HEADERS,
 } from './security/index.js';
 export type { CorsOptions, SecureHeadersOptions, SecurityPluginOptions } from './security/index.js';
 export {

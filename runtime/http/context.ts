@@ -11,6 +11,11 @@ class SvcRequestContext implements RequestContext {
   tenant: unknown = undefined;
   apiKey: unknown = undefined;
   amr: string[] | undefined = undefined;
+  // Declared up front, like every field svc's own plugins set, so contexts keep one shape (hook-slots.ts).
+  traceId: string | undefined = undefined;
+  spanId: string | undefined = undefined;
+  /** Per-request state of request hooks, under each hook's own symbol (hook-slots.ts). */
+  hookSlots: Record<symbol, unknown> | undefined = undefined;
   #root: Scope | undefined;
   #scope: Scope | undefined = undefined;
 

@@ -176,15 +176,23 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
   const reporter = resolveReporter(options.onError);
   const redactDetails = options.redactDetails;
   const hooks = createHookRunner(options.hooks ?? [], reporter);
-  const steps: Step[] = [];
-  for (const enricher of options.enrichers ?? []) steps.push((input) => enricher.enrich(input));
+  const enricherSteps: Step[] = (options.enrichers ?? []).map(
+    (enricher) => (input) => enricher.enrich(input),
+  );
   const guards = options.guards ?? [];
-  if (guards.length > 0 && container === undefined) {
-    steps.push(() => {
-      throw new GuardsWithoutContainerError();
-    });
+
+  /** Enrichers, then the guards that apply to `route`. */
+  function stepsOf(route: Route): Step[] {
+    const applying = guards.filter((guard) => guard.appliesTo?.(route) ?? true);
+    const steps = [...enricherSteps];
+    if (applying.length > 0 && container === undefined) {
+      steps.push(() => {
+        throw new GuardsWithoutContainerError();
+      });
+    }
+    for (const guard of applying) steps.push((input) => guard.check(input));
+    return steps;
   }
-  for (const guard of guards) steps.push((input) => guard.check(input));
 
   function sendError(error: unknown, reply: ReplySink, origin: ErrorOrigin): void {
     const { status, body } = toErrorResponse(error, { redactDetails });
@@ -216,7 +224,7 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
     const respond = buildResponder(route);
     const handler = route.handler as unknown as (input: HandlerInput) => unknown;
     // Edge routes are public probes and documents: no enrichers or guards run on them.
-    const routeSteps = route.edge === true ? [] : steps;
+    const routeSteps = route.edge === true ? [] : stepsOf(route);
 
     function callHandler(request: SvcRequest, reply: ReplySink, streamed?: unknown): void | Promise<void> {
       const result = handler(prepare(request, reply, streamed));

@@ -247,6 +247,11 @@ export interface Enricher {
 export interface Guard {
   name: string;
   check(input: PipelineInput): void | Promise<void>;
+  /**
+   * Asked once per route at boot; false leaves the guard out of that route's pipeline, so routes it has
+   * nothing to check on pay nothing for it. Default: the guard runs on every route.
+   */
+  appliesTo?(route: Route): boolean;
 }
 
 /** A plugin's claim that it enforces a guarded meta key. */

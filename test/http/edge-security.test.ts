@@ -20,12 +20,16 @@ const SECURE_HEADERS: Record<string, string> = {
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
-  'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
   'strict-transport-security': 'max-age=15552000; includeSubDomains',
+};
+
+/** Sent only with `headers: { documentHeaders: true }`. */
+const DOCUMENT_HEADERS: Record<string, string> = {
+  'cross-origin-opener-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
   'x-dns-prefetch-control': 'off',
   'x-permitted-cross-domain-policies': 'none',
-  'origin-agent-cluster': '?1',
 };
 
 const APP_ORIGIN = 'https://app.example.com';
@@ -125,6 +129,7 @@ describe.each(adapters)('securityPlugin on $name', (adapter) => {
         for (const [name, value] of Object.entries(SECURE_HEADERS)) {
           expect(answer.headers.get(name), `${name} on ${answer.status}`).toBe(value);
         }
+        for (const name of Object.keys(DOCUMENT_HEADERS)) expect(answer.headers.get(name)).toBeNull();
         expect(answer.headers.get('x-request-id')).toBeTruthy();
       }
       expect((answers[3]?.json as { error: { code: string } }).error.code).toBe('INTERNAL_ERROR');
@@ -150,7 +155,13 @@ describe.each(adapters)('securityPlugin on $name', (adapter) => {
       expect(answer.headers.get('content-security-policy')).toBe(contentSecurityPolicy);
       expect(answer.headers.get('strict-transport-security')).toBeNull();
       expect(answer.headers.get('x-frame-options')).toBe('DENY');
-      expect(answer.headers.get('origin-agent-cluster')).toBe('?1');
+      expect(answer.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+    });
+    await serve({ headers: { documentHeaders: true } }, async (url) => {
+      const answer = await call(`${url}/notes`);
+      for (const [name, value] of Object.entries({ ...SECURE_HEADERS, ...DOCUMENT_HEADERS })) {
+        expect(answer.headers.get(name), name).toBe(value);
+      }
     });
     await serve({ headers: { contentSecurityPolicy: false, hsts: 'max-age=63072000' } }, async (url) => {
       const answer = await call(`${url}/notes`);
@@ -485,6 +496,7 @@ describe('securityPlugin options', () => {
       { hsts: 'includeSubDomains' },
       { hsts: 'max-age=abc' },
       { hsts: 15552000 },
+      { documentHeaders: 'yes' },
     ];
     for (const headers of bad) {
       expect(() => securityPlugin({ headers: headers as never }), JSON.stringify(headers)).toThrow(TypeError);

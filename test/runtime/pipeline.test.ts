@@ -98,6 +98,49 @@ describe('createPipeline', () => {
     expect(reports[0]?.code).toBe('HTTP_GUARDS_UNRUNNABLE');
   });
 
+  it('leaves a guard out of the routes its appliesTo() turns down, asking once per route at boot', async () => {
+    const checked: string[] = [];
+    const asked: string[] = [];
+    const pipeline = createPipeline({
+      container: new Scope(),
+      guards: [
+        {
+          name: 'only-limited',
+          appliesTo: (candidate) => {
+            asked.push(candidate.url);
+            return candidate.meta.limited === true;
+          },
+          check: ({ route: guarded }) => void checked.push(guarded.url),
+        },
+        { name: 'everywhere', check: ({ route: guarded }) => void checked.push(`all ${guarded.url}`) },
+      ],
+    });
+    const limited = pipeline.compile(
+      route({ method: 'GET', url: '/limited', meta: { limited: true }, handler: () => 'a' }),
+    );
+    const open = pipeline.compile(route({ method: 'GET', url: '/open', handler: () => 'b' }));
+    for (const compiled of [limited, open, limited, open]) {
+      await compiled.handle(fakeRequest({ context: pipeline.createContext({}) }), new FakeReply());
+    }
+    expect(checked).toEqual([
+      '/limited',
+      'all /limited',
+      'all /open',
+      '/limited',
+      'all /limited',
+      'all /open',
+    ]);
+    expect(asked).toEqual(['/limited', '/open']);
+  });
+
+  it('needs no container when no guard applies to the route', async () => {
+    const pipeline = createPipeline({ guards: [{ name: 'g', appliesTo: () => false, check: () => {} }] });
+    const compiled = pipeline.compile(route({ method: 'GET', url: '/a', handler: () => 'ok' }));
+    const reply = new FakeReply();
+    await compiled.handle(fakeRequest({ context: pipeline.createContext({}) }), reply);
+    expect(reply.body).toBe('ok');
+  });
+
   it('runs routes without guards when there is no container', async () => {
     const pipeline = createPipeline({});
     const compiled = pipeline.compile(route({ method: 'GET', url: '/a', handler: () => 'ok' }));

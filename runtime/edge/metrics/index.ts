@@ -1,11 +1,13 @@
 // `metricsPlugin(...)` (seed 001 "Edge routes"): Prometheus exposition through prom-client. One request hook
 // instruments every answer svc gives (application routes, edge routes, the neutral 404/405, errors); GET
 // /metrics is an edge route answering the registry's text format. Labels are route templates, never raw URLs.
-import { collectDefaultMetrics, type Registry } from 'prom-client';
+import { collectDefaultMetrics, type Registry, type RegistryContentType } from 'prom-client';
 import type { App, Plugin } from '../../app/app.js';
-import type { RequestHook, Route, RouteHandler, SvcRequest } from '../../http/types.js';
-import { createInstruments, type InFlightLabel } from './instruments.js';
-import { methodLabel, routeLabel, statusLabel } from './labels.js';
+import { hookSlots } from '../../http/hook-slots.js';
+import type { RequestHook, Route, RouteHandler } from '../../http/types.js';
+import { createInstruments } from './instruments.js';
+import { methodLabel, routeLabel } from './labels.js';
+import type { RouteSeries } from './series.js';
 import { resolveMetricsOptions, type MetricsPluginOptions } from './options.js';
 
 export { DEFAULT_DURATION_BUCKETS, DEFAULT_METRICS_PATH } from './options.js';
@@ -15,7 +17,7 @@ export { OTHER_METHOD_LABEL, UNMATCHED_ROUTE_LABEL } from './labels.js';
 
 export interface MetricsPlugin extends Plugin {
   /** The registry /metrics exports: register the application's own metrics on it. */
-  readonly registry: Registry;
+  readonly registry: Registry<RegistryContentType>;
 }
 
 /** `app.register(metricsPlugin())`; `plugin.registry` takes the application's own metrics. */
@@ -27,7 +29,7 @@ export function metricsPlugin(options: MetricsPluginOptions = {}): MetricsPlugin
     path,
     collectDefaultMetrics: withDefaults,
   } = resolveMetricsOptions(options);
-  const instruments = createInstruments(registry, prefix, buckets);
+  const table = createInstruments(registry, prefix, buckets);
   if (withDefaults) collectDefaultMetrics({ register: registry, prefix });
 
   const exposition: RouteHandler = async ({ reply }) => {
@@ -48,30 +50,28 @@ export function metricsPlugin(options: MetricsPluginOptions = {}): MetricsPlugin
     route !== undefined && route.edge === true && route.method === 'GET' && route.url === path;
 
   // Only requests this hook counted up are counted down: a hook registered earlier may answer (or throw)
-  // before this one runs, and the response hooks still see that answer.
-  const inFlight = new WeakMap<SvcRequest, Record<InFlightLabel, string>>();
+  // before this one runs, and the response hooks still see that answer. The series counted up is kept on
+  // the request's context under a symbol of this plugin (a WeakMap cost more than the rest of the hook).
+  const counted = Symbol('svc:metrics in flight');
   const hook: RequestHook = {
     name: 'svc:metrics',
     onRequest({ request, route }) {
       if (isScrape(route)) return;
-      const labels = { method: methodLabel(request.method), route: routeLabel(route) };
-      inFlight.set(request, labels);
-      instruments.inFlight.inc(labels);
+      const series = table.route(methodLabel(request.method), routeLabel(route));
+      series.inFlight += 1;
+      hookSlots(request)[counted] = series;
     },
     onResponse({ request, route, status, durationMs }) {
       if (isScrape(route)) return;
-      const started = inFlight.get(request);
-      if (started !== undefined) {
-        inFlight.delete(request);
-        instruments.inFlight.dec(started);
+      const slots = hookSlots(request);
+      let series = slots[counted] as RouteSeries | undefined;
+      if (series === undefined) {
+        series = table.route(methodLabel(request.method), routeLabel(route));
+      } else {
+        series.inFlight -= 1;
+        slots[counted] = undefined;
       }
-      const labels = {
-        method: methodLabel(request.method),
-        route: routeLabel(route),
-        status: statusLabel(status),
-      };
-      instruments.requests.inc(labels);
-      instruments.duration.observe(labels, durationMs / 1000);
+      table.observe(series, status, durationMs / 1000);
     },
   };
 

@@ -11,6 +11,7 @@ export const OTHER_METHOD_LABEL = 'OTHER';
 const KNOWN_METHODS: ReadonlySet<string> = new Set(HTTP_METHODS);
 
 export function methodLabel(method: string): string {
+  if (KNOWN_METHODS.has(method)) return method;
   const upper = typeof method === 'string' ? method.toUpperCase() : '';
   return KNOWN_METHODS.has(upper) ? upper : OTHER_METHOD_LABEL;
 }
@@ -20,7 +21,13 @@ export function routeLabel(route: Route | undefined): string {
   return route === undefined ? UNMATCHED_ROUTE_LABEL : route.url;
 }
 
-/** Status codes outside 100-599 (a broken adapter) collapse into one value. */
+/** `status` label of any code outside 100-599 (a broken adapter): one value for all of them. */
+export const INVALID_STATUS_LABEL = 'invalid';
+
+export function isStatusCode(status: number): boolean {
+  return Number.isInteger(status) && status >= 100 && status <= 599;
+}
+
 export function statusLabel(status: number): string {
-  return Number.isInteger(status) && status >= 100 && status <= 599 ? String(status) : 'invalid';
+  return isStatusCode(status) ? String(status) : INVALID_STATUS_LABEL;
 }

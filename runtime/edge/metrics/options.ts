@@ -1,13 +1,13 @@
 // The options of metricsPlugin (seed 001 "Edge plugin options": none required), checked once at creation so a
 // typo throws a TypeError naming the option instead of silently exporting nothing.
-import { Registry } from 'prom-client';
+import { Registry, type RegistryContentType } from 'prom-client';
 
 export interface MetricsPluginOptions {
   /**
    * The prom-client registry the HTTP metrics are registered on and /metrics exports. Default: a new one,
    * exposed as `plugin.registry` so the application registers its own metrics next to svc's.
    */
-  registry?: Registry;
+  registry?: Registry<RegistryContentType>;
   /** Prepended to every metric name (`myapp_` → `myapp_http_requests_total`). Default '' (no prefix). */
   prefix?: string;
   /** Upper bounds of the request-duration histogram, in seconds, strictly increasing. Default DEFAULT_DURATION_BUCKETS. */
@@ -25,7 +25,7 @@ export const DEFAULT_DURATION_BUCKETS: readonly number[] = [
 export const DEFAULT_METRICS_PATH = '/metrics';
 
 export interface ResolvedMetricsOptions {
-  registry: Registry;
+  registry: Registry<RegistryContentType>;
   prefix: string;
   buckets: number[];
   path: string;
@@ -39,7 +39,7 @@ const METRIC_NAME_PREFIX = /^(?:[a-zA-Z_:][a-zA-Z0-9_:]*)?$/;
 /** A literal path: no parameters, wildcards, query or fragment, so it names exactly one route. */
 const LITERAL_PATH = /^\/[A-Za-z0-9\-._~/]*$/;
 
-function isRegistry(value: unknown): value is Registry {
+function isRegistry(value: unknown): value is Registry<RegistryContentType> {
   if (value instanceof Registry) return true;
   // Another copy of prom-client (a different version in the app) makes instanceof fail; accept its shape.
   const candidate = value as Partial<Record<keyof Registry, unknown>> | null;

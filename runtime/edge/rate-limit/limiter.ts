@@ -53,6 +53,7 @@ export function createRateLimiter(global: GlobalRateLimit | undefined, store: Ra
 
   const guard: Guard = {
     name: 'svc:rate-limit',
+    appliesTo: (route) => routeRateLimit(route) !== undefined,
     check(input) {
       const limit = routeRateLimit(input.route);
       if (limit === undefined) return;

@@ -16,6 +16,7 @@ export {
   DEFAULT_CORS_METHODS,
   DEFAULT_HSTS,
 } from './options.js';
+export { DOCUMENT_SECURE_HEADERS } from './headers.js';
 export type {
   CorsOptions,
   RateLimitOptions,

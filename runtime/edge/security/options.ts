@@ -13,6 +13,12 @@ export interface SecureHeadersOptions {
   contentSecurityPolicy?: string | false;
   /** Replaces `strict-transport-security`; false sends none. Default `max-age=15552000; includeSubDomains`. */
   hsts?: string | false;
+  /**
+   * Also sends the headers browsers apply to HTML documents only (DOCUMENT_SECURE_HEADERS: opener policy,
+   * origin-keyed agent cluster, DNS prefetch, cross-domain policy files), for a service that serves pages.
+   * Default false: on JSON answers they change nothing and cost every response.
+   */
+  documentHeaders?: boolean;
 }
 
 export interface CorsOptions {
@@ -59,6 +65,7 @@ export const ALWAYS_EXPOSED_HEADERS: readonly string[] = ['x-request-id', ...RAT
 export interface ResolvedSecureHeaders {
   contentSecurityPolicy: string | false;
   hsts: string | false;
+  documentHeaders: boolean;
 }
 
 export interface ResolvedCors {
@@ -129,12 +136,18 @@ function headerValue(value: unknown, name: string, fallback: string): string | f
 function resolveHeaders(value: unknown): ResolvedSecureHeaders | undefined {
   if (value === false) return undefined;
   if (value === undefined || value === true) {
-    return { contentSecurityPolicy: DEFAULT_CONTENT_SECURITY_POLICY, hsts: DEFAULT_HSTS };
+    return {
+      contentSecurityPolicy: DEFAULT_CONTENT_SECURITY_POLICY,
+      hsts: DEFAULT_HSTS,
+      documentHeaders: false,
+    };
   }
   if (!isPlainObject(value)) {
-    throw new TypeError(`${PREFIX} headers must be true, false or { contentSecurityPolicy?, hsts? }.`);
+    throw new TypeError(
+      `${PREFIX} headers must be true, false or { contentSecurityPolicy?, hsts?, documentHeaders? }.`,
+    );
   }
-  refuseUnknownKeys(value, ['contentSecurityPolicy', 'hsts'], 'headers option');
+  refuseUnknownKeys(value, ['contentSecurityPolicy', 'hsts', 'documentHeaders'], 'headers option');
   const contentSecurityPolicy = headerValue(
     value.contentSecurityPolicy,
     'contentSecurityPolicy',
@@ -144,7 +157,11 @@ function resolveHeaders(value: unknown): ResolvedSecureHeaders | undefined {
   if (hsts !== false && !HSTS_MAX_AGE.test(hsts)) {
     throw new TypeError(`${PREFIX} headers.hsts must contain max-age=<seconds> (e.g. "${DEFAULT_HSTS}").`);
   }
-  return { contentSecurityPolicy, hsts };
+  const documentHeaders = value.documentHeaders ?? false;
+  if (typeof documentHeaders !== 'boolean') {
+    throw new TypeError(`${PREFIX} headers.documentHeaders must be a boolean.`);
+  }
+  return { contentSecurityPolicy, hsts, documentHeaders };
 }
 
 function resolveOrigins(value: unknown): { anyOrigin: boolean; origins: Set<string> } {

@@ -4,18 +4,14 @@
 // OpenTelemetry SDK when one is registered.
 import type { Span } from '@opentelemetry/api';
 import type { App, Plugin } from '../../app/app.js';
-import type { RequestHook, Route, SvcRequest } from '../../http/types.js';
-import { inMemoryExporter } from './memory-exporter.js';
+import { hookSlots } from '../../http/hook-slots.js';
+import type { RequestHook, Route } from '../../http/types.js';
+import { exporterFromEnv } from './default-exporter.js';
 import { endOtelSpan, registeredTracer, startOtelSpan } from './otel.js';
-import { nowUnixNano, type SpanExporter } from './span.js';
-import {
-  formatTraceparent,
-  newSpanId,
-  newTraceId,
-  parseTraceparent,
-  type TraceParent,
-} from './traceparent.js';
+import { nowUnixMs, type SpanExporter } from './span.js';
+import { formatTraceparent, newSpanId, newTraceId, parseTraceparent } from './traceparent.js';
 
+export { DROP_SPANS, exporterFromEnv } from './default-exporter.js';
 export { inMemoryExporter, DEFAULT_IN_MEMORY_SPAN_LIMIT, type InMemoryExporter } from './memory-exporter.js';
 export {
   otlpHttpExporter,
@@ -29,7 +25,11 @@ export { parseTraceparent, formatTraceparent, type TraceParent } from './tracepa
 export interface TracingPluginOptions {
   /** `service.name` of exported spans. Default: 'svc'. */
   serviceName?: string;
-  /** Where finished spans go when no OpenTelemetry SDK is registered. Default: an in-memory exporter. */
+  /**
+   * Where finished spans go when no OpenTelemetry SDK is registered. Default: an OTLP/HTTP exporter to the
+   * endpoint of OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT (with their `_HEADERS`)
+   * when set, else none: spans are dropped while propagation keeps working (default-exporter.ts).
+   */
   exporter?: SpanExporter;
 }
 
@@ -40,10 +40,14 @@ export interface TracingPlugin extends Plugin {
 /** No trace flags were received: svc records every span it starts, so it marks them sampled. */
 const SAMPLED = '01';
 
+/** The server span between the hook's onRequest and onResponse. */
 interface OpenSpan {
-  parent: TraceParent | undefined;
-  self: TraceParent;
-  startTimeUnixNano: bigint;
+  traceId: string;
+  spanId: string;
+  flags: string;
+  /** The received caller's span id; undefined for a root span. */
+  parentSpanId: string | undefined;
+  /** The SDK span, when an OpenTelemetry SDK is registered. */
   otel: Span | undefined;
 }
 
@@ -58,44 +62,49 @@ export function tracingPlugin(options: TracingPluginOptions = {}): TracingPlugin
   if (typeof serviceName !== 'string' || serviceName === '') {
     throw new TypeError('tracingPlugin(): serviceName must be a non-empty string.');
   }
-  const exporter = options.exporter ?? inMemoryExporter();
+  const exporter = options.exporter ?? exporterFromEnv();
   if (typeof exporter?.export !== 'function') {
     throw new TypeError('tracingPlugin(): exporter must have an export(span) method.');
   }
 
-  // Only requests this hook opened are closed: an earlier hook may answer before this one runs.
-  const open = new WeakMap<SvcRequest, OpenSpan>();
+  // Only requests this hook opened are closed: an earlier hook may answer before this one runs. The open span
+  // waits on the request's context under this plugin's own symbol (hook-slots.ts).
+  const openSpan = Symbol('svc:tracing open span');
   const hook: RequestHook = {
     name: 'svc:tracing',
     onRequest({ request, reply, route }) {
       const parent = parseTraceparent(request.headers.traceparent);
       const tracer = registeredTracer();
-      let otel: Span | undefined;
-      let self: TraceParent;
+      let span: OpenSpan;
       if (tracer !== undefined) {
-        otel = startOtelSpan(tracer, spanName(request.method, route), parent);
+        const otel = startOtelSpan(tracer, spanName(request.method, route), parent);
         const context = otel.spanContext();
-        self = {
+        span = {
           traceId: context.traceId,
           spanId: context.spanId,
           flags: context.traceFlags.toString(16).padStart(2, '0'),
+          parentSpanId: parent?.spanId,
+          otel,
         };
       } else {
-        self = {
+        span = {
           traceId: parent?.traceId ?? newTraceId(),
           spanId: newSpanId(),
           flags: parent?.flags ?? SAMPLED,
+          parentSpanId: parent?.spanId,
+          otel: undefined,
         };
       }
-      open.set(request, { parent, self, startTimeUnixNano: nowUnixNano(), otel });
-      request.context.traceId = self.traceId;
-      request.context.spanId = self.spanId;
-      reply.header('traceparent', formatTraceparent(self));
+      hookSlots(request)[openSpan] = span;
+      request.context.traceId = span.traceId;
+      request.context.spanId = span.spanId;
+      reply.header('traceparent', formatTraceparent(span));
     },
-    onResponse({ request, route, status }) {
-      const span = open.get(request);
+    onResponse({ request, route, status, durationMs }) {
+      const slots = hookSlots(request);
+      const span = slots[openSpan] as OpenSpan | undefined;
       if (span === undefined) return;
-      open.delete(request);
+      slots[openSpan] = undefined;
       const attributes: Record<string, string | number> = {
         'http.request.method': request.method,
         'http.response.status_code': status,
@@ -107,19 +116,21 @@ export function tracingPlugin(options: TracingPluginOptions = {}): TracingPlugin
         endOtelSpan(span.otel, attributes, failed);
         return;
       }
+      // The span covers the request's whole handling, which the response event measured: one clock reading.
+      const endTimeUnixMs = nowUnixMs();
       try {
         exporter.export({
           serviceName,
-          traceId: span.self.traceId,
-          spanId: span.self.spanId,
-          parentSpanId: span.parent?.spanId,
+          traceId: span.traceId,
+          spanId: span.spanId,
+          parentSpanId: span.parentSpanId,
           name: spanName(request.method, route),
           kind: 'server',
-          startTimeUnixNano: span.startTimeUnixNano.toString(),
-          endTimeUnixNano: nowUnixNano().toString(),
+          startTimeUnixMs: endTimeUnixMs - durationMs,
+          endTimeUnixMs,
           attributes,
           status: failed ? 'error' : 'unset',
-          flags: span.self.flags,
+          flags: span.flags,
         });
       } catch (error) {
         // An exporter must never fail a request; a broken one is still worth one line on stderr.

@@ -17,24 +17,33 @@ export function inMemoryExporter(options: { maxSpans?: number } = {}): InMemoryE
   if (!Number.isInteger(maxSpans) || maxSpans < 1) {
     throw new TypeError('inMemoryExporter(): maxSpans must be a positive integer.');
   }
-  let kept: FinishedSpan[] = [];
+  // A ring: the slot after the newest holds the oldest once full, so keeping a span never moves the others.
+  let ring: (FinishedSpan | undefined)[] = new Array<FinishedSpan | undefined>(maxSpans);
+  let next = 0;
+  let count = 0;
   let dropped = 0;
   return {
     export(span) {
-      kept.push(span);
-      if (kept.length > maxSpans) {
-        kept.shift();
-        dropped++;
-      }
+      if (count === maxSpans) dropped++;
+      else count++;
+      ring[next] = span;
+      next = next + 1 === maxSpans ? 0 : next + 1;
     },
     get spans() {
-      return [...kept];
+      const oldest = count === maxSpans ? next : 0;
+      const spans: FinishedSpan[] = [];
+      for (let index = 0; index < count; index++) {
+        spans.push(ring[(oldest + index) % maxSpans] as FinishedSpan);
+      }
+      return spans;
     },
     get dropped() {
       return dropped;
     },
     clear() {
-      kept = [];
+      ring = new Array<FinishedSpan | undefined>(maxSpans);
+      next = 0;
+      count = 0;
       dropped = 0;
     },
   };

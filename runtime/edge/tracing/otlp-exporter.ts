@@ -1,7 +1,7 @@
 // OTLP/HTTP JSON exporter: buffers finished spans in a bounded queue and posts them in batches with fetch.
 // Nothing here runs in the request path except a push; a collector that is down or slow only costs dropped
 // spans, reported once on stderr.
-import type { FinishedSpan, SpanExporter } from './span.js';
+import { unixNanoString, type FinishedSpan, type SpanExporter } from './span.js';
 
 export interface OtlpHttpExporterOptions {
   /** The collector's traces endpoint, e.g. `http://127.0.0.1:4318/v1/traces`. */
@@ -52,8 +52,8 @@ function encodeSpan(span: FinishedSpan): Record<string, unknown> {
     ...(span.parentSpanId === undefined ? {} : { parentSpanId: span.parentSpanId }),
     name: span.name,
     kind: SPAN_KIND_SERVER,
-    startTimeUnixNano: span.startTimeUnixNano,
-    endTimeUnixNano: span.endTimeUnixNano,
+    startTimeUnixNano: unixNanoString(span.startTimeUnixMs),
+    endTimeUnixNano: unixNanoString(span.endTimeUnixMs),
     attributes: Object.entries(span.attributes).map(([key, value]) => ({
       key,
       value: attributeValue(value),

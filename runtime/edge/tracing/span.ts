@@ -10,9 +10,13 @@ export interface FinishedSpan {
   /** `<METHOD> <route template>`, or `<METHOD>` when no route matched. */
   name: string;
   kind: 'server';
-  /** Unix time in nanoseconds, as a decimal string (OTLP JSON encodes 64-bit integers as strings). */
-  startTimeUnixNano: string;
-  endTimeUnixNano: string;
+  /**
+   * Unix time in milliseconds, with sub-millisecond precision from the monotonic clock. A number, not
+   * OTLP's nanosecond string: formatting two 64-bit integers per request cost a visible share of a traced
+   * request, so exporters that need the string make it (`unixNanoString`) off the request path.
+   */
+  startTimeUnixMs: number;
+  endTimeUnixMs: number;
   attributes: Record<string, string | number>;
   status: 'ok' | 'error' | 'unset';
   /** W3C trace flags, 2 hex characters. */
@@ -28,8 +32,13 @@ export interface SpanExporter {
   shutdown?(): Promise<void>;
 }
 
-/** Now as unix nanoseconds, with sub-millisecond precision from the monotonic clock. */
-export function nowUnixNano(): bigint {
-  const ms = performance.timeOrigin + performance.now();
-  return BigInt(Math.round(ms * 1000)) * 1000n;
+/** Now as unix milliseconds with sub-millisecond precision (the monotonic clock from the process start). */
+export function nowUnixMs(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** Unix milliseconds as OTLP's unix nanoseconds, a decimal string, precise to the microsecond. */
+export function unixNanoString(unixMs: number): string {
+  // Microseconds since 1970 stay below 2^53 until the year 2255, so the number is exact.
+  return `${Math.round(unixMs * 1000)}000`;
 }

@@ -1,5 +1,5 @@
 // W3C Trace Context `traceparent` (version 00): parse what a caller sent, format what svc answers.
-import { randomPool, takeRandom } from '../../http/random-pool.js';
+import { randomHex } from '../../http/random-pool.js';
 
 export interface TraceParent {
   /** 32 lower-case hex characters, never all zeros. */
@@ -11,7 +11,8 @@ export interface TraceParent {
 }
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
-const ALL_ZEROS = /^0+$/;
+const ZERO_TRACE_ID = '0'.repeat(32);
+const ZERO_SPAN_ID = '0'.repeat(16);
 
 /** The received parent, or undefined when the header is missing, repeated or malformed (a new trace starts). */
 export function parseTraceparent(header: string | string[] | undefined): TraceParent | undefined {
@@ -19,7 +20,7 @@ export function parseTraceparent(header: string | string[] | undefined): TracePa
   const match = TRACEPARENT.exec(header.trim());
   if (match === null) return undefined;
   const [, traceId = '', spanId = '', flags = ''] = match;
-  if (ALL_ZEROS.test(traceId) || ALL_ZEROS.test(spanId)) return undefined;
+  if (traceId === ZERO_TRACE_ID || spanId === ZERO_SPAN_ID) return undefined;
   return { traceId, spanId, flags };
 }
 
@@ -28,15 +29,18 @@ export function formatTraceparent(parent: TraceParent): string {
 }
 
 // Ids come from the shared CSPRNG pool: one randomBytes call per request cost about a seventh of a traced
-// request's CPU (bench/RESULTS.md, `npm run bench -- edge`).
-function randomHex(bytes: number): string {
-  // An all-zero id is invalid; the odds are negligible but the retry costs nothing.
+// request's CPU (bench/RESULTS.md, `npm run bench -- edge`). An all-zero id is invalid; the odds are
+// negligible but the retry costs nothing.
+export function newTraceId(): string {
   for (;;) {
-    const start = takeRandom(bytes);
-    const hex = randomPool.toString('hex', start, start + bytes);
-    if (!ALL_ZEROS.test(hex)) return hex;
+    const id = randomHex(16);
+    if (id !== ZERO_TRACE_ID) return id;
   }
 }
 
-export const newTraceId = (): string => randomHex(16);
-export const newSpanId = (): string => randomHex(8);
+export function newSpanId(): string {
+  for (;;) {
+    const id = randomHex(8);
+    if (id !== ZERO_SPAN_ID) return id;
+  }
+}

@@ -1,0 +1,4 @@
+// The edge bench server with tracing's in-memory exporter, which keeps the latest 1000 spans.
+import { startEdgeServer } from './svc-fastify-edge.js';
+
+await startEdgeServer(true);
