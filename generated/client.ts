@@ -13,6 +13,13 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Headers sent with every request (e.g. `authorization`); a function is called before each request. */
   headers?: RequestHeaders | (() => RequestHeaders | Promise<RequestHeaders>);
+  /**
+   * Retries of calls that are safe to repeat: GET and HEAD, and routes with `meta.idempotency`, which send
+   * one fresh idempotency key per call and the same key on each of its attempts. A retry follows a network
+   * failure, a 502, 503 or 504, or a 409 IDEMPOTENCY_CONFLICT (the first attempt is still running), after
+   * `delayMs` doubled per retry. Default `{ attempts: 3, delayMs: 200 }`; `false` sends every call once.
+   */
+  retry?: false | { attempts?: number; delayMs?: number };
 }
 
 /** Options every method takes. Per-call headers replace default headers of the same name. */
@@ -93,7 +100,8 @@ export interface CreateNoteInput extends RequestOptions {
 export type CreateNoteResponse =
   | Success<201, T.CreateNoteResponse201>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'BAD_REQUEST'>>
+  | Failure<400, ApiError<'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID'>>
+  | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
@@ -161,9 +169,11 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   createNote: {
     method: 'POST',
     path: '/notes',
+    idempotencyKey: 'idempotency-key',
     responses: { '201': 'json' },
     errors: {
-      '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
+      '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'IDEMPOTENCY_KEY_INVALID'],
+      '409': ['IDEMPOTENCY_CONFLICT'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
       '500': ['INTERNAL_ERROR'],
@@ -214,6 +224,8 @@ interface RouteInfo {
   path: string;
   /** The Accept header when the call sets none; default `application/json`. */
   accept?: string;
+  /** The header of the idempotency key the client sends (`meta.idempotency`); none when unset. */
+  idempotencyKey?: string;
   responses: Readonly<Record<number, BodyKind>>;
   errors: Readonly<Record<number, readonly string[]>>;
 }
@@ -231,11 +243,15 @@ type ReceivedBody =
 
 function sender(options: ClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const retry = retryPolicy(options.retry);
   return async <Result>(route: RouteInfo, input: CallInput = {}): Promise<Result> => {
     const defaults = typeof options.headers === 'function' ? await options.headers() : options.headers;
     const headers = new Headers(defaults);
     new Headers(input.headers).forEach((value, name) => headers.set(name, value));
     if (!headers.has('accept')) headers.set('accept', route.accept ?? 'application/json');
+    // One key per call, kept for all of its attempts: the server replays instead of running it twice.
+    if (route.idempotencyKey !== undefined && !headers.has(route.idempotencyKey))
+      headers.set(route.idempotencyKey, crypto.randomUUID());
     const url = baseUrl + expandPath(route.path, input.params) + queryString(input.query);
     const init: RequestInit = {
       method: route.method,
@@ -243,11 +259,67 @@ function sender(options: ClientOptions) {
       body: requestBody(input, headers),
       signal: input.signal ?? null,
     };
+    const repeatable =
+      route.method === 'GET' || route.method === 'HEAD' || route.idempotencyKey !== undefined;
+    const attempts = repeatable ? retry.attempts : 1;
     // Called unbound: browsers refuse a fetch invoked as a method of another object.
     const fetchImpl = options.fetch ?? fetch;
-    const response = await fetchImpl(url, init);
-    return (await readResult(route, response)) as Result;
+    for (let attempt = 1; ; attempt++) {
+      const last = attempt >= attempts;
+      let response: Response;
+      try {
+        response = await fetchImpl(url, init);
+      } catch (error) {
+        // An abort is the caller's decision; anything else is the network, worth another attempt.
+        if (last || input.signal?.aborted === true) throw error;
+        await pause(retry.delayMs * 2 ** (attempt - 1), input.signal);
+        continue;
+      }
+      if (!last && (await worthRetrying(response))) {
+        await response.body?.cancel().catch(() => undefined);
+        await pause(retry.delayMs * 2 ** (attempt - 1), input.signal);
+        continue;
+      }
+      return (await readResult(route, response)) as Result;
+    }
   };
+}
+
+function retryPolicy(option: ClientOptions['retry']): { attempts: number; delayMs: number } {
+  if (option === false) return { attempts: 1, delayMs: 0 };
+  const attempts = option?.attempts ?? 3;
+  const delayMs = option?.delayMs ?? 200;
+  if (!Number.isInteger(attempts) || attempts < 1)
+    throw new TypeError('retry.attempts must be a whole number, 1 or more');
+  if (!Number.isFinite(delayMs) || delayMs < 0)
+    throw new TypeError('retry.delayMs must be a number of milliseconds, 0 or more');
+  return { attempts, delayMs };
+}
+
+/** A gateway that could not reach the API, or the same idempotency key still being answered. */
+async function worthRetrying(response: Response): Promise<boolean> {
+  if (response.status === 502 || response.status === 503 || response.status === 504) return true;
+  if (response.status !== 409) return false;
+  const body = await readBody(response.clone());
+  const error =
+    body.kind === 'json' ? (body.value as { error?: { code?: unknown } } | null)?.error : undefined;
+  return error?.code === 'IDEMPOTENCY_CONFLICT';
+}
+
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted === true) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+  });
 }
 
 /** What fetch sends: spelled this way because Node's types declare no global `BodyInit`. */

@@ -15,7 +15,21 @@ export const configSpec: { readonly [key: string]: ConfigValue } = {
     entry: 'src/server.ts',
   },
   stores: {},
-  modules: {},
+  modules: {
+    edge: {
+      security: {
+        rateLimit: {
+          limit: { $template: [{ env: 'RATE_LIMIT', default: '1000' }], reread: true },
+          windowMs: 60000,
+        },
+      },
+      health: true,
+      metrics: true,
+      tracing: true,
+      openapi: true,
+    },
+    idempotency: true,
+  },
 };
 
 /**

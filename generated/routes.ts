@@ -43,7 +43,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     url: '/notes',
     body: { kind: 'json', validate: validators.createNote_body },
     successStatus: 201,
-    meta: { summary: 'Create a note', tags: ['notes'], mcp: true },
+    meta: { summary: 'Create a note', tags: ['notes'], mcp: true, idempotency: 'optional' },
   },
   {
     id: 'getNote',

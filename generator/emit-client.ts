@@ -1,6 +1,7 @@
 // client.ts: a dependency-free typed fetch client. Types come from the generated types.ts (type-only
 // import); result unions are built from the declared responses and routeErrorsByStatus(), so a status or
 // code the spec does not declare is never given a declared type.
+import { idempotencyHeader, routeIdempotency } from './idempotency.js';
 import { isStreamResponse, type ResponseIR, type RouteIR, type SpecIR } from '../spec/ir.js';
 import { pascalCase, routeTypeNames } from './names.js';
 import { declaredResponses } from './openapi/route-responses.js';
@@ -83,7 +84,7 @@ function routeView(route: RouteIR, ir: SpecIR): RouteView {
   const table = `{ ${[
     `method: ${JSON.stringify(route.method)}`,
     `path: ${JSON.stringify(route.path)}`,
-    ...requestTable(route, streamTypes),
+    ...requestTable(route, streamTypes, ir),
     `responses: ${JSON.stringify(responses)}`,
     `errors: ${JSON.stringify(errors)}`,
   ].join(', ')} }`;
@@ -139,9 +140,10 @@ function inputType(
 
 /**
  * How the request is sent, beside method and path: the body's encoding (JSON when unset), a raw body's
- * default content type, and an Accept header naming the streamed types a route answers with.
+ * default content type, an Accept header naming the streamed types a route answers with, and the header of
+ * the idempotency key the client sends on a route with `meta.idempotency`.
  */
-function requestTable(route: RouteIR, streamTypes: ReadonlySet<string>): string[] {
+function requestTable(route: RouteIR, streamTypes: ReadonlySet<string>, ir: SpecIR): string[] {
   const entries: string[] = [];
   if (route.body?.kind === 'upload' || route.body?.kind === 'raw')
     entries.push(`body: ${JSON.stringify(route.body.kind)}`);
@@ -151,6 +153,8 @@ function requestTable(route: RouteIR, streamTypes: ReadonlySet<string>): string[
     entries.push(`contentType: ${JSON.stringify(contentType)}`);
   if (streamTypes.size > 0)
     entries.push(`accept: ${JSON.stringify([...streamTypes, 'application/json'].join(', '))}`);
+  if (routeIdempotency(route) !== undefined)
+    entries.push(`idempotencyKey: ${JSON.stringify(idempotencyHeader(ir))}`);
   return entries;
 }
 

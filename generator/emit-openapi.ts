@@ -1,5 +1,6 @@
 // openapi.json: an OpenAPI 3.1 document of every route, derived from the IR alone. Schemas stay JSON Schema
 // 2020-12 (OpenAPI 3.1 uses it as is); resource refs point at components.schemas.
+import { idempotencyHeader, MAX_IDEMPOTENCY_KEY_LENGTH, routeIdempotency } from './idempotency.js';
 import { STATUS_CODES } from 'node:http';
 import {
   isStreamResponse,
@@ -106,7 +107,7 @@ function operation(route: RouteIR, ir: SpecIR): OpenApiOperation {
     responses: responses(route, ir),
   };
   if (meta.scopes && meta.scopes.length > 0) result['x-scopes'] = [...meta.scopes];
-  const parameters = [...pathParameters(route), ...queryParameters(route)];
+  const parameters = [...pathParameters(route), ...queryParameters(route), ...headerParameters(route, ir)];
   if (parameters.length > 0) result.parameters = parameters;
   if (route.body) result.requestBody = requestBody(route.body, ir);
   return reorder(result, OPERATION_KEY_ORDER);
@@ -129,6 +130,23 @@ function pathParameters(route: RouteIR): OpenApiParameter[] {
     const schema = properties[name] ?? { type: 'string' };
     return { name, in: 'path', required: true, ...annotations(schema), schema: rewrite(schema) };
   });
+}
+
+/** The idempotency key of a route that declares `meta.idempotency`. */
+function headerParameters(route: RouteIR, ir: SpecIR): OpenApiParameter[] {
+  const idempotency = routeIdempotency(route);
+  if (idempotency === undefined) return [];
+  return [
+    {
+      name: idempotencyHeader(ir),
+      in: 'header',
+      required: idempotency === 'required',
+      description:
+        'A fresh unique value (a UUID) per logical request, sent again unchanged on every retry of it: the ' +
+        'first answer is replayed (with `Idempotent-Replayed: true`) instead of running the request twice.',
+      schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
+    },
+  ];
 }
 
 function queryParameters(route: RouteIR): OpenApiParameter[] {

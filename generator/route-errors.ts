@@ -36,6 +36,11 @@ export function impliedErrorCodes(route: RouteIR): string[] {
   if (route.meta.rateLimit !== undefined && route.meta.rateLimit !== false && route.meta.rateLimit !== null) {
     codes.push('RATE_LIMITED');
   }
+  const idempotency = route.meta.idempotency;
+  if (idempotency === 'required' || idempotency === 'optional') {
+    codes.push('IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_CONFLICT');
+    if (idempotency === 'required') codes.push('IDEMPOTENCY_KEY_REQUIRED');
+  }
   codes.push('INTERNAL_ERROR');
   return codes;
 }

@@ -107,6 +107,8 @@ export interface RouteMetaIR {
   auth?: boolean;
   scopes?: string[];
   etag?: boolean;
+  /** 'required': every request carries an idempotency key; 'optional': a key is honoured (any method). */
+  idempotency?: 'required' | 'optional' | false;
   mcp?: boolean | { name?: string; description?: string; redactErrorDetails?: boolean };
   /** Every other key exactly as written (validated against the built-in meta keys and `metaKeys`). */
   [key: string]: unknown;

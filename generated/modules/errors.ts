@@ -51,6 +51,11 @@ export const catalog = {
     module: 'idempotency',
   },
   IDEMPOTENCY_KEY_INVALID: { status: 400, message: 'Idempotency key is invalid.', module: 'idempotency' },
+  IDEMPOTENCY_KEY_REQUIRED: {
+    status: 400,
+    message: 'This route needs an idempotency key.',
+    module: 'idempotency',
+  },
   MCP_ORIGIN_FORBIDDEN: { status: 403, message: 'Origin not allowed.', module: 'mcp' },
   MCP_SESSION_REQUIRED: { status: 400, message: 'Mcp-Session-Id header is required.', module: 'mcp' },
   MCP_SESSION_NOT_FOUND: { status: 404, message: 'Session not found.', module: 'mcp' },
@@ -273,6 +278,14 @@ export const errors = {
       400,
       'IDEMPOTENCY_KEY_INVALID',
       options.message ?? catalog.IDEMPOTENCY_KEY_INVALID.message,
+      options,
+    ),
+  /** The route declares `meta.idempotency: required`; send a fresh key (e.g. a UUID) in the Idempotency-Key header and the same key on every retry of that request. */
+  IDEMPOTENCY_KEY_REQUIRED: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(
+      400,
+      'IDEMPOTENCY_KEY_REQUIRED',
+      options.message ?? catalog.IDEMPOTENCY_KEY_REQUIRED.message,
       options,
     ),
   /** Named here. Request Origin is neither same-origin nor in allowedOrigins. */

@@ -47,7 +47,7 @@ export interface OpenApiOperation {
 
 export interface OpenApiParameter {
   name: string;
-  in: 'path' | 'query';
+  in: 'path' | 'query' | 'header';
   required: boolean;
   description?: string;
   deprecated?: boolean;

@@ -1,5 +1,6 @@
 // Edge plugins (seed 001 "Edge routes", "Edge plugin options"): public routes and cross-cutting behaviour
 // every production API needs, each one `app.register(...)` away.
+export { edgePlugins, type EdgeModuleContext } from './config.js';
 export { healthPlugin, readiness, DEFAULT_HEALTH_CHECK_TIMEOUT_MS } from './health/index.js';
 export type { HealthCheck, HealthCheckResult, HealthPluginOptions, ReadinessReport } from './health/index.js';
 export { metricsPlugin, DEFAULT_DURATION_BUCKETS, DEFAULT_METRICS_PATH } from './metrics/index.js';

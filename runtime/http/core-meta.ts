@@ -44,6 +44,15 @@ function validateCoreMeta(route: Route): string[] {
   if (meta.tags !== undefined && !isStringArray(meta.tags))
     problems.push('meta.tags must be an array of strings');
   problems.push(...mcpProblems(meta.mcp));
+  const idempotency = meta.idempotency;
+  if (
+    idempotency !== undefined &&
+    idempotency !== false &&
+    idempotency !== 'required' &&
+    idempotency !== 'optional'
+  ) {
+    problems.push("meta.idempotency must be 'required', 'optional' or false");
+  }
   return problems;
 }
 

@@ -20,6 +20,8 @@ export const GUARDED_META_KEYS: readonly string[] = [
   'mfa',
   'apiKey',
   'audience',
+  // Promises that a keyed retry never runs the handler twice; idempotencyPlugin keeps the promise.
+  'idempotency',
 ];
 
 /** `true` waives every key; a list waives the named keys; undefined or false waives none. */

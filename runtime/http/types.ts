@@ -129,6 +129,8 @@ export interface RouteMeta {
   central?: boolean;
   rateLimit?: unknown;
   etag?: boolean;
+  /** 'required': requests without an idempotency key are refused; 'optional': a key is honoured on any method. */
+  idempotency?: 'required' | 'optional' | false;
   summary?: string;
   description?: string;
   tags?: string[];

@@ -8,9 +8,13 @@ import { DEFAULT_IDEMPOTENCY_TTL_MS, MemoryIdempotencyStore } from './memory-sto
 import { DEFAULT_CREDENTIAL_HEADERS, idempotencyScope } from './scope.js';
 import type { IdempotencyStore } from './store.js';
 
-export const DEFAULT_IDEMPOTENCY_HEADER = 'idempotency-key';
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
+import {
+  DEFAULT_IDEMPOTENCY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+} from './headers.js';
+
+export { DEFAULT_IDEMPOTENCY_HEADER, IDEMPOTENT_REPLAYED_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH };
 
 export interface IdempotencyPluginOptions {
   /** Where keys live. Default a `MemoryIdempotencyStore` with `ttlMs`. */
@@ -83,12 +87,27 @@ export function idempotencyPlugin(options: IdempotencyPluginOptions = {}): Plugi
     name: 'svc:idempotency',
     async onRequest({ request, reply, route }) {
       // The neutral 404/405 and edge routes have no handler effect to protect.
-      if (route === undefined || route.edge === true || !methods.has(request.method)) return;
+      if (route === undefined || route.edge === true) return;
+      // `meta.idempotency` opts a route in whatever its method; 'required' refuses a request without a key.
+      const declared = route.meta.idempotency;
+      const optedIn = declared === 'required' || declared === 'optional';
+      if (!optedIn && !methods.has(request.method)) return;
       const raw = request.headers[header];
-      if (raw === undefined) return;
+      if (raw === undefined) {
+        if (declared === 'required') throw errors.IDEMPOTENCY_KEY_REQUIRED();
+        return;
+      }
       const key = Array.isArray(raw) ? raw.join(', ') : raw;
       if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) throw errors.IDEMPOTENCY_KEY_INVALID();
-      const scope = idempotencyScope({ request, route, key, credentialHeaders, allowAnonymous });
+      // A route that declares `meta.idempotency` opted in for every caller: the generated client retries its
+      // calls, which is only safe if anonymous keys are honoured too (their scope then holds no credential).
+      const scope = idempotencyScope({
+        request,
+        route,
+        key,
+        credentialHeaders,
+        allowAnonymous: allowAnonymous || optedIn,
+      });
       if (scope === undefined) return;
 
       let state = await store.get(scope);
@@ -127,6 +146,7 @@ export function idempotencyPlugin(options: IdempotencyPluginOptions = {}): Plugi
     name: 'svc:idempotency',
     setup(app: App) {
       app.metadata.add('http:request-hooks', hook);
+      app.metadata.add('http:guarded-meta', { key: 'idempotency', plugin: 'svc:idempotency' });
     },
   };
 }

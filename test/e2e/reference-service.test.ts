@@ -28,6 +28,22 @@ describe.each(['fastify', 'express', 'hono'])(
       );
     });
 
+    test('a create retried with the same idempotency key replays the first note', async () => {
+      const headers = { 'idempotency-key': `retry-${adapter}-${Date.now()}` };
+      const first = await client.createNote({ body: { title: 'Once' }, headers });
+      const again = await client.createNote({ body: { title: 'Once' }, headers });
+      if (!first.ok || !again.ok) throw new Error('create failed');
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.data.id).toBe(first.data.id);
+      // Without a header of its own, each call gets a fresh key: a second create is a second note.
+      const other = await client.createNote({ body: { title: 'Once' } });
+      if (!other.ok) throw new Error('create failed');
+      expect(other.data.id).not.toBe(first.data.id);
+      expect(other.headers.get('idempotent-replayed')).toBeNull();
+      // Leave the store as it was: the paging test counts the notes.
+      for (const id of [first.data.id, other.data.id]) await client.deleteNote({ params: { id } });
+    });
+
     test('create, read, change, list and delete a note', async () => {
       const created = await client.createNote({ body: { title: 'First', body: 'Hello' } });
       expect(created.status).toBe(201);

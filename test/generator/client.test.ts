@@ -98,9 +98,23 @@ const envelope = (code: string, message: string, extra: object = {}) => ({
   error: { code, message, ...extra },
 });
 
+/** Idempotency keys (or paths) already answered with the failure a test asked for, so the retry succeeds. */
+const failedOnce = new Set<string>();
+
+/** `x-fail-first: <status>` answers that status to the first attempt of each key or path. */
+function failFirst(req: Recorded, res: ServerResponse, key: string): boolean {
+  const status = Number(req.headers['x-fail-first']);
+  if (!Number.isInteger(status) || failedOnce.has(key)) return false;
+  failedOnce.add(key);
+  if (status === 409) json(res, 409, envelope('IDEMPOTENCY_CONFLICT', 'Still in progress.'));
+  else res.writeHead(status, { 'content-type': 'text/plain' }).end('try later');
+  return true;
+}
+
 /** A stand-in API: answers by path so each test can ask for one kind of answer. */
 function answer(req: Recorded, res: ServerResponse): void {
   const path = new URL(req.url, 'http://x').pathname.replace(/^\/v1/, '');
+  if (failFirst(req, res, String(req.headers['idempotency-key'] ?? `${req.method} ${req.url}`))) return;
   if (req.method === 'GET' && path === '/notes') return json(res, 200, { items: [note], nextCursor: null });
   if (req.method === 'POST' && path === '/notes') return json(res, 201, { ...note, ...JSON.parse(req.body) });
   if (req.method === 'GET' && path === '/ping')
@@ -336,6 +350,87 @@ describe('emitClient: runtime against a loopback server', () => {
       });
       await api.ping();
       expect(seen).toEqual([`GET ${baseUrl}/ping`]);
+    });
+  });
+
+  describe('idempotency keys and retries', () => {
+    const fast = (extra: Parameters<typeof createClient>[0] = { baseUrl }) =>
+      createClient({ retry: { delayMs: 1 }, ...extra });
+    const keyOf = (request: Recorded | undefined) => request?.headers['idempotency-key'];
+    beforeEach(() => failedOnce.clear());
+
+    it('sends a fresh UUID key with every call of a keyed route, and keeps a key the caller set', async () => {
+      const api = fast();
+      await api.createNote({ body: { title: 'a' } });
+      await api.createNote({ body: { title: 'b' } });
+      expect(keyOf(requests[0])).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
+      expect(keyOf(requests[1])).not.toBe(keyOf(requests[0]));
+      await api.createNote({ body: { title: 'c' }, headers: { 'Idempotency-Key': 'mine' } });
+      expect(keyOf(last())).toBe('mine');
+      await api.getNote({ params: { id: note.id } });
+      expect(keyOf(last())).toBeUndefined();
+    });
+
+    it('retries a keyed call answered 409 IDEMPOTENCY_CONFLICT or 503, with the same key', async () => {
+      for (const status of ['409', '503']) {
+        requests.length = 0;
+        const result = await fast().createNote({ body: { title: 'a' }, headers: { 'x-fail-first': status } });
+        expect(result.status).toBe(201);
+        expect(requests).toHaveLength(2);
+        expect(keyOf(requests[1])).toBe(keyOf(requests[0]));
+      }
+    });
+
+    it('retries a keyed call after a network failure, with the same key', async () => {
+      const sent: Array<string | null> = [];
+      let failures = 1;
+      const api = fast({
+        baseUrl,
+        fetch: (input, init) => {
+          sent.push(new Headers(init?.headers).get('idempotency-key'));
+          if (failures-- > 0) return Promise.reject(new TypeError('fetch failed'));
+          return fetch(input, init);
+        },
+      });
+      expect((await api.createNote({ body: { title: 'a' } })).status).toBe(201);
+      expect(sent).toHaveLength(2);
+      expect(sent[1]).toBe(sent[0]);
+    });
+
+    it('retries GET, never a POST without a key, and stops after the attempts', async () => {
+      expect((await fast().listNotes({ headers: { 'x-fail-first': '502' } })).status).toBe(200);
+      expect(requests).toHaveLength(2);
+      requests.length = 0;
+      const refused = await fast().verifyEmail({ body: { token: 't' }, headers: { 'x-fail-first': '503' } });
+      expect(refused.status).toBe(503);
+      expect(requests).toHaveLength(1);
+      requests.length = 0;
+      const proxy = await fast({ baseUrl, retry: { attempts: 2, delayMs: 1 } }).getNote({
+        params: { id: 'proxy' },
+      });
+      expect(proxy.status).toBe(502);
+      expect(requests).toHaveLength(2);
+    });
+
+    it('sends once with retry: false, and refuses a bad retry option', async () => {
+      const result = await createClient({ baseUrl, retry: false }).listNotes({
+        headers: { 'x-fail-first': '503' },
+      });
+      expect(result.status).toBe(503);
+      expect(requests).toHaveLength(1);
+      expect(() => createClient({ baseUrl, retry: { attempts: 0 } })).toThrow(TypeError);
+      expect(() => createClient({ baseUrl, retry: { delayMs: -1 } })).toThrow(TypeError);
+    });
+
+    it('stops waiting for a retry as soon as the caller aborts', async () => {
+      const controller = new AbortController();
+      const api = createClient({ baseUrl, retry: { delayMs: 60_000 } });
+      const call = api.listNotes({ headers: { 'x-fail-first': '503' }, signal: controller.signal });
+      setTimeout(() => controller.abort(new Error('caller gave up')), 20);
+      await expect(call).rejects.toThrow('caller gave up');
+      expect(requests).toHaveLength(1);
     });
   });
 

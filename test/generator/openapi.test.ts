@@ -249,6 +249,7 @@ describe('emitOpenApi: error responses', () => {
       '201',
       '400',
       '401',
+      '409',
       '413',
       '415',
       '500',
@@ -257,14 +258,47 @@ describe('emitOpenApi: error responses', () => {
     expect(Object.keys(operation(document, '/ping', 'get').responses)).toEqual(['200', '500']);
   });
 
+  it('documents the idempotency key of a route with meta.idempotency, and the codes it brings', () => {
+    const post = operation(document, '/notes', 'post');
+    expect(post.parameters).toEqual([
+      expect.objectContaining({
+        name: 'idempotency-key',
+        in: 'header',
+        required: true,
+        schema: { type: 'string', minLength: 1, maxLength: 255 },
+      }),
+    ]);
+    expect(errorCodes(post, '409')).toBe('"enum":["IDEMPOTENCY_CONFLICT"]');
+    const optional = emitOpenApi(
+      notesIr({
+        config: { modules: { idempotency: { header: 'X-Request-Key' } } },
+        routes: notesIr().routes.map((candidate) =>
+          candidate.id === 'createNote'
+            ? { ...candidate, meta: { ...candidate.meta, idempotency: 'optional' } }
+            : candidate,
+        ),
+      }),
+      { header: HEADER },
+    );
+    const parameter = operation(optional, '/notes', 'post').parameters?.[0];
+    expect(parameter).toMatchObject({ name: 'X-Request-Key', in: 'header', required: false });
+    expect(errorCodes(operation(optional, '/notes', 'post'), '400')).not.toContain(
+      'IDEMPOTENCY_KEY_REQUIRED',
+    );
+    expect(operation(document, '/notes', 'get').parameters?.some((p) => p.in === 'header')).toBe(false);
+  });
+
   it('narrows error.code to the codes answered with each status and lists their messages', () => {
     const post = operation(document, '/notes', 'post');
-    expect(errorCodes(post, '400')).toBe('"enum":["BAD_REQUEST"]');
+    expect(errorCodes(post, '400')).toBe(
+      '"enum":["BAD_REQUEST","IDEMPOTENCY_KEY_INVALID","IDEMPOTENCY_KEY_REQUIRED"]',
+    );
     expect(errorCodes(post, '401')).toBe('"enum":["AUTH_REQUIRED"]');
     expect(errorCodes(post, '507')).toBe('"enum":["NOTE_STORE_FULL"]');
     expect(post.responses['507']?.description).toContain('- `NOTE_STORE_FULL`: The note store is full.');
     expect(post.responses['400']?.description).toBe(
-      'Error codes answered with status 400:\n\n- `BAD_REQUEST`: Malformed request body.\n- `HTTP_VALIDATION`: Request validation failed.',
+      'Error codes answered with status 400:\n\n- `BAD_REQUEST`: Malformed request body.\n- `HTTP_VALIDATION`: Request validation failed.' +
+        '\n- `IDEMPOTENCY_KEY_INVALID`: Idempotency key is invalid.\n- `IDEMPOTENCY_KEY_REQUIRED`: This route needs an idempotency key.',
     );
   });
 

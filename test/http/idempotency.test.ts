@@ -300,6 +300,57 @@ describe.each(adapters)('idempotencyPlugin on $name', (adapter) => {
     );
   });
 
+  it('meta.idempotency: required refuses a request without a key, and opts any method in', async () => {
+    let runs = 0;
+    const handler = () => ({ run: ++runs });
+    const routes = [
+      route({ method: 'PATCH', url: '/required', meta: { idempotency: 'required' }, handler }),
+      route({ method: 'PUT', url: '/optional', meta: { idempotency: 'optional' }, handler }),
+    ];
+    await serve(routes, async (url) => {
+      const send = (path: string, method: string, headers: Record<string, string>) =>
+        call(`${url}${path}`, { method, headers: { ...AUTH, ...headers } });
+      const missing = await send('/required', 'PATCH', {});
+      expect(missing.status).toBe(400);
+      expect(missing.json).toEqual({
+        error: { code: 'IDEMPOTENCY_KEY_REQUIRED', message: 'This route needs an idempotency key.' },
+      });
+      expect(runs).toBe(0);
+      await send('/required', 'PATCH', { 'idempotency-key': 'k' });
+      const replay = await send('/required', 'PATCH', { 'idempotency-key': 'k' });
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(replay.json).toEqual({ run: 1 });
+      // Optional: no key runs the handler; a key is honoured although PUT is not among the methods.
+      expect((await send('/optional', 'PUT', {})).status).toBe(200);
+      await send('/optional', 'PUT', { 'idempotency-key': 'o' });
+      expect((await send('/optional', 'PUT', { 'idempotency-key': 'o' })).json).toEqual({ run: 3 });
+      expect(runs).toBe(3);
+      // The route opted in for every caller: an anonymous keyed retry is replayed too, in its own scope.
+      const anonymous = (key: string) =>
+        call(`${url}/required`, { method: 'PATCH', headers: { 'idempotency-key': key } });
+      expect((await anonymous('k')).json).toEqual({ run: 4 });
+      expect((await anonymous('k')).json).toEqual({ run: 4 });
+      expect(runs).toBe(4);
+    });
+  });
+
+  it('refuses to boot a route with meta.idempotency when no idempotencyPlugin keeps the promise', async () => {
+    const routes = [
+      route({ method: 'POST', url: '/a', meta: { idempotency: 'required' }, handler: () => 'a' }),
+    ];
+    await expect(withServer(adapter, { routes }, async () => undefined)).rejects.toMatchObject({
+      code: 'HTTP_UNGUARDED_ROUTE_META',
+    });
+    const optedOff = [route({ method: 'POST', url: '/a', meta: { idempotency: false }, handler: () => 'a' })];
+    await withServer(adapter, { routes: optedOff }, async (url) => {
+      expect((await call(`${url}/a`, { method: 'POST' })).status).toBe(200);
+    });
+    const bad = [
+      route({ method: 'POST', url: '/a', meta: { idempotency: 'always' as never }, handler: () => 'a' }),
+    ];
+    await expect(serve(bad, async () => undefined)).rejects.toThrow(/meta\.idempotency must be/);
+  });
+
   it('replays before the guards run', async () => {
     let guardCalls = 0;
     const countingGuard: Plugin = {

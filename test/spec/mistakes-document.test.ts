@@ -140,13 +140,26 @@ describe('unknown keys', () => {
     });
   });
 
-  it('says modules takes no keys yet', async () => {
+  it('names the modules there are, and the plugins and options of modules.edge', async () => {
     await expectOnly(`${HEAD}routes: {}\nmodules:\n  auth: {}\n`, {
       line: 6,
       column: 3,
       message: "unknown key 'auth' in modules",
-      hint: "modules takes no keys in this version; remove 'auth'",
+      hint: 'allowed keys: edge, idempotency',
     });
+    await expectOnly(`${HEAD}routes: {}\nmodules:\n  edge:\n    metrcs: true\n`, {
+      line: 7,
+      column: 5,
+      message: "unknown key 'metrcs' in modules.edge",
+      hint: "did you mean 'metrics'?",
+    });
+    const bad = await problemsOf(
+      `${HEAD}routes: {}\nmodules:\n  edge:\n    security: { rateLimit: { limit: 10 } }\n  idempotency: { ttlMs: 0 }\n`,
+    );
+    expect(bad.problems.map((problem) => problem.message)).toEqual([
+      "missing required key 'windowMs' in modules.edge.security.rateLimit",
+      'modules.idempotency.ttlMs: expected an integer of at least 1 but got 0',
+    ]);
   });
 });
 

@@ -13,6 +13,13 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Headers sent with every request (e.g. `authorization`); a function is called before each request. */
   headers?: RequestHeaders | (() => RequestHeaders | Promise<RequestHeaders>);
+  /**
+   * Retries of calls that are safe to repeat: GET and HEAD, and routes with `meta.idempotency`, which send
+   * one fresh idempotency key per call and the same key on each of its attempts. A retry follows a network
+   * failure, a 502, 503 or 504, or a 409 IDEMPOTENCY_CONFLICT (the first attempt is still running), after
+   * `delayMs` doubled per retry. Default `{ attempts: 3, delayMs: 200 }`; `false` sends every call once.
+   */
+  retry?: false | { attempts?: number; delayMs?: number };
 }
 
 /** Options every method takes. Per-call headers replace default headers of the same name. */
@@ -182,6 +189,8 @@ interface RouteInfo {
   body?: 'upload' | 'raw';
   /** The Accept header when the call sets none; default `application/json`. */
   accept?: string;
+  /** The header of the idempotency key the client sends (`meta.idempotency`); none when unset. */
+  idempotencyKey?: string;
   responses: Readonly<Record<number, BodyKind>>;
   errors: Readonly<Record<number, readonly string[]>>;
 }
@@ -199,11 +208,15 @@ type ReceivedBody =
 
 function sender(options: ClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const retry = retryPolicy(options.retry);
   return async <Result>(route: RouteInfo, input: CallInput = {}): Promise<Result> => {
     const defaults = typeof options.headers === 'function' ? await options.headers() : options.headers;
     const headers = new Headers(defaults);
     new Headers(input.headers).forEach((value, name) => headers.set(name, value));
     if (!headers.has('accept')) headers.set('accept', route.accept ?? 'application/json');
+    // One key per call, kept for all of its attempts: the server replays instead of running it twice.
+    if (route.idempotencyKey !== undefined && !headers.has(route.idempotencyKey))
+      headers.set(route.idempotencyKey, crypto.randomUUID());
     const url = baseUrl + expandPath(route.path, input.params) + queryString(input.query);
     const init: RequestInit & { duplex?: 'half' } = {
       method: route.method,
@@ -213,11 +226,68 @@ function sender(options: ClientOptions) {
     };
     // fetch sends a stream only when told it may go on sending while the answer arrives.
     if (isReadableStream(init.body)) init.duplex = 'half';
+    const repeatable =
+      (route.method === 'GET' || route.method === 'HEAD' || route.idempotencyKey !== undefined) &&
+      !isReadableStream(init.body);
+    const attempts = repeatable ? retry.attempts : 1;
     // Called unbound: browsers refuse a fetch invoked as a method of another object.
     const fetchImpl = options.fetch ?? fetch;
-    const response = await fetchImpl(url, init);
-    return (await readResult(route, response)) as Result;
+    for (let attempt = 1; ; attempt++) {
+      const last = attempt >= attempts;
+      let response: Response;
+      try {
+        response = await fetchImpl(url, init);
+      } catch (error) {
+        // An abort is the caller's decision; anything else is the network, worth another attempt.
+        if (last || input.signal?.aborted === true) throw error;
+        await pause(retry.delayMs * 2 ** (attempt - 1), input.signal);
+        continue;
+      }
+      if (!last && (await worthRetrying(response))) {
+        await response.body?.cancel().catch(() => undefined);
+        await pause(retry.delayMs * 2 ** (attempt - 1), input.signal);
+        continue;
+      }
+      return (await readResult(route, response)) as Result;
+    }
   };
+}
+
+function retryPolicy(option: ClientOptions['retry']): { attempts: number; delayMs: number } {
+  if (option === false) return { attempts: 1, delayMs: 0 };
+  const attempts = option?.attempts ?? 3;
+  const delayMs = option?.delayMs ?? 200;
+  if (!Number.isInteger(attempts) || attempts < 1)
+    throw new TypeError('retry.attempts must be a whole number, 1 or more');
+  if (!Number.isFinite(delayMs) || delayMs < 0)
+    throw new TypeError('retry.delayMs must be a number of milliseconds, 0 or more');
+  return { attempts, delayMs };
+}
+
+/** A gateway that could not reach the API, or the same idempotency key still being answered. */
+async function worthRetrying(response: Response): Promise<boolean> {
+  if (response.status === 502 || response.status === 503 || response.status === 504) return true;
+  if (response.status !== 409) return false;
+  const body = await readBody(response.clone());
+  const error =
+    body.kind === 'json' ? (body.value as { error?: { code?: unknown } } | null)?.error : undefined;
+  return error?.code === 'IDEMPOTENCY_CONFLICT';
+}
+
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted === true) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+  });
 }
 
 /** What fetch sends: spelled this way because Node's types declare no global `BodyInit`. */

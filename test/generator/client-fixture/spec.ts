@@ -147,7 +147,14 @@ export function notesIr(overrides: Partial<SpecIR> = {}): SpecIR {
         body: { kind: 'json', schema: { $ref: '#/resources/NoteInput' }, required: true },
         responses: { '201': { $ref: '#/resources/Note' } },
         errors: ['NOTE_STORE_FULL'],
-        meta: { summary: 'Create a note', tags: ['notes'], auth: true, scopes: ['notes:write'], mcp: true },
+        meta: {
+          summary: 'Create a note',
+          tags: ['notes'],
+          auth: true,
+          scopes: ['notes:write'],
+          mcp: true,
+          idempotency: 'required',
+        },
       }),
       route({
         id: 'getNote',

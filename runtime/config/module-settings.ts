@@ -1,0 +1,31 @@
+// Reading one built-in module's settings from svc.config.yaml `modules`: `true` enables it with its defaults,
+// a mapping enables it with those options, `false` or nothing leaves it off. A plugin's own option check
+// (a TypeError naming the option) becomes CONFIG_INVALID naming the setting, so a bad value in the spec
+// refuses to boot with the same error as any other bad setting.
+import { errors } from '../../generated/modules/errors.js';
+
+/** The settings of an enabled module, `{}` for `true`; undefined when it is off. */
+export function moduleSettings(value: unknown, option: string): Record<string, unknown> | undefined {
+  if (value === undefined || value === false || value === null) return undefined;
+  if (value === true) return {};
+  if (typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  throw invalid(option, `expected true, false or a mapping of options, got ${JSON.stringify(value)}`);
+}
+
+/** Runs a plugin factory on settings from the spec; its TypeError becomes CONFIG_INVALID for `option`. */
+export function fromSettings<T>(option: string, build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    if (error instanceof TypeError) throw invalid(option, error.message);
+    throw error;
+  }
+}
+
+function invalid(option: string, message: string): Error {
+  const from = 'svc.config.yaml';
+  return errors.CONFIG_INVALID({
+    message: `modules.${option}: ${message} (from ${from})`,
+    details: { problems: [{ option: `modules.${option}`, message, from }] },
+  });
+}

@@ -1,0 +1,68 @@
+// The edge plugins svc.config.yaml enables under `modules.edge` (docs/spec.md#server-stores-modules):
+// `edge: true` turns on all five with their defaults; a mapping turns on the plugins it names, each `true`
+// or its options.
+import type { Plugin } from '../app/app.js';
+import { fromSettings, moduleSettings } from '../config/module-settings.js';
+import { healthPlugin, type HealthCheck } from './health/index.js';
+import { metricsPlugin } from './metrics/index.js';
+import { openapiPlugin } from './openapi/index.js';
+import { securityPlugin } from './security/index.js';
+import { tracingPlugin } from './tracing/index.js';
+
+export interface EdgeModuleContext {
+  /** `service.name` of spans unless `tracing.serviceName` is set; usually the spec's `name`. */
+  serviceName: string;
+  /** The generated OpenAPI document (generated/openapi.json); required when `openapi` is on. */
+  openapiDocument?: Readonly<Record<string, unknown>>;
+  /** Readiness checks for GET /readyz: they are code, so the application hands them over here. */
+  healthChecks?: Readonly<Record<string, HealthCheck>>;
+}
+
+const EDGE_PLUGINS = ['security', 'health', 'metrics', 'tracing', 'openapi'] as const;
+
+/** The plugins `modules.edge` enables, in the order they should be registered. */
+export function edgePlugins(setting: unknown, context: EdgeModuleContext): Plugin[] {
+  const edge = moduleSettings(setting, 'edge');
+  if (edge === undefined) return [];
+  const all = setting === true;
+  const unknown = Object.keys(edge).filter((key) => !(EDGE_PLUGINS as readonly string[]).includes(key));
+  if (unknown.length > 0) {
+    fromSettings('edge', () => {
+      throw new TypeError(`unknown plugin ${unknown.join(', ')}; known: ${EDGE_PLUGINS.join(', ')}.`);
+    });
+  }
+  const settingsOf = (name: (typeof EDGE_PLUGINS)[number]) =>
+    all ? {} : moduleSettings(edge[name], `edge.${name}`);
+  const plugins: Plugin[] = [];
+
+  const security = settingsOf('security');
+  if (security !== undefined) plugins.push(fromSettings('edge.security', () => securityPlugin(security)));
+  const health = settingsOf('health');
+  if (health !== undefined) {
+    plugins.push(
+      fromSettings('edge.health', () => healthPlugin({ ...health, checks: context.healthChecks ?? {} })),
+    );
+  }
+  const metrics = settingsOf('metrics');
+  if (metrics !== undefined) plugins.push(fromSettings('edge.metrics', () => metricsPlugin(metrics)));
+  const tracing = settingsOf('tracing');
+  if (tracing !== undefined) {
+    plugins.push(
+      fromSettings('edge.tracing', () => tracingPlugin({ serviceName: context.serviceName, ...tracing })),
+    );
+  }
+  const openapi = settingsOf('openapi');
+  if (openapi !== undefined) {
+    // `title` and `tags` shape the document at `svc build`; only where it is served matters here.
+    const { title: _title, tags: _tags, ...served } = openapi;
+    const document = context.openapiDocument;
+    plugins.push(
+      fromSettings('edge.openapi', () => {
+        if (document === undefined)
+          throw new TypeError('needs the generated document: pass openapiDocument.');
+        return openapiPlugin({ ...served, document });
+      }),
+    );
+  }
+  return plugins;
+}
