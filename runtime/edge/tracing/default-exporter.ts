@@ -1,8 +1,8 @@
 // Where spans go when tracingPlugin() is given no exporter: to the OTLP endpoint named by the standard
 // OpenTelemetry environment variables, as every OpenTelemetry SDK does, or nowhere. Keeping spans nobody
-// reads would cost memory and, worse, garbage-collector time on every request: an in-memory exporter holding
-// its 1000 spans made a traced request about a fifth more expensive (bench/RESULTS.md). Propagation
-// (`traceparent`, `context.traceId` for logs) works either way.
+// reads would cost memory and garbage-collector time on every request for nothing (the in-memory exporter's
+// share: bench/RESULTS.md, `edge-memory`). Propagation (`traceparent`, `context.traceId` for logs) works
+// either way.
 import { otlpHttpExporter } from './otlp-exporter.js';
 import type { SpanExporter } from './span.js';
 
