@@ -75,3 +75,4 @@ export * from './config/index.js';
 export { adapterPlugin } from './adapters/by-name.js';
 export * from './edge/index.js';
 export * from './idempotency/index.js';
+export * from './auth/index.js';
