@@ -1,4 +1,5 @@
-// The authentication module (seed 000): passwords so far; tokens, sessions, throttle and the auth plugin follow.
+// The authentication module (seed 000): passwords and the login throttle so far; tokens, sessions and the
+// auth plugin follow.
 export {
   DEFAULT_PASSWORD_HASH_PARAMS,
   PASSWORD_HASH_LIMITS,
@@ -7,3 +8,4 @@ export {
   verifyPassword,
   type PasswordHashParams,
 } from './password.js';
+export * from './throttle/index.js';
