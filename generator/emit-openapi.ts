@@ -1,5 +1,6 @@
 // openapi.json: an OpenAPI 3.1 document of every route, derived from the IR alone. Schemas stay JSON Schema
 // 2020-12 (OpenAPI 3.1 uses it as is); resource refs point at components.schemas.
+import { configMap } from './config-values.js';
 import { idempotencyHeader, MAX_IDEMPOTENCY_KEY_LENGTH, routeIdempotency } from './idempotency.js';
 import { STATUS_CODES } from 'node:http';
 import {
@@ -231,13 +232,6 @@ function tagDescriptions(configured: ConfigValue | undefined): Map<string, strin
 function edgeOpenApiConfig(ir: SpecIR): { title?: ConfigValue; tags?: ConfigValue } {
   const edge = configMap(configMap(ir.config.modules)?.edge);
   return configMap(edge?.openapi) ?? {};
-}
-
-/** A config mapping, or undefined for scalars, lists and unresolved `${VAR}` templates. */
-function configMap(value: ConfigValue | undefined): { [key: string]: ConfigValue | undefined } | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || '$template' in value)
-    return undefined;
-  return value as { [key: string]: ConfigValue };
 }
 
 function propertiesOf(schema: JsonSchemaObject | undefined): Record<string, JsonSchema> {

@@ -2,7 +2,8 @@
 // header that carries the key (`modules.idempotency.header`, default idempotency-key). The OpenAPI document
 // and the typed client both read this, so they name the same header.
 import { DEFAULT_IDEMPOTENCY_HEADER } from '../runtime/idempotency/headers.js';
-import type { ConfigValue, RouteIR, SpecIR } from '../spec/ir.js';
+import type { RouteIR, SpecIR } from '../spec/ir.js';
+import { configMap } from './config-values.js';
 
 export { MAX_IDEMPOTENCY_KEY_LENGTH } from '../runtime/idempotency/headers.js';
 
@@ -14,13 +15,6 @@ export function routeIdempotency(route: RouteIR): 'required' | 'optional' | unde
 
 /** The key's header as the spec configures it; a `${VAR}` setting cannot be known at build, so the default. */
 export function idempotencyHeader(ir: SpecIR): string {
-  const modules = asMap(ir.config.modules);
-  const header = asMap(modules?.idempotency)?.header;
+  const header = configMap(configMap(ir.config.modules)?.idempotency)?.header;
   return typeof header === 'string' && header !== '' ? header : DEFAULT_IDEMPOTENCY_HEADER;
-}
-
-function asMap(value: ConfigValue | undefined): { [key: string]: ConfigValue | undefined } | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || '$template' in value)
-    return undefined;
-  return value as { [key: string]: ConfigValue };
 }

@@ -1,6 +1,7 @@
 // The single rule for which error codes a route can answer: the codes it declares plus the codes the
 // pipeline itself may answer for it. OpenAPI responses, client result types and the docs all read this,
 // so they never disagree.
+import { routeIdempotency } from './idempotency.js';
 import { catalog as builtInCatalog } from '../generated/modules/errors.js';
 import type { ErrorIR, RouteIR } from '../spec/ir.js';
 
@@ -36,8 +37,8 @@ export function impliedErrorCodes(route: RouteIR): string[] {
   if (route.meta.rateLimit !== undefined && route.meta.rateLimit !== false && route.meta.rateLimit !== null) {
     codes.push('RATE_LIMITED');
   }
-  const idempotency = route.meta.idempotency;
-  if (idempotency === 'required' || idempotency === 'optional') {
+  const idempotency = routeIdempotency(route);
+  if (idempotency !== undefined) {
     codes.push('IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_CONFLICT');
     if (idempotency === 'required') codes.push('IDEMPOTENCY_KEY_REQUIRED');
   }

@@ -69,6 +69,7 @@ export { REQUEST_ID_PATTERN, requestIdFrom, correlationIdFrom } from './http/req
 export { MAX_VALIDATION_ISSUES, toIssues } from './http/validation/issues.js';
 export { JSON_CONTENT_TYPE, TEXT_CONTENT_TYPE, BYTES_CONTENT_TYPE } from './http/reply-mapping.js';
 export { createAjv } from './http/validation/ajv.js';
+export { hookSlots, type HookSlots } from './http/hook-slots.js';
 export { coercionPlan } from './http/validation/coercion-plan.js';
 export * from './app/serve.js';
 export * from './config/index.js';

@@ -13,7 +13,7 @@ import type { HttpMethod, ReplySink, RequestContext, RequestHeaders, SvcRequest 
 import { capturedBodyOf } from './express-body.js';
 import { WILDCARD_PARAM } from './express-paths.js';
 import { writeNodeStream } from './node-stream.js';
-import { checkedStatus } from '../http/status.js';
+import { checkedStatus, hasNoBody } from '../http/status.js';
 
 /** What svc reads from an Express request: node's request plus Express's `ip` and matched `params`. */
 export interface ExpressRequestLike extends IncomingMessage {
@@ -154,8 +154,7 @@ export class ExpressSvcReply implements ReplySink {
     let payload = body;
     try {
       if (contentType !== undefined) response.setHeader('content-type', contentType);
-      if (status < 200 || status === 204 || status === 304) {
-        // These statuses carry no body, so no content headers either (RFC 9110 §8.6).
+      if (hasNoBody(status)) {
         response.removeHeader('content-type');
         response.removeHeader('content-length');
         payload = undefined;
@@ -178,7 +177,7 @@ export class ExpressSvcReply implements ReplySink {
 
   stream(status: number, source: Readable): Promise<void> {
     const response = this.raw;
-    if (status < 200 || status === 204 || status === 304) {
+    if (hasNoBody(status)) {
       response.removeHeader('content-type');
       response.removeHeader('content-length');
     }

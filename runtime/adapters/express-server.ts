@@ -1,25 +1,14 @@
 // The node:http server an Express application listens on: svc's request timeout, client errors answered in
 // the envelope, and a close that ends keep-alive connections instead of waiting for their idle timeout.
 import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { handleClientError } from '../http/client-error.js';
+import { listenOn, type ServerAddress } from './node-listen.js';
 
 /** Fraction of the request timeout after which node checks for late requests (node's default is 30 s). */
 const CHECKS_PER_TIMEOUT = 10;
 const MAX_CHECK_INTERVAL_MS = 30_000;
 /** While closing, how often connections that became idle (a request finished) are closed. */
 const IDLE_SWEEP_MS = 25;
-
-export interface ServerAddress {
-  url: string;
-  host: string;
-  port: number;
-}
-
-function urlOf(address: AddressInfo): string {
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return `http://${host}:${address.port}`;
-}
 
 export class ExpressServer {
   private readonly requestTimeout: number;
@@ -47,16 +36,9 @@ export class ExpressServer {
     }
     const server = createServer(settings, handler);
     server.on('clientError', handleClientError);
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port, options.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    const address = await listenOn(server, options.port, options.host);
     this.server = server;
-    const address = server.address() as AddressInfo;
-    return { url: urlOf(address), host: address.address, port: address.port };
+    return address;
   }
 
   /**

@@ -11,7 +11,7 @@ import { REQUEST_ID_HEADER } from '../http/request-id.js';
 import { writeNodeStream } from './node-stream.js';
 import { originForm, pathOf } from '../http/url.js';
 import type { HttpMethod, ReplySink, RequestContext, RequestHeaders, SvcRequest } from '../http/types.js';
-import { checkedStatus } from '../http/status.js';
+import { checkedStatus, hasNoBody } from '../http/status.js';
 
 const NO_PARAMS: Record<string, string> = Object.freeze(Object.create(null) as Record<string, string>);
 
@@ -183,8 +183,7 @@ export class FastifySvcReply implements ReplySink {
     const headers = headerRecord(reply);
     if (contentType !== undefined) headers['content-type'] = contentType;
     let payload = body;
-    if (status < 200 || status === 204 || status === 304) {
-      // These statuses carry no body, so no content headers either (RFC 9110 §8.6).
+    if (hasNoBody(status)) {
       delete headers['content-type'];
       delete headers['content-length'];
       payload = undefined;

@@ -1,6 +1,7 @@
 // The Fastify adapter (`svckit/fastify`): an svc plugin that publishes its routes, runs the shared boot
 // checks, creates the Fastify instance with svc's parsers, ids and error handling, and mounts every route
 // through its specialised pipeline. Everything HTTP-semantic lives in runtime/http; this maps Fastify onto it.
+import { urlOf } from './node-listen.js';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -50,11 +51,6 @@ function isFrameworkClientError(error: FastifyError): boolean {
 function normaliseFrameworkError(error: FastifyError): unknown {
   if (error instanceof SvcError) return error;
   return isFrameworkClientError(error) ? frameworkClientError(error.statusCode as number) : error;
-}
-
-function urlOf(address: AddressInfo, secure: boolean): string {
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return `${secure ? 'https' : 'http'}://${host}:${address.port}`;
 }
 
 class FastifyAdapter implements Plugin, HttpServer {

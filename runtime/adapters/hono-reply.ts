@@ -10,7 +10,7 @@ import { JSON_CONTENT_TYPE } from '../http/reply-mapping.js';
 import { REQUEST_ID_HEADER } from '../http/request-id.js';
 import type { ReplySink } from '../http/types.js';
 import { pipeToWebStream } from './hono-stream.js';
-import { checkedStatus } from '../http/status.js';
+import { checkedStatus, hasNoBody } from '../http/status.js';
 
 type HeaderValue = string | number | string[];
 type HeaderRecord = Record<string, HeaderValue>;
@@ -37,10 +37,6 @@ function checkHeader(name: string, value: string | number | readonly string[]): 
       throw new TypeError(`Invalid value for header ${name}.`);
     }
   }
-}
-
-function noBodyStatus(status: number): boolean {
-  return status < 200 || status === 204 || status === 304;
 }
 
 /** The record as a HeadersInit: name/value pairs when a header holds a list (set-cookie), else the record. */
@@ -152,8 +148,7 @@ export class HonoSvcReply implements ReplySink {
     const headers = this.headers;
     if (contentType !== undefined) headers['content-type'] = contentType;
     let payload = body;
-    if (noBodyStatus(status)) {
-      // These statuses carry no body, so no content headers either (RFC 9110 §8.6).
+    if (hasNoBody(status)) {
       delete headers['content-type'];
       delete headers['content-length'];
       payload = undefined;
@@ -174,8 +169,8 @@ export class HonoSvcReply implements ReplySink {
     try {
       this.assertUnsent();
       const headers = this.headers;
-      if (this.head || noBodyStatus(status)) {
-        if (noBodyStatus(status)) {
+      if (this.head || hasNoBody(status)) {
+        if (hasNoBody(status)) {
           delete headers['content-type'];
           delete headers['content-length'];
         }

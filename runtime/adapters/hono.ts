@@ -6,7 +6,6 @@ import { getRequestListener, RequestError } from '@hono/node-server';
 import { Hono, type Context, type Env, type Schema } from 'hono';
 import type { BlankEnv } from 'hono/types';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { App, HttpServer, ListeningAddress, Plugin } from '../app/app.js';
 import { prepareHttp, publishRoutes, type AdapterOptions } from '../http/boot.js';
 import { handleClientError } from '../http/client-error.js';
@@ -14,6 +13,7 @@ import { frameworkClientError } from '../http/framework-errors.js';
 import type { Pipeline } from '../http/pipeline.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../http/request-id.js';
 import { HonoSvcReply } from './hono-reply.js';
+import { listenOn } from './node-listen.js';
 import type { ClientIpSource } from './hono-request.js';
 import { mountErrorHandler, mountNotFound, mountRoutes, type Runtime } from './hono-routes.js';
 import { DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT_MS } from '../http/limits.js';
@@ -65,11 +65,6 @@ function defaultIpSource(): ClientIpSource {
     }
     return undefined;
   };
-}
-
-function urlOf(address: AddressInfo): string {
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return `http://${host}:${address.port}`;
 }
 
 class HonoAdapter<E extends Env> implements Plugin, HttpServer {
@@ -139,16 +134,9 @@ class HonoAdapter<E extends Env> implements Plugin, HttpServer {
     });
     const server = createServer({ requestTimeout: DEFAULT_REQUEST_TIMEOUT_MS }, listener);
     server.on('clientError', handleClientError);
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port, options.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    const address = await listenOn(server, options.port, options.host);
     this.nodeServer = server;
-    const address = server.address() as AddressInfo;
-    return { url: urlOf(address), host: address.address, port: address.port, adapter: 'hono' };
+    return { ...address, adapter: 'hono' };
   }
 
   async close(): Promise<void> {

@@ -4,6 +4,7 @@
 // because a half-sent body cannot be turned into an error envelope any more.
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
+import { hasNoBody } from '../http/status.js';
 
 export function writeNodeStream(
   response: ServerResponse,
@@ -12,8 +13,8 @@ export function writeNodeStream(
   headers: OutgoingHttpHeaders,
   source: Readable,
 ): Promise<void> {
-  if (method === 'HEAD' || status === 204 || status === 304 || status < 200) {
-    if (status === 204 || status === 304 || status < 200) {
+  if (method === 'HEAD' || hasNoBody(status)) {
+    if (hasNoBody(status)) {
       delete headers['content-type'];
       delete headers['content-length'];
     }

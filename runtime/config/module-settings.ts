@@ -9,7 +9,7 @@ export function moduleSettings(value: unknown, option: string): Record<string, u
   if (value === undefined || value === false || value === null) return undefined;
   if (value === true) return {};
   if (typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  throw invalid(option, `expected true, false or a mapping of options, got ${JSON.stringify(value)}`);
+  throw invalidSetting(option, `expected true, false or a mapping of options, got ${JSON.stringify(value)}`);
 }
 
 /** Runs a plugin factory on settings from the spec; its TypeError becomes CONFIG_INVALID for `option`. */
@@ -17,12 +17,13 @@ export function fromSettings<T>(option: string, build: () => T): T {
   try {
     return build();
   } catch (error) {
-    if (error instanceof TypeError) throw invalid(option, error.message);
+    if (error instanceof TypeError) throw invalidSetting(option, error.message);
     throw error;
   }
 }
 
-function invalid(option: string, message: string): Error {
+/** CONFIG_INVALID for `modules.<option>`. */
+export function invalidSetting(option: string, message: string): Error {
   const from = 'svc.config.yaml';
   return errors.CONFIG_INVALID({
     message: `modules.${option}: ${message} (from ${from})`,

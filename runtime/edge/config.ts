@@ -2,7 +2,7 @@
 // `edge: true` turns on all five with their defaults; a mapping turns on the plugins it names, each `true`
 // or its options.
 import type { Plugin } from '../app/app.js';
-import { fromSettings, moduleSettings } from '../config/module-settings.js';
+import { fromSettings, invalidSetting, moduleSettings } from '../config/module-settings.js';
 import { healthPlugin, type HealthCheck } from './health/index.js';
 import { metricsPlugin } from './metrics/index.js';
 import { openapiPlugin } from './openapi/index.js';
@@ -27,9 +27,7 @@ export function edgePlugins(setting: unknown, context: EdgeModuleContext): Plugi
   const all = setting === true;
   const unknown = Object.keys(edge).filter((key) => !(EDGE_PLUGINS as readonly string[]).includes(key));
   if (unknown.length > 0) {
-    fromSettings('edge', () => {
-      throw new TypeError(`unknown plugin ${unknown.join(', ')}; known: ${EDGE_PLUGINS.join(', ')}.`);
-    });
+    throw invalidSetting('edge', `unknown plugin ${unknown.join(', ')}; known: ${EDGE_PLUGINS.join(', ')}.`);
   }
   const settingsOf = (name: (typeof EDGE_PLUGINS)[number]) =>
     all ? {} : moduleSettings(edge[name], `edge.${name}`);
@@ -56,13 +54,10 @@ export function edgePlugins(setting: unknown, context: EdgeModuleContext): Plugi
     // `title` and `tags` shape the document at `svc build`; only where it is served matters here.
     const { title: _title, tags: _tags, ...served } = openapi;
     const document = context.openapiDocument;
-    plugins.push(
-      fromSettings('edge.openapi', () => {
-        if (document === undefined)
-          throw new TypeError('needs the generated document: pass openapiDocument.');
-        return openapiPlugin({ ...served, document });
-      }),
-    );
+    if (document === undefined) {
+      throw invalidSetting('edge.openapi', 'needs the generated document: pass openapiDocument.');
+    }
+    plugins.push(fromSettings('edge.openapi', () => openapiPlugin({ ...served, document })));
   }
   return plugins;
 }

@@ -2,8 +2,8 @@
 // endpoint (and its headers); without them spans are dropped rather than kept in memory.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { DROP_SPANS, exporterFromEnv, type FinishedSpan, type OtlpHttpExporter } from 'svckit';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DROP_SPANS, exporterFromEnv, tracingPlugin, type FinishedSpan, type OtlpHttpExporter } from 'svckit';
 
 const SPAN: FinishedSpan = {
   serviceName: 'notes',
@@ -61,7 +61,22 @@ describe('exporterFromEnv', () => {
   it('drops spans when no endpoint is configured (blank values count as unset)', () => {
     expect(exporterFromEnv({})).toBe(DROP_SPANS);
     expect(exporterFromEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: '  ' })).toBe(DROP_SPANS);
-    expect(() => DROP_SPANS.export(SPAN)).not.toThrow();
+  });
+
+  it('is what tracingPlugin() uses without an exporter, read from the process environment', async () => {
+    vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', '');
+    vi.stubEnv('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', '');
+    try {
+      expect(tracingPlugin().exporter).toBe(DROP_SPANS);
+      const { base, received } = await collector();
+      vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', base);
+      const exporter = tracingPlugin().exporter as OtlpHttpExporter;
+      exporter.export(SPAN);
+      await exporter.shutdown();
+      expect(received.map((post) => post.path)).toEqual(['/v1/traces']);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it('posts to <OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces with the configured headers', async () => {

@@ -26,14 +26,12 @@ export const DOCUMENT_SECURE_HEADERS: HeaderList = [
 
 /** Every header to send, in a stable order. */
 export function secureHeaderList(resolved: ResolvedSecureHeaders): HeaderList {
-  const list: [string, string][] = [];
+  const list: (readonly [string, string])[] = [];
   if (resolved.contentSecurityPolicy !== false) {
     list.push(['content-security-policy', resolved.contentSecurityPolicy]);
   }
-  list.push(...FIXED_SECURE_HEADERS.map(([name, value]): [string, string] => [name, value]));
-  if (resolved.documentHeaders) {
-    list.push(...DOCUMENT_SECURE_HEADERS.map(([name, value]): [string, string] => [name, value]));
-  }
+  list.push(...FIXED_SECURE_HEADERS);
+  if (resolved.documentHeaders) list.push(...DOCUMENT_SECURE_HEADERS);
   // Sent whatever the scheme: browsers ignore it over plain HTTP (RFC 6797 §8.1), and behind a TLS-terminating
   // proxy svc cannot tell the scheme without trusting a client-controlled header.
   if (resolved.hsts !== false) list.push(['strict-transport-security', resolved.hsts]);
