@@ -20,6 +20,8 @@ export interface HttpPair {
   svc: string;
   /** Names of the two servers in the table (default 'plain' and 'svc'). */
   labels?: { plain: string; svc: string };
+  /** Request headers sent to both servers (the auth bench's bearer token). */
+  headers?: Record<string, string>;
 }
 
 interface Workload {
@@ -65,6 +67,8 @@ export interface HttpBenchOptions {
   durationSeconds: number;
   runs: number;
   connections: number;
+  /** Sent with every request, beside the body's content type. */
+  headers?: Record<string, string>;
 }
 
 async function measure(
@@ -79,7 +83,7 @@ async function measure(
     method: workload.method,
     connections: options.connections,
     duration,
-    headers: workload.body ? { 'content-type': 'application/json' } : {},
+    headers: { ...options.headers, ...(workload.body ? { 'content-type': 'application/json' } : {}) },
     body: workload.body,
   });
   const cpu = server.cpuSeconds() - cpuBefore;
@@ -154,7 +158,8 @@ async function startPair(
  * Every round starts both servers afresh: one process start can run a few percent faster or slower than the
  * next for the whole of its life (JIT and memory placement), so only many starts average that out.
  */
-export async function runHttpPair(pair: HttpPair, options: HttpBenchOptions): Promise<string> {
+export async function runHttpPair(pair: HttpPair, pairOptions: HttpBenchOptions): Promise<string> {
+  const options = pair.headers ? { ...pairOptions, headers: pair.headers } : pairOptions;
   const samples = new Map<string, { plain: Sample[]; svc: Sample[]; ratios: number[] }>();
   const quotas = cpuQuotasAvailable();
   const regimes = REGIMES.filter((regime) => quotas || regime.cpuShare === undefined);

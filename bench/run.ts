@@ -1,4 +1,4 @@
-// `npm run bench [-- <bench>...]`: runs the named benches (fastify, express, hono, edge, edge-memory, upload;
+// `npm run bench [-- <bench>...]`: runs the named benches (fastify, express, hono, edge, edge-memory, auth, login, upload;
 // all by default) and writes their sections of bench/RESULTS.md.
 // BENCH_DURATION (seconds per HTTP measurement, default 4) and BENCH_RUNS (rounds, default 12 for the HTTP
 // pairs and 5 for the upload) shorten or lengthen them; BENCH_ONLY_SERVER_BOUND=1 skips the unthrottled regime.
@@ -7,6 +7,8 @@ import { prepareBenchSpec, runHttpPair, type HttpPair } from './http.js';
 import { pinSelf } from './lib/processes.js';
 import { writeSection } from './lib/results.js';
 import { runUploadBench } from './upload.js';
+import { benchBearerHeaders } from './auth-token.js';
+import { runLoginBench } from './login.js';
 
 const HTTP_PAIRS: HttpPair[] = [
   {
@@ -43,9 +45,19 @@ const HTTP_PAIRS: HttpPair[] = [
     svc: 'bench/servers/svc-fastify-edge-memory.ts',
     labels: { plain: 'svc', svc: 'svc + edge, spans kept' },
   },
+  {
+    id: 'auth',
+    title:
+      'svc on Fastify: a JWT-authenticated request (`meta.auth: true`, bearer) vs the same route anonymous (target ≥ 85 %)',
+    plain: 'bench/servers/svc-fastify.ts',
+    svc: 'bench/servers/svc-fastify-auth.ts',
+    labels: { plain: 'svc, anonymous', svc: 'svc + auth, bearer JWT' },
+    headers: await benchBearerHeaders(),
+  },
 ];
 const UPLOAD_ID = 'upload';
-const KNOWN = [...HTTP_PAIRS.map((pair) => pair.id), UPLOAD_ID];
+const LOGIN_ID = 'login';
+const KNOWN = [...HTTP_PAIRS.map((pair) => pair.id), LOGIN_ID, UPLOAD_ID];
 
 const runsOverride = process.env.BENCH_RUNS === undefined ? undefined : Number(process.env.BENCH_RUNS);
 const httpOptions = {
@@ -79,6 +91,10 @@ for (const pair of HTTP_PAIRS) {
   if (!selected.includes(pair.id)) continue;
   process.stdout.write(`bench ${pair.id}\n`);
   await report(pair.id, await runHttpPair(pair, httpOptions));
+}
+if (selected.includes(LOGIN_ID)) {
+  process.stdout.write(`bench ${LOGIN_ID}\n`);
+  await report(LOGIN_ID, await runLoginBench({ runs: runsOverride ?? 3, durationSeconds: 10 }));
 }
 if (selected.includes(UPLOAD_ID)) {
   process.stdout.write(`bench ${UPLOAD_ID}\n`);

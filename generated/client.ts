@@ -90,6 +90,7 @@ export type ListNotesResponse =
   | Success<200, T.ListNotesResponse200>
   | Failure<400, ValidationError>
   | Failure<400, ApiError<'NOTE_CURSOR_INVALID'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
 
@@ -101,6 +102,7 @@ export type CreateNoteResponse =
   | Success<201, T.CreateNoteResponse201>
   | Failure<400, ValidationError>
   | Failure<400, ApiError<'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED'>>
   | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
@@ -115,6 +117,7 @@ export interface GetNoteInput extends RequestOptions {
 export type GetNoteResponse =
   | Success<200, T.GetNoteResponse200>
   | Failure<400, ValidationError>
+  | Failure<401, ApiError<'AUTH_REQUIRED'>>
   | Failure<404, ApiError<'NOTE_NOT_FOUND'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
@@ -128,6 +131,7 @@ export type UpdateNoteResponse =
   | Success<200, T.UpdateNoteResponse200>
   | Failure<400, ValidationError>
   | Failure<400, ApiError<'BAD_REQUEST'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED'>>
   | Failure<404, ApiError<'NOTE_NOT_FOUND'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
@@ -141,21 +145,163 @@ export interface DeleteNoteInput extends RequestOptions {
 export type DeleteNoteResponse =
   | Success<204, undefined>
   | Failure<400, ValidationError>
+  | Failure<401, ApiError<'AUTH_REQUIRED'>>
   | Failure<404, ApiError<'NOTE_NOT_FOUND'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
 
+export interface RegisterInput extends RequestOptions {
+  body: T.RegisterBody;
+}
+
+export type RegisterResponse =
+  | Success<201, T.RegisterResponse201>
+  | Failure<400, ValidationError>
+  | Failure<400, ApiError<'BAD_REQUEST'>>
+  | Failure<409, ApiError<'AUTH_EMAIL_TAKEN'>>
+  | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
+  | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface LoginInput extends RequestOptions {
+  body: T.LoginBody;
+}
+
+export type LoginResponse =
+  | Success<200, T.LoginResponse200>
+  | Failure<400, ValidationError>
+  | Failure<400, ApiError<'BAD_REQUEST'>>
+  | Failure<401, ApiError<'AUTH_INVALID_CREDENTIALS' | 'AUTH_MFA_INVALID_CODE' | 'AUTH_MFA_REQUIRED'>>
+  | Failure<403, ApiError<'AUTH_MFA_REQUIRED'>>
+  | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
+  | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<429, ApiError<'AUTH_LOCKED' | 'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface RefreshInput extends RequestOptions {
+  body: T.RefreshBody;
+}
+
+export type RefreshResponse =
+  | Success<200, T.RefreshResponse200>
+  | Failure<400, ValidationError>
+  | Failure<400, ApiError<'BAD_REQUEST'>>
+  | Failure<401, ApiError<'AUTH_REFRESH_INVALID' | 'AUTH_REFRESH_REUSED'>>
+  | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
+  | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface LogoutInput extends RequestOptions {
+  body?: T.LogoutBody;
+}
+
+export type LogoutResponse =
+  | Success<204, undefined>
+  | Failure<400, ValidationError>
+  | Failure<400, ApiError<'BAD_REQUEST'>>
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
+  | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export type MeInput = RequestOptions;
+
+export type MeResponse =
+  | Success<200, T.MeResponse200>
+  | Failure<401, ApiError<'AUTH_REQUIRED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface RequestVerificationInput extends RequestOptions {
+  body: T.RequestVerificationBody;
+}
+
+export type RequestVerificationResponse =
+  | Success<200, T.RequestVerificationResponse200>
+  | Failure<400, ValidationError>
+  | Failure<400, ApiError<'BAD_REQUEST'>>
+  | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
+  | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface VerifyEmailInput extends RequestOptions {
+  body: T.VerifyEmailBody;
+}
+
+export type VerifyEmailResponse =
+  | Success<200, T.VerifyEmailResponse200>
+  | Failure<400, ValidationError>
+  | Failure<400, ApiError<'AUTH_TOKEN_INVALID' | 'BAD_REQUEST'>>
+  | Failure<401, ApiError<'AUTH_TOKEN_INVALID'>>
+  | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
+  | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<500, ApiError<'AUTH_UPDATE_UNSUPPORTED' | 'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface ForgotPasswordInput extends RequestOptions {
+  body: T.ForgotPasswordBody;
+}
+
+export type ForgotPasswordResponse =
+  | Success<200, T.ForgotPasswordResponse200>
+  | Failure<400, ValidationError>
+  | Failure<400, ApiError<'BAD_REQUEST'>>
+  | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
+  | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface ResetPasswordInput extends RequestOptions {
+  body: T.ResetPasswordBody;
+}
+
+export type ResetPasswordResponse =
+  | Success<200, T.ResetPasswordResponse200>
+  | Failure<400, ValidationError>
+  | Failure<400, ApiError<'AUTH_TOKEN_INVALID' | 'BAD_REQUEST'>>
+  | Failure<401, ApiError<'AUTH_TOKEN_INVALID'>>
+  | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
+  | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<500, ApiError<'AUTH_UPDATE_UNSUPPORTED' | 'INTERNAL_ERROR'>>
+  | Unexpected;
+
 export interface Client {
-  /** GET /notes: List notes */
+  /** GET /notes: List my notes */
   listNotes(input?: ListNotesInput): Promise<ListNotesResponse>;
   /** POST /notes: Create a note */
   createNote(input: CreateNoteInput): Promise<CreateNoteResponse>;
-  /** GET /notes/:id: Read one note */
+  /** GET /notes/:id: Read one of my notes */
   getNote(input: GetNoteInput): Promise<GetNoteResponse>;
-  /** PATCH /notes/:id: Change a note */
+  /** PATCH /notes/:id: Change one of my notes */
   updateNote(input: UpdateNoteInput): Promise<UpdateNoteResponse>;
-  /** DELETE /notes/:id: Delete a note */
+  /** DELETE /notes/:id: Delete one of my notes */
   deleteNote(input: DeleteNoteInput): Promise<DeleteNoteResponse>;
+  /** POST /auth/register: Create an account and sign in */
+  register(input: RegisterInput): Promise<RegisterResponse>;
+  /** POST /auth/login: Sign in with email and password */
+  login(input: LoginInput): Promise<LoginResponse>;
+  /** POST /auth/refresh: Exchange a refresh token for a new pair */
+  refresh(input: RefreshInput): Promise<RefreshResponse>;
+  /** POST /auth/logout: Sign out */
+  logout(input?: LogoutInput): Promise<LogoutResponse>;
+  /** GET /auth/me: The signed-in user */
+  me(input?: MeInput): Promise<MeResponse>;
+  /** POST /auth/verify/request: Send an email-verification link */
+  requestVerification(input: RequestVerificationInput): Promise<RequestVerificationResponse>;
+  /** POST /auth/verify: Confirm an email address */
+  verifyEmail(input: VerifyEmailInput): Promise<VerifyEmailResponse>;
+  /** POST /auth/password/forgot: Send a password-reset link */
+  forgotPassword(input: ForgotPasswordInput): Promise<ForgotPasswordResponse>;
+  /** POST /auth/password/reset: Set a new password with a reset token */
+  resetPassword(input: ResetPasswordInput): Promise<ResetPasswordResponse>;
 }
 
 /** Declared statuses with the body each carries, and error statuses with the codes answered with each. */
@@ -164,7 +310,11 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     method: 'GET',
     path: '/notes',
     responses: { '200': 'json' },
-    errors: { '400': ['HTTP_VALIDATION', 'NOTE_CURSOR_INVALID'], '500': ['INTERNAL_ERROR'] },
+    errors: {
+      '400': ['HTTP_VALIDATION', 'NOTE_CURSOR_INVALID'],
+      '401': ['AUTH_REQUIRED'],
+      '500': ['INTERNAL_ERROR'],
+    },
   },
   createNote: {
     method: 'POST',
@@ -173,6 +323,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '201': 'json' },
     errors: {
       '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'IDEMPOTENCY_KEY_INVALID'],
+      '401': ['AUTH_REQUIRED'],
       '409': ['IDEMPOTENCY_CONFLICT'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
@@ -184,7 +335,12 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     method: 'GET',
     path: '/notes/:id',
     responses: { '200': 'json' },
-    errors: { '400': ['HTTP_VALIDATION'], '404': ['NOTE_NOT_FOUND'], '500': ['INTERNAL_ERROR'] },
+    errors: {
+      '400': ['HTTP_VALIDATION'],
+      '401': ['AUTH_REQUIRED'],
+      '404': ['NOTE_NOT_FOUND'],
+      '500': ['INTERNAL_ERROR'],
+    },
   },
   updateNote: {
     method: 'PATCH',
@@ -192,6 +348,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '200': 'json' },
     errors: {
       '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
+      '401': ['AUTH_REQUIRED'],
       '404': ['NOTE_NOT_FOUND'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
@@ -202,7 +359,117 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     method: 'DELETE',
     path: '/notes/:id',
     responses: { '204': 'empty' },
-    errors: { '400': ['HTTP_VALIDATION'], '404': ['NOTE_NOT_FOUND'], '500': ['INTERNAL_ERROR'] },
+    errors: {
+      '400': ['HTTP_VALIDATION'],
+      '401': ['AUTH_REQUIRED'],
+      '404': ['NOTE_NOT_FOUND'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  register: {
+    method: 'POST',
+    path: '/auth/register',
+    responses: { '201': 'json' },
+    errors: {
+      '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
+      '409': ['AUTH_EMAIL_TAKEN'],
+      '413': ['PAYLOAD_TOO_LARGE'],
+      '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  login: {
+    method: 'POST',
+    path: '/auth/login',
+    responses: { '200': 'json' },
+    errors: {
+      '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
+      '401': ['AUTH_INVALID_CREDENTIALS', 'AUTH_MFA_INVALID_CODE', 'AUTH_MFA_REQUIRED'],
+      '403': ['AUTH_MFA_REQUIRED'],
+      '413': ['PAYLOAD_TOO_LARGE'],
+      '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '429': ['AUTH_LOCKED', 'RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  refresh: {
+    method: 'POST',
+    path: '/auth/refresh',
+    responses: { '200': 'json' },
+    errors: {
+      '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
+      '401': ['AUTH_REFRESH_INVALID', 'AUTH_REFRESH_REUSED'],
+      '413': ['PAYLOAD_TOO_LARGE'],
+      '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  logout: {
+    method: 'POST',
+    path: '/auth/logout',
+    responses: { '204': 'empty' },
+    errors: {
+      '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
+      '403': ['AUTH_CSRF_REJECTED'],
+      '413': ['PAYLOAD_TOO_LARGE'],
+      '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  me: {
+    method: 'GET',
+    path: '/auth/me',
+    responses: { '200': 'json' },
+    errors: { '401': ['AUTH_REQUIRED'], '500': ['INTERNAL_ERROR'] },
+  },
+  requestVerification: {
+    method: 'POST',
+    path: '/auth/verify/request',
+    responses: { '200': 'json' },
+    errors: {
+      '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
+      '413': ['PAYLOAD_TOO_LARGE'],
+      '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  verifyEmail: {
+    method: 'POST',
+    path: '/auth/verify',
+    responses: { '200': 'json' },
+    errors: {
+      '400': ['AUTH_TOKEN_INVALID', 'BAD_REQUEST', 'HTTP_VALIDATION'],
+      '401': ['AUTH_TOKEN_INVALID'],
+      '413': ['PAYLOAD_TOO_LARGE'],
+      '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '500': ['AUTH_UPDATE_UNSUPPORTED', 'INTERNAL_ERROR'],
+    },
+  },
+  forgotPassword: {
+    method: 'POST',
+    path: '/auth/password/forgot',
+    responses: { '200': 'json' },
+    errors: {
+      '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
+      '413': ['PAYLOAD_TOO_LARGE'],
+      '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  resetPassword: {
+    method: 'POST',
+    path: '/auth/password/reset',
+    responses: { '200': 'json' },
+    errors: {
+      '400': ['AUTH_TOKEN_INVALID', 'BAD_REQUEST', 'HTTP_VALIDATION'],
+      '401': ['AUTH_TOKEN_INVALID'],
+      '413': ['PAYLOAD_TOO_LARGE'],
+      '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '500': ['AUTH_UPDATE_UNSUPPORTED', 'INTERNAL_ERROR'],
+    },
   },
 };
 
@@ -214,6 +481,15 @@ export function createClient(options: ClientOptions): Client {
     getNote: (input) => send<GetNoteResponse>(routeTable.getNote, input),
     updateNote: (input) => send<UpdateNoteResponse>(routeTable.updateNote, input),
     deleteNote: (input) => send<DeleteNoteResponse>(routeTable.deleteNote, input),
+    register: (input) => send<RegisterResponse>(routeTable.register, input),
+    login: (input) => send<LoginResponse>(routeTable.login, input),
+    refresh: (input) => send<RefreshResponse>(routeTable.refresh, input),
+    logout: (input) => send<LogoutResponse>(routeTable.logout, input),
+    me: (input) => send<MeResponse>(routeTable.me, input),
+    requestVerification: (input) => send<RequestVerificationResponse>(routeTable.requestVerification, input),
+    verifyEmail: (input) => send<VerifyEmailResponse>(routeTable.verifyEmail, input),
+    forgotPassword: (input) => send<ForgotPasswordResponse>(routeTable.forgotPassword, input),
+    resetPassword: (input) => send<ResetPasswordResponse>(routeTable.resetPassword, input),
   };
 }
 

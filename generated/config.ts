@@ -16,6 +16,7 @@ export const configSpec: { readonly [key: string]: ConfigValue } = {
   },
   stores: {},
   modules: {
+    auth: true,
     edge: {
       security: {
         rateLimit: {

@@ -5,7 +5,7 @@ import type * as T from './types.js';
 
 /** One handler per route of svc.config.yaml: typed input (validated params, query and body), typed result. */
 export interface Handlers {
-  /** GET /notes: List notes */
+  /** GET /notes: List my notes */
   listNotes: RouteHandler<Record<string, never>, T.ListNotesQuery, undefined, T.ListNotesResult>;
   /** POST /notes: Create a note */
   createNote: RouteHandler<
@@ -14,11 +14,11 @@ export interface Handlers {
     T.CreateNoteBody,
     T.CreateNoteResult
   >;
-  /** GET /notes/:id: Read one note */
+  /** GET /notes/:id: Read one of my notes */
   getNote: RouteHandler<T.GetNoteParams, Record<string, never>, undefined, T.GetNoteResult>;
-  /** PATCH /notes/:id: Change a note */
+  /** PATCH /notes/:id: Change one of my notes */
   updateNote: RouteHandler<T.UpdateNoteParams, Record<string, never>, T.UpdateNoteBody, T.UpdateNoteResult>;
-  /** DELETE /notes/:id: Delete a note */
+  /** DELETE /notes/:id: Delete one of my notes */
   deleteNote: RouteHandler<T.DeleteNoteParams, Record<string, never>, undefined, T.DeleteNoteResult>;
 }
 
@@ -35,7 +35,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     url: '/notes',
     query: { validate: validators.listNotes_query, coerce: { limit: 'integer', cursor: 'string' } },
     successStatus: 200,
-    meta: { summary: 'List notes', tags: ['notes'], mcp: true },
+    meta: { summary: 'List my notes', tags: ['notes'], auth: true, mcp: true },
   },
   {
     id: 'createNote',
@@ -43,7 +43,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     url: '/notes',
     body: { kind: 'json', validate: validators.createNote_body },
     successStatus: 201,
-    meta: { summary: 'Create a note', tags: ['notes'], mcp: true, idempotency: 'optional' },
+    meta: { summary: 'Create a note', tags: ['notes'], auth: true, mcp: true, idempotency: 'optional' },
   },
   {
     id: 'getNote',
@@ -51,7 +51,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     url: '/notes/:id',
     params: { validate: validators.getNote_params, coerce: { id: 'string' } },
     successStatus: 200,
-    meta: { summary: 'Read one note', tags: ['notes'], mcp: true, etag: true },
+    meta: { summary: 'Read one of my notes', tags: ['notes'], auth: true, mcp: true, etag: true },
   },
   {
     id: 'updateNote',
@@ -60,7 +60,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     params: { validate: validators.updateNote_params, coerce: { id: 'string' } },
     body: { kind: 'json', validate: validators.updateNote_body },
     successStatus: 200,
-    meta: { summary: 'Change a note', tags: ['notes'] },
+    meta: { summary: 'Change one of my notes', tags: ['notes'], auth: true },
   },
   {
     id: 'deleteNote',
@@ -68,7 +68,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     url: '/notes/:id',
     params: { validate: validators.deleteNote_params, coerce: { id: 'string' } },
     successStatus: 204,
-    meta: { summary: 'Delete a note', tags: ['notes'] },
+    meta: { summary: 'Delete one of my notes', tags: ['notes'], auth: true },
   },
 ];
 

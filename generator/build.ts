@@ -1,8 +1,8 @@
 // svc build: spec → generated/. Skips all work when the cache proves nothing changed; otherwise loads the
 // spec, generates every file in memory and writes only the files whose bytes changed (or, with check,
 // writes nothing and reports what is stale).
-import { stat } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { SpecIR } from '../spec/ir.js';
 import { cachedOutputs, recordBuild, type CacheScope } from './build-cache.js';
 import type { GeneratedFile } from './generate.js';
@@ -88,47 +88,126 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   );
 }
 
-/** Compiles svckit's own spec/errors.yaml into generated/modules/errors.ts (relative runtime imports). */
-export async function buildModules(options: { check?: boolean } = {}): Promise<BuildResult> {
+/**
+ * svckit's own build: spec/errors.yaml into generated/modules/errors.ts, and every module spec
+ * (spec/modules/<module>.yaml) into generated/modules/<module>/ (types.ts, validators.ts, routes.ts), all
+ * with relative runtime imports. Each part has its own cache entry; check mode also reports files in those
+ * folders the build does not produce, and the files of a generated/modules/<name>/ whose spec is gone.
+ */
+export async function buildModules(
+  options: {
+    check?: boolean;
+    /** The package folder holding spec/ and generated/modules/; default this svckit. For tests. */
+    root?: string;
+  } = {},
+): Promise<BuildResult> {
   const started = performance.now();
-  const root = packageRoot();
-  const catalogFile = defaultCatalogFile();
-  const outDir = join(root, 'generated', 'modules');
+  const root = options.root ?? packageRoot();
+  const catalogFile = join(root, 'spec', 'errors.yaml');
+  const modulesDir = join(root, 'generated', 'modules');
+  const parts: ModulePart[] = [
+    {
+      specFile: catalogFile,
+      outDir: modulesDir,
+      runtimeImport: '../../runtime',
+      inputs: [catalogFile],
+      generate: async () => {
+        const errors = await (await specLoader()).loadCatalog(catalogFile);
+        const { generateCatalogFiles } = await import('./generate.js');
+        return generateCatalogFiles({
+          errors,
+          outDir: modulesDir,
+          source: posix(relative(root, catalogFile)),
+          runtimeImport: '../../runtime',
+        });
+      },
+    },
+    ...(await moduleSpecFiles(root)).map((specFile): ModulePart => {
+      const outDir = join(modulesDir, basename(specFile, '.yaml'));
+      const runtimeImport = '../../../runtime';
+      return {
+        specFile,
+        outDir,
+        runtimeImport,
+        inputs: [specFile, catalogFile],
+        generate: async () => {
+          const ir = await (await specLoader()).loadModuleSpec(specFile, { env: {}, catalogFile });
+          const { generateModuleFiles } = await import('./generate.js');
+          return generateModuleFiles({ ir, outDir, source: posix(relative(root, specFile)), runtimeImport });
+        },
+      };
+    }),
+  ];
+  // One after the other: each part records itself in the same cache file (read, change, write).
+  const results: BuildResult[] = [];
+  for (const part of parts) results.push(await buildModulePart(root, part, options.check === true));
+  const files = results.flatMap((result) => result.files);
+  // A folder of generated/modules/ that no module spec produces any more (a renamed or removed module).
+  const known = new Set(parts.map((part) => part.outDir));
+  for (const folder of await subfolders(modulesDir)) {
+    if (known.has(folder)) continue;
+    for (const path of await unexpectedFiles(folder, [])) files.push({ path, status: 'stale' });
+  }
+  return { files, cached: results.every((result) => result.cached), ms: performance.now() - started };
+}
+
+interface ModulePart {
+  specFile: string;
+  outDir: string;
+  runtimeImport: string;
+  /** Files whose change must rebuild the part. */
+  inputs: string[];
+  generate: () => Promise<GeneratedFile[]>;
+}
+
+async function buildModulePart(root: string, part: ModulePart, check: boolean): Promise<BuildResult> {
+  const started = performance.now();
   const scope: CacheScope = {
     projectDir: root,
-    specFile: catalogFile,
-    outDir,
-    runtimeImport: '../../runtime',
+    specFile: part.specFile,
+    outDir: part.outDir,
+    runtimeImport: part.runtimeImport,
     env: {},
   };
-  if (!options.check) {
+  if (!check) {
     const outputs = await cachedOutputs(scope);
     if (outputs)
       return finish(
         outputs.map((path) => ({ path, status: 'unchanged' })),
-        outDir,
+        part.outDir,
         outputs,
         true,
         started,
       );
   }
-  const errors = await (await specLoader()).loadCatalog(catalogFile);
-  const { generateCatalogFiles } = await import('./generate.js');
-  const generated = await generateCatalogFiles({
-    errors,
-    outDir,
-    source: posix(relative(root, catalogFile)),
-    runtimeImport: scope.runtimeImport,
-  });
-  const files = options.check ? await compareFiles(generated) : await writeFiles(generated);
-  if (!options.check) await recordBuild(scope, [catalogFile], generated);
+  const generated = await part.generate();
+  const files = check ? await compareFiles(generated) : await writeFiles(generated);
+  if (!check) await recordBuild(scope, part.inputs, generated);
   return finish(
     files,
-    outDir,
+    part.outDir,
     generated.map((file) => file.path),
     false,
     started,
   );
+}
+
+/** spec/modules/*.yaml of this package, sorted. */
+async function moduleSpecFiles(root: string): Promise<string[]> {
+  const dir = join(root, 'spec', 'modules');
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return names
+    .filter((name) => name.endsWith('.yaml'))
+    .sort()
+    .map((name) => join(dir, name));
+}
+
+async function subfolders(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => join(dir, entry.name))
+    .sort();
 }
 
 async function finish(
@@ -143,10 +222,11 @@ async function finish(
   return { files: reports, cached, ms: performance.now() - started };
 }
 
-/** Every file the IR came from (the spec and anything it includes) plus the catalog. */
+/** Every file the IR came from (the spec and anything it includes, the enabled modules' specs) plus the catalog. */
 function inputFiles(ir: SpecIR, specFile: string): string[] {
   const files = new Set([specFile, ir.file, defaultCatalogFile()]);
   for (const node of [...ir.resources, ...ir.routes, ...ir.errors]) if (node.loc) files.add(node.loc.file);
+  for (const module of ir.modules ?? []) files.add(module.file);
   return [...files];
 }
 

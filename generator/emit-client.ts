@@ -8,6 +8,7 @@ import { declaredResponses } from './openapi/route-responses.js';
 import { resolveRootRef } from './openapi/schema-refs.js';
 import { routeErrorsByStatus } from './route-errors.js';
 import { renderTemplate } from './templates.js';
+import { apiSurface } from './modules.js';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -25,7 +26,9 @@ interface RouteView {
   table: string;
 }
 
-export function emitClient(ir: SpecIR, options: { header: string }): string {
+/** One method per route of the application and of the modules it enables (apiSurface). */
+export function emitClient(appIr: SpecIR, options: { header: string }): string {
+  const ir = apiSurface(appIr);
   const routes = ir.routes.map((route) => routeView(route, ir));
   // The upload, raw and stream helpers are written only into clients whose routes need them.
   const uses = {

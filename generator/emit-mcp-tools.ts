@@ -10,6 +10,7 @@ import {
 } from '../spec/ir.js';
 import { deriveToolName } from '../spec/tool-name.js';
 import { jsonHeader } from './emit-openapi.js';
+import { apiSurface } from './modules.js';
 import { mapRefs, reachableResources, resolveRootRef, resourceRefRewriter } from './openapi/schema-refs.js';
 
 export interface McpToolAnnotations {
@@ -47,7 +48,9 @@ export interface McpToolsDocument {
 
 const toDefsRef = resourceRefRewriter('#/$defs/');
 
-export function emitMcpTools(ir: SpecIR, options: { header: string }): McpToolsDocument {
+/** Tools of the application's routes and of the routes of the modules it enables (apiSurface). */
+export function emitMcpTools(appIr: SpecIR, options: { header: string }): McpToolsDocument {
+  const ir = apiSurface(appIr);
   const tools = ir.routes.filter((route) => isTool(route)).map((route) => tool(route, ir));
   return { $comment: jsonHeader(options.header), tools };
 }

@@ -14,13 +14,14 @@ import { validatorName } from './emit-validators.js';
 import { toJsLiteral } from './js-literal.js';
 import { routeTypeNames } from './names.js';
 import { resourceResolver } from './schema-walk.js';
+import { runtimeImports } from './runtime-imports.js';
 import { renderTemplate } from './templates.js';
 import { isSuccess } from './type-plan.js';
 
 export interface EmitRoutesInput {
   ir: SpecIR;
   header: string;
-  /** Module that exports bindRoutes and the route types ('svckit'). */
+  /** 'svckit', or a relative path from the output folder to svckit's runtime/ (see runtime-imports.ts). */
   runtimeImport: string;
   /** Named in doc comments, e.g. 'svc.config.yaml'. */
   source: string;
@@ -31,19 +32,66 @@ const ABSENT_PART = 'Record<string, never>';
 export function emitRoutes({ ir, header, runtimeImport, source }: EmitRoutesInput): string {
   const resolve = resourceResolver(ir);
   const handlers = ir.routes.map((route) => handlerEntry(route));
-  return renderTemplate('generated/routes.ts.hbs', {
+  // Every routes.ts uses bindRoutes, so there is always a first group.
+  const [first, ...others] = importGroups(runtimeNames(ir, handlers), runtimeImport);
+  const text = renderTemplate('generated/routes.ts.hbs', {
     header,
-    runtimeImport,
-    imports: runtimeNames(ir, handlers).join(', '),
+    runtimeImport: first?.from ?? runtimeImport,
+    imports: first?.specifiers ?? '',
     source,
     handlers,
     guardedMetaKeys: toJsLiteral(ir.metaKeys.filter((key) => key.guarded).map((key) => key.name)),
     definitions: ir.routes.map((route) => definitionLiteral(route, resolve)),
   });
+  if (!first || others.length === 0) return text;
+  // The template holds one runtime import; the others go right after it.
+  const line = `import { ${first.specifiers} } from '${first.from}';\n`;
+  return text.replace(line, `${[first, ...others].map(importLine).join('\n')}\n`);
 }
 
-/** The runtime's names routes.ts uses, sorted as prettier's import order would leave them. */
-function runtimeNames(ir: SpecIR, handlers: readonly HandlerEntry[]): string[] {
+interface ImportGroup {
+  from: string;
+  specifiers: string;
+}
+
+/**
+ * One import per runtime module: the package's entry ('svckit') alone, or for relative imports the runtime
+ * file defining each name. Groups by module path; in each, values then types, each sorted.
+ */
+function importGroups(names: readonly RuntimeName[], runtimeImport: string): ImportGroup[] {
+  const { routeName } = runtimeImports(runtimeImport);
+  const byModule = new Map<string, string[]>();
+  for (const { name, type } of names) {
+    const { from, imported } = routeName(name);
+    const specifier = imported === undefined ? name : `${imported} as ${name}`;
+    const list = byModule.get(from) ?? [];
+    list.push(type ? `type ${specifier}` : specifier);
+    byModule.set(from, list);
+  }
+  return [...byModule.entries()]
+    .sort(([a], [b]) => compare(a, b))
+    .map(([from, specifiers]) => ({ from, specifiers: specifiers.join(', ') }));
+}
+
+/** `import { a, type B } from 'x';`, or `import type { B, C } from 'x';` when every name is a type. */
+function importLine({ from, specifiers }: ImportGroup): string {
+  const names = specifiers.split(', ');
+  return names.every((name) => name.startsWith('type '))
+    ? `import type { ${names.map((name) => name.slice('type '.length)).join(', ')} } from '${from}';`
+    : `import { ${specifiers} } from '${from}';`;
+}
+
+interface RuntimeName {
+  name: string;
+  type: boolean;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The runtime's names routes.ts uses: values, then types, each sorted (as prettier leaves them). */
+function runtimeNames(ir: SpecIR, handlers: readonly HandlerEntry[]): RuntimeName[] {
   const values = new Set(['bindRoutes']);
   const types = new Set(['Route', 'RouteDefinition', 'RouteHandler']);
   for (const route of ir.routes) {
@@ -51,8 +99,11 @@ function runtimeNames(ir: SpecIR, handlers: readonly HandlerEntry[]): string[] {
     if (route.body?.kind === 'raw') values.add('rawBody');
   }
   for (const handler of handlers) for (const name of handler.runtimeTypes) types.add(name);
-  const sorted = (names: Set<string>) => [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return [...sorted(values), ...sorted(types).map((name) => `type ${name}`)];
+  const sorted = (names: Set<string>) => [...names].sort(compare);
+  return [
+    ...sorted(values).map((name) => ({ name, type: false })),
+    ...sorted(types).map((name) => ({ name, type: true })),
+  ];
 }
 
 interface HandlerEntry {

@@ -2,6 +2,7 @@
 // single run (one synthetic root whose $defs hold every schema), then put in spec order.
 import type { JSONSchema4 } from 'json-schema';
 import type { JsonSchema, SpecIR } from '../spec/ir.js';
+import { apiSurface } from './modules.js';
 import { define, mapSchema, parseResourceRef, type SchemaObject } from './schema-walk.js';
 import { removeReferencedByNotes, splitDeclarations } from './ts-declarations.js';
 import { planTypes, type TypeDeclaration } from './type-plan.js';
@@ -11,8 +12,9 @@ export interface EmitTypesInput {
   header: string;
 }
 
+/** Types of the application and of the modules it enables (apiSurface): the client imports them all. */
 export async function emitTypes({ ir, header }: EmitTypesInput): Promise<string> {
-  const plan = planTypes(ir);
+  const plan = planTypes(apiSurface(ir));
   const compiled = await compileSchemas(plan.filter((declaration) => declaration.kind === 'schema'));
   const blocks = plan.map((declaration) =>
     declaration.kind === 'alias' ? aliasText(declaration) : required(compiled, declaration.name),

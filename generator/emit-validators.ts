@@ -36,6 +36,12 @@ export interface EmitValidatorsInput {
 export interface EmittedValidators {
   js: string;
   dts: string;
+  /**
+   * The same module as one TypeScript file (validators.ts): the standalone code unchecked (`@ts-nocheck`),
+   * each export declared a CompiledValidator. svckit's own generated/modules use it, because its compiled
+   * package (tsc into dist/) carries .ts sources only and would leave a validators.js behind.
+   */
+  ts: string;
   exports: ValidatorExport[];
 }
 
@@ -98,35 +104,56 @@ export function emitValidators(input: EmitValidatorsInput): EmittedValidators {
     );
   }
   problems.throwIfAny();
-  const js = [
+  const code = standaloneSource(ajv, parts);
+  const requireLine = `import { requireRuntime as require } from '${input.validationRuntimeImport}';`;
+  const js = [input.header, requireLine, '', code, '', ...exportLines(parts, '')];
+  const ts = [
     input.header,
-    `import { requireRuntime as require } from '${input.validationRuntimeImport}';`,
+    '// @ts-nocheck: ajv standalone code, which is untyped; each export is declared a CompiledValidator.',
+    requireLine,
+    `import type { CompiledValidator } from '${input.typesImport}';`,
     '',
-    moduleCode(ajv, parts),
+    code,
+    '',
+    ...exportLines(parts, ': CompiledValidator'),
+    ...(parts.length === 0 ? ['export {};'] : []),
   ];
   return {
     js: `${js.join('\n')}\n`,
     dts: `${declarations(input, parts)}\n`,
+    ts: `${ts.join('\n')}\n`,
     exports: parts.map(({ name, routeId, part }) => ({ name, routeId, part })),
   };
 }
 
-/**
- * Ajv's standalone code, with one internal name per compiled schema (ajv repeats a function exported under
- * two names, which is a SyntaxError in a module), then the public exports pointing at those names.
- */
-function moduleCode(ajv: Ajv2020, parts: readonly PartToCompile[]): string {
+/** The public exports, pointing at the internal names of the compiled functions. */
+function exportLines(parts: readonly PartToCompile[], annotation: string): string[] {
+  const internal = internalNames(parts);
+  return [
+    '// One export per route part.',
+    ...parts.map((part) => `export const ${part.name}${annotation} = ${internal.get(part.schemaId) ?? ''};`),
+  ];
+}
+
+function internalNames(parts: readonly PartToCompile[]): Map<string, string> {
   const internal = new Map<string, string>();
   for (const part of parts)
     if (!internal.has(part.schemaId)) internal.set(part.schemaId, `compiled${internal.size}`);
+  return internal;
+}
+
+/**
+ * Ajv's standalone code, with one internal name per compiled schema (ajv repeats a function exported under
+ * two names, which is a SyntaxError in a module); exportLines() adds the public names.
+ */
+function standaloneSource(ajv: Ajv2020, parts: readonly PartToCompile[]): string {
+  const internal = internalNames(parts);
   const mapping: Record<string, string> = {};
   for (const [schemaId, name] of internal) define(mapping, name, schemaId);
   let code = internal.size === 0 ? '' : standaloneCode(ajv, mapping).replace(/^"use strict";/, '');
   assertKnownRequires(code);
   for (const name of internal.values()) code = code.replace(`export const ${name} =`, `const ${name} =`);
-  const lines = [code, '', '// One export per route part.'];
-  for (const part of parts) lines.push(`export const ${part.name} = ${internal.get(part.schemaId) ?? ''};`);
-  return lines.join('\n');
+  return code;
 }
 
 function declarations(input: EmitValidatorsInput, parts: readonly PartToCompile[]): string {

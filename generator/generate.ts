@@ -13,6 +13,7 @@ import { formatJsonDocument, formatOptions, formatWith, TS_PARSER } from './form
 import { FormatPool, WORKER_THRESHOLD_BYTES } from './format-pool.js';
 import { codeHeader } from './header.js';
 import { runtimeImports } from './runtime-imports.js';
+import { apiSurface } from './modules.js';
 import { assertGeneratableNames } from './type-plan.js';
 
 export interface GeneratedFile {
@@ -49,7 +50,7 @@ const APP_FILES = [
 /** Every file `svc build` writes for an application spec. */
 export async function generateFiles(options: GenerateOptions): Promise<GeneratedFile[]> {
   const { ir, source, outDir } = options;
-  assertGeneratableNames(ir);
+  assertGeneratableNames(apiSurface(ir));
   const header = codeHeader(source);
   const imports = runtimeImports(options.runtimeImport);
   const path = (name: string) => join(outDir, name);
@@ -67,7 +68,7 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
   const code = new Map<string, string>([
     ['validators.js', validators.js],
     ['client.ts', emitClient(ir, { header })],
-    ['routes.ts', emitRoutes({ ir, header, runtimeImport: imports.main, source })],
+    ['routes.ts', emitRoutes({ ir, header, runtimeImport: options.runtimeImport, source })],
     ['errors.ts', emitErrors({ errors: ir.errors, header, runtimeImport: imports.errors, source })],
     ['config.ts', emitConfig({ ir, header, runtimeImport: imports.config, source })],
     ['validators.d.ts', validators.dts],
@@ -109,4 +110,42 @@ export async function generateCatalogFiles(options: {
   });
   const path = join(options.outDir, 'errors.ts');
   return [{ path, content: await formatWith(errors, await formatOptions(path)) }];
+}
+
+/** The files of one built-in module in svckit's own generated/modules/<module>/. */
+export const MODULE_FILES = ['types.ts', 'validators.ts', 'routes.ts'] as const;
+
+/**
+ * generated/modules/<module>/ of svckit itself, from spec/modules/<module>.yaml: types.ts, validators.ts and
+ * routes.ts (Handlers, RouteId, guardedMetaKeys, routeDefinitions, routes()), importing the runtime by
+ * relative path. The validators are TypeScript here (see EmittedValidators.ts) so that the package's tsc
+ * build carries them into dist/ beside the rest; the module's errors live in the catalog (errors.ts).
+ */
+export async function generateModuleFiles(options: {
+  ir: SpecIR;
+  outDir: string;
+  source: string;
+  runtimeImport: string;
+}): Promise<GeneratedFile[]> {
+  const { ir, outDir, source } = options;
+  assertGeneratableNames(ir);
+  const imports = runtimeImports(options.runtimeImport);
+  const header = codeHeader(source);
+  const validators = emitValidators({
+    ir,
+    header,
+    validationRuntimeImport: imports.validationRuntime,
+    typesImport: imports.types,
+  });
+  const code: Record<(typeof MODULE_FILES)[number], string> = {
+    'types.ts': await emitTypes({ ir, header }),
+    'validators.ts': validators.ts,
+    'routes.ts': emitRoutes({ ir, header, runtimeImport: options.runtimeImport, source }),
+  };
+  return Promise.all(
+    MODULE_FILES.map(async (name) => {
+      const path = join(outDir, name);
+      return { path, content: await formatWith(code[name], await formatOptions(path)) };
+    }),
+  );
 }

@@ -13,7 +13,27 @@ export interface RuntimeImports {
   config: string;
   /** requireRuntime, for validators.js. */
   validationRuntime: string;
+  /** Where routes.ts takes each runtime name from (`imported` when the defining file names it otherwise). */
+  routeName(name: string): { from: string; imported?: string };
 }
+
+/**
+ * The file of svckit's runtime/ that defines each name routes.ts may use. Relative imports name the defining
+ * file, never runtime/index.js: the runtime imports svckit's own generated/modules/<module>/routes.ts, and
+ * going through the index from there would be an import cycle.
+ */
+const ROUTE_NAME_FILES: Record<string, { file: string; imported?: string }> = {
+  bindRoutes: { file: 'http/route.js' },
+  RouteDefinition: { file: 'http/route.js' },
+  Route: { file: 'http/types.js' },
+  RouteHandler: { file: 'http/types.js' },
+  UploadInput: { file: 'http/types.js' },
+  RawBodyInput: { file: 'http/types.js' },
+  upload: { file: 'http/upload/index.js' },
+  rawBody: { file: 'http/raw-body.js' },
+  StreamResult: { file: 'http/stream.js' },
+  SseResult: { file: 'http/stream.js', imported: 'StreamResult' },
+};
 
 /**
  * `runtimeImport` is a package name ('svckit', the default) or a relative path from the output folder to
@@ -27,6 +47,7 @@ export function runtimeImports(runtimeImport: string): RuntimeImports {
       types: runtimeImport,
       config: runtimeImport,
       validationRuntime: `${runtimeImport}/validation-runtime`,
+      routeName: () => ({ from: runtimeImport }),
     };
   }
   const dir = runtimeImport.replace(/\/+$/, '');
@@ -36,5 +57,10 @@ export function runtimeImports(runtimeImport: string): RuntimeImports {
     types: `${dir}/http/types.js`,
     config: `${dir}/config/index.js`,
     validationRuntime: `${dir}/http/validation-runtime.js`,
+    routeName: (name) => {
+      const known = ROUTE_NAME_FILES[name];
+      if (!known) throw new Error(`routes.ts uses '${name}', which runtime-imports.ts does not place`);
+      return { from: `${dir}/${known.file}`, ...(known.imported ? { imported: known.imported } : {}) };
+    },
   };
 }

@@ -4,6 +4,10 @@ import type { ErrorIR, SpecIR } from '../spec/ir.js';
 
 export interface SpecLoader {
   loadSpec(file: string, options?: { env?: Record<string, string | undefined> }): Promise<SpecIR>;
+  loadModuleSpec(
+    file: string,
+    options?: { env?: Record<string, string | undefined>; catalogFile?: string },
+  ): Promise<SpecIR>;
   loadCatalog(file?: string): Promise<ErrorIR[]>;
 }
 

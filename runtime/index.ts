@@ -8,6 +8,8 @@ export * from './http/errors.js';
 export type * from './http/types.js';
 export { HTTP_METHODS } from './http/types.js';
 export * from './http/http-errors.js';
+/** svc's own error catalog as typed constructors (`svcErrors.AUTH_REQUIRED()`), for handlers that raise them. */
+export { errors as svcErrors } from '../generated/modules/errors.js';
 export { route, bindRoutes, assertRouteShape } from './http/route.js';
 export type { RouteDefinition, RouteOptions, RouteTypes, RouteInput, JsonSchema } from './http/route.js';
 export { createPipeline } from './http/pipeline.js';

@@ -175,6 +175,29 @@ export type ConfigValue =
       reread?: boolean;
     };
 
+/**
+ * A built-in module an application enables (`modules.auth`), as loaded from svckit's own
+ * `spec/modules/<name>.yaml`, with the routes the application omitted (`routes: { <id>: false }`) left out.
+ * The generator merges it into the application's types, OpenAPI document, client and tool list; its handlers
+ * stay in svckit, so routes.ts, validators and errors.ts of the application never include it.
+ */
+export interface ModuleIR {
+  /** `auth`: the key under `modules` and the module spec's `module:`. */
+  name: string;
+  version: string;
+  /** Absolute path of the module spec. */
+  file: string;
+  description?: string;
+  /** The module's resources, minus those the application declares identically (it keeps its own). */
+  resources: ResourceIR[];
+  /** The routes that are mounted: every route of the module spec except the omitted ones. */
+  routes: RouteIR[];
+  /** Route ids of the module the application omitted. */
+  omittedRoutes: string[];
+  /** The module spec's own error codes (usually none: svckit's codes live in the catalog). */
+  errors: ErrorIR[];
+}
+
 export interface SpecIR {
   /** 'app' for svc.config.yaml; 'module' for the built-in module specs under spec/modules/. */
   kind: 'app' | 'module';
@@ -193,4 +216,9 @@ export interface SpecIR {
   metaKeys: MetaKeyIR[];
   /** Runtime settings (server, stores, modules) with `${VAR}` references unresolved. */
   config: { [key: string]: ConfigValue };
+  /**
+   * The built-in modules with a module spec that `modules` enables, in the order written (kind 'app' only;
+   * absent or empty when none). Route ids, paths and resource names never clash with the application's.
+   */
+  modules?: ModuleIR[];
 }

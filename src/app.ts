@@ -1,21 +1,27 @@
 // The reference service: the spec's routes bound to their handlers, served by the adapter svc.config.yaml
-// names (`server.adapter: ${SVC_ADAPTER:-fastify}`).
-import { adapterPlugin, createApp, edgePlugins, idempotencyPlugins, type App } from 'svckit';
+// names (`server.adapter: ${SVC_ADAPTER:-fastify}`), with the modules it enables.
+import { adapterPlugin, authModule, createApp, edgePlugins, idempotencyPlugins, type App } from 'svckit';
 import type { SvcConfig } from '../generated/config.js';
 import openapi from '../generated/openapi.json' with { type: 'json' };
 import { routes } from '../generated/routes.js';
+import { logMailsInDevelopment } from './modules/mail/dev-mail-log.js';
 import { createNoteHandlers } from './modules/notes/notes.handlers.js';
 import { MemoryNoteStore } from './modules/notes/notes.store.js';
 
 export async function buildApp(config: SvcConfig): Promise<App> {
   const app = createApp({ name: config.name, version: config.version });
   const handlers = createNoteHandlers(new MemoryNoteStore());
+  // Accounts and sign-in (`modules.auth`): the signing secret comes from SVC_SECRET, or in development
+  // from .svc/secret; a production start without a strong one refuses to boot.
+  const auth = authModule(config.modules.auth);
   // The edge plugins and idempotency keys svc.config.yaml enables under `modules`.
   const modules = [
+    ...(auth?.plugins ?? []),
     ...edgePlugins(config.modules.edge, { serviceName: config.name, openapiDocument: openapi }),
     ...idempotencyPlugins(config.modules.idempotency),
   ];
   for (const plugin of modules) app.register(plugin);
+  if (auth) logMailsInDevelopment(app);
   app.register(await adapterPlugin(config.server.adapter, { routes: [...routes({ ...handlers })] }));
   return app;
 }

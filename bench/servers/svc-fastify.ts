@@ -1,17 +1,5 @@
 // svc on Fastify with the bench's two routes, compiled from bench/spec/svc.config.yaml.
-import { createApp } from 'svckit';
 import { fastifyPlugin } from 'svckit/fastify';
-import { GREETING, announce } from './shared.js';
-import { benchRoutes } from './svc-routes.js';
+import { startSvcBenchServer } from './svc-server.js';
 
-const app = createApp({ name: 'bench' });
-app.register(
-  fastifyPlugin({
-    routes: benchRoutes({
-      hello: () => GREETING,
-      createItem: ({ body }) => body,
-    }),
-  }),
-);
-const { url } = await app.listen({ port: 0, host: '127.0.0.1' });
-announce(url);
+await startSvcBenchServer({ adapter: fastifyPlugin });

@@ -125,6 +125,7 @@ export const catalog = {
   },
   AUTH_SECRET_UNREADABLE: { status: 500, message: 'Stored secret is unreadable.', module: 'auth' },
   AUTH_SECRET_BOX_KEY_INVALID: { status: 'boot', message: 'Encryption key is invalid.', module: 'auth' },
+  AUTH_STORE_FULL: { status: 507, message: 'The account store is full.', module: 'auth' },
   AUTH_WEAK_SECRET: {
     status: 'boot',
     message: 'Signing secret must be at least 32 characters in production.',
@@ -502,6 +503,9 @@ export const errors = {
       options.message ?? catalog.AUTH_SECRET_BOX_KEY_INVALID.message,
       options,
     ),
+  /** Named here. An in-memory auth store (users, sessions, tokens) reached its bound; use a shared store. */
+  AUTH_STORE_FULL: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(507, 'AUTH_STORE_FULL', options.message ?? catalog.AUTH_STORE_FULL.message, options),
   AUTH_WEAK_SECRET: (options: ErrorFactoryOptions = {}) =>
     new BootError('AUTH_WEAK_SECRET', options.message ?? catalog.AUTH_WEAK_SECRET.message, options),
   FILE_TOO_LARGE: (options: ErrorFactoryOptions = {}) =>

@@ -84,9 +84,6 @@ export interface OpenApiResponse {
   content?: Record<string, OpenApiMediaType>;
 }
 
-export interface OpenApiSecurityScheme {
-  type: 'http';
-  scheme: 'bearer';
-  bearerFormat?: string;
-  description?: string;
-}
+export type OpenApiSecurityScheme =
+  | { type: 'http'; scheme: 'bearer'; bearerFormat?: string; description?: string }
+  | { type: 'apiKey'; in: 'header' | 'query' | 'cookie'; name: string; description?: string };

@@ -78,7 +78,12 @@ export class App {
   async listen(options: ListenOptions = {}): Promise<ListeningAddress> {
     await this.boot();
     if (!this.server) throw new Error('No HTTP adapter is registered: register fastifyPlugin({ routes }).');
-    return this.server.listen({ port: options.port ?? 3000, host: options.host ?? '127.0.0.1' });
+    const address = await this.server.listen({
+      port: options.port ?? 3000,
+      host: options.host ?? '127.0.0.1',
+    });
+    await this.hooks.emit('app:listening', { app: this, url: address.url });
+    return address;
   }
 
   async close(): Promise<void> {

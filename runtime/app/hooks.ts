@@ -4,6 +4,8 @@
 export interface HookEvents {
   /** After every plugin booted; adapters mount edge hooks, the 404 handler and the OpenAPI build here. */
   'app:booted': { app: unknown };
+  /** Once the server listens; `url` is where (the port chosen when 0 was asked for). */
+  'app:listening': { app: unknown; url: string };
   /** Before the server stops listening. */
   'app:closing': { app: unknown };
 }

@@ -1,5 +1,6 @@
-// The authentication module (seed 000): passwords and the login throttle so far; tokens, sessions and the
-// auth plugin follow.
+// The authentication module (seed 000): passwords, tokens, sessions, email verification and password reset,
+// the login throttle, the store contracts with their in-memory defaults, and the auth plugin with the
+// account routes.
 export {
   DEFAULT_PASSWORD_HASH_PARAMS,
   PASSWORD_HASH_LIMITS,
@@ -8,4 +9,17 @@ export {
   verifyPassword,
   type PasswordHashParams,
 } from './password.js';
+export { Auth, type Authenticated, type LoginContext, type LoginResult, type TokenPair } from './auth.js';
+export { AUTH_DEFAULT_TTLS, type AuthOptions, type Duration, type SecondFactor } from './options.js';
+export {
+  AUTH_EVENT_NAMES,
+  type AuthEventName,
+  type AuthEventPayloads,
+  type LoginFailureReason,
+} from './events.js';
 export * from './throttle/index.js';
+export * from './stores/index.js';
+export * from './tokens/index.js';
+export * from './http/index.js';
+export { authModule, type AuthModuleContext } from './config.js';
+export { developmentSecret } from './dev-secret.js';

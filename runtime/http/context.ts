@@ -11,6 +11,8 @@ class SvcRequestContext implements RequestContext {
   tenant: unknown = undefined;
   apiKey: unknown = undefined;
   amr: string[] | undefined = undefined;
+  /** Which credential the auth enricher accepted (runtime/auth/http/credentials.ts). */
+  credential: unknown = undefined;
   // Declared up front, like every field svc's own plugins set, so contexts keep one shape (hook-slots.ts).
   traceId: string | undefined = undefined;
   spanId: string | undefined = undefined;

@@ -1,13 +1,14 @@
 // Loading a whole spec document (svc.config.yaml, or a module spec) into the IR: structure against the
 // published schema, then declarations, routes and cross-checks; every problem found is thrown together.
 import type { Env } from '../env-template.js';
-import type { SpecIR } from '../ir.js';
+import type { ModuleIR, SpecIR } from '../ir.js';
 import { readCatalog } from './catalog.js';
 import { loadConfig } from './config.js';
 import { asMap, asString, entry, LoadContext } from './context.js';
 import { crossCheckRoutes } from './cross-checks.js';
 import { describeNode } from './describe.js';
 import { loadErrors, loadMetaKeys, loadResources } from './declarations.js';
+import { loadEnabledModules } from './modules.js';
 import { defaultCatalogFile, SVC_SCHEMA } from './package-files.js';
 import { Problems } from './problems.js';
 import { loadRoutes } from './routes.js';
@@ -60,6 +61,18 @@ async function loadDocument(file: string, kind: SpecIR['kind'], options: LoadOpt
   crossCheckRoutes(ctx, routes, routesNode);
   problems.throwIfAny();
 
+  // Built-in modules with routes of their own (modules.auth), loaded once the document itself is sound.
+  const modules: ModuleIR[] =
+    kind === 'app'
+      ? await loadEnabledModules(
+          ctx,
+          entry(map, 'modules'),
+          { routes, resources, routesNode },
+          (moduleFile) => loadDocument(moduleFile, 'module', { env: {}, ...catalogOption(options) }),
+        )
+      : [];
+  problems.throwIfAny();
+
   const title = asString(entry(map, 'title'));
   const description = asString(entry(map, 'description'));
   const spec: SpecIR = {
@@ -75,6 +88,11 @@ async function loadDocument(file: string, kind: SpecIR['kind'], options: LoadOpt
     catalog,
     metaKeys,
     config: kind === 'app' ? loadConfig(ctx, map) : {},
+    ...(modules.length > 0 ? { modules } : {}),
   };
   return spec;
+}
+
+function catalogOption(options: LoadOptions): { catalogFile?: string } {
+  return options.catalogFile === undefined ? {} : { catalogFile: options.catalogFile };
 }

@@ -56,8 +56,11 @@ export function sortProblems(problems: readonly SpecProblem[]): SpecProblem[] {
   );
 }
 
-// Outside the working directory a relative path ('../../tmp/x.yaml') reads worse than the absolute one.
-function displayPath(file: string, cwd: string): string {
+/**
+ * A file as problems show it: relative to `cwd` (default the working directory), or absolute outside it,
+ * where a relative path ('../../tmp/x.yaml') reads worse than the absolute one.
+ */
+export function displayPath(file: string, cwd: string = process.cwd()): string {
   if (!isAbsolute(file)) return file;
   const rel = relative(cwd, file);
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? file : rel;

@@ -64,7 +64,7 @@ describe('svc build', () => {
     const spec = await readFile(join(dir, 'svc.config.yaml'), 'utf8');
     await writeFile(
       join(dir, 'svc.config.yaml'),
-      spec.replace('summary: Read one note', 'summary: Read a single note'),
+      spec.replace('summary: Read one of my notes', 'summary: Read a single note'),
     );
     const stale = await runSvc(['build', '--check', `--dir=${dir}`]);
     expect(stale.code).toBe(1);
@@ -107,5 +107,54 @@ describe('svc generate:docs', () => {
     expect(printed.code).toBe(0);
     expect(JSON.parse(printed.stdout)).toEqual(JSON.parse(written));
     expect(JSON.parse(printed.stdout).paths['/notes/{id}']).toBeDefined();
+  });
+});
+
+describe('svc build with modules.auth', () => {
+  const spec = `svc: 1
+name: accounts
+version: 1.0.0
+modules:
+  auth: { routes: { register: false } }
+routes:
+  ping:
+    method: GET
+    path: /ping
+    response: { 200: { type: string } }
+    meta: { auth: true }
+`;
+
+  test("merges the module's routes into openapi.json and client.ts, and generate:docs agrees", async () => {
+    const dir = await tempProject({ 'svc.config.yaml': spec });
+    const result = await runSvc(['build', `--dir=${dir}`]);
+    expect(result.code, result.stderr).toBe(0);
+    const document = JSON.parse(await readFile(join(dir, 'generated', 'openapi.json'), 'utf8')) as {
+      paths: Record<string, unknown>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
+    expect(Object.keys(document.paths)).toContain('/auth/login');
+    expect(Object.keys(document.paths)).not.toContain('/auth/register');
+    expect(Object.keys(document.components.securitySchemes)).toEqual([
+      'bearerAuth',
+      'sessionCookie',
+      'sessionHeader',
+    ]);
+    expect(await readFile(join(dir, 'generated', 'client.ts'), 'utf8')).toContain('login(input: LoginInput)');
+    expect(await readFile(join(dir, 'generated', 'routes.ts'), 'utf8')).not.toContain('login');
+    const docs = await runSvc(['generate:docs', `--dir=${dir}`, '--stdout']);
+    expect(docs.stdout).toBe(await readFile(join(dir, 'generated', 'openapi.json'), 'utf8'));
+  });
+
+  test('a route clashing with a module route exits 1, naming both files and lines', async () => {
+    const clash = spec.replace(
+      '  ping:\n    method: GET\n    path: /ping',
+      '  ping:\n    method: GET\n    path: /auth/me',
+    );
+    const dir = await tempProject({ 'svc.config.yaml': clash });
+    const result = await runSvc(['build', `--dir=${dir}`], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /svc\.config\.yaml:9:11 error: GET \/auth\/me of 'ping' clashes with route 'me' of the auth module \(GET \/auth\/me, \S*spec\/modules\/auth\.yaml:\d+:3\)/,
+    );
   });
 });

@@ -1,5 +1,6 @@
 // The reference service as users run it (`svc start`, its own process) driven through the generated client,
-// once per adapter: SVC_ADAPTER switches `server.adapter` in svc.config.yaml.
+// once per adapter: SVC_ADAPTER switches `server.adapter` in svc.config.yaml. Notes belong to the signed-in
+// user, so the client signs up first and sends its access token.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClient } from '../../generated/client.js';
 import { REPO_ROOT } from '../cli/run-svc.js';
@@ -7,15 +8,37 @@ import { startService, type RunningService } from './service-process.js';
 
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
 
+/** Polls `find` until it returns a value (the service writes its log asynchronously). */
+async function waitFor(find: () => string | undefined, timeoutMs = 5000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error('timed out waiting for the log line');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 describe.each(['fastify', 'express', 'hono'])(
   'reference service on %s through the generated client',
   (adapter) => {
     let service: RunningService;
     let client: ReturnType<typeof createClient>;
+    let anonymous: ReturnType<typeof createClient>;
+
+    /** A client signed in as a fresh account. */
+    async function signUp(name: string): Promise<ReturnType<typeof createClient>> {
+      const email = `${name}-${adapter}-${Date.now()}@example.com`;
+      const signedUp = await anonymous.register({ body: { email, password: 'a long enough password' } });
+      if (!signedUp.ok) throw new Error(`register failed: ${signedUp.status}`);
+      const authorization = `Bearer ${signedUp.data.accessToken}`;
+      return createClient({ baseUrl: service.url, headers: { authorization } });
+    }
 
     beforeAll(async () => {
-      service = await startService(REPO_ROOT, ['start'], { SVC_ADAPTER: adapter });
-      client = createClient({ baseUrl: service.url });
+      service = await startService(REPO_ROOT, ['start'], { SVC_ADAPTER: adapter, NODE_ENV: 'development' });
+      anonymous = createClient({ baseUrl: service.url });
+      client = await signUp('owner');
     }, 60_000);
 
     afterAll(async () => {
@@ -156,6 +179,45 @@ describe.each(['fastify', 'express', 'hono'])(
       expect(document.info.title).toBe('Notes API');
     });
 
+    test('notes are per user: anonymous calls answer AUTH_REQUIRED, another user sees none of them', async () => {
+      const mine = await client.createNote({ body: { title: 'Private' } });
+      if (!mine.ok) throw new Error('create failed');
+      const refused = await anonymous.listNotes({ query: {} });
+      expect(refused.status).toBe(401);
+      if (!refused.ok) expect(refused.error.code).toBe('AUTH_REQUIRED');
+      const other = await signUp('other');
+      const theirs = await other.listNotes({ query: { limit: 100 } });
+      if (!theirs.ok) throw new Error('list failed');
+      expect(theirs.data.items).toEqual([]);
+      const read = await other.getNote({ params: { id: mine.data.id } });
+      expect(read.status).toBe(404);
+      const removed = await other.deleteNote({ params: { id: mine.data.id } });
+      expect(removed.status).toBe(404);
+      expect((await client.getNote({ params: { id: mine.data.id } })).status).toBe(200);
+      await client.deleteNote({ params: { id: mine.data.id } });
+    });
+
+    test('in development, a reset mail is logged as one JSON line holding the link', async () => {
+      const email = `forgetful-${adapter}-${Date.now()}@example.com`;
+      await anonymous.register({ body: { email, password: 'a long enough password' } });
+      const forgot = await anonymous.forgotPassword({ body: { email } });
+      expect(forgot.status).toBe(200);
+      const line = await waitFor(() =>
+        service
+          .output()
+          .split('\n')
+          .find((text) => text.includes(email)),
+      );
+      const mail = JSON.parse(line) as { to: string; link: string };
+      expect(mail.to).toBe(email);
+      const token = new URL(mail.link).searchParams.get('token') ?? '';
+      expect(mail.link.startsWith(`${service.url}/auth/password/reset?token=`)).toBe(true);
+      const reset = await anonymous.resetPassword({ body: { token, password: 'another long password' } });
+      expect(reset.status).toBe(200);
+      const login = await anonymous.login({ body: { email, password: 'another long password' } });
+      expect(login.status).toBe(200);
+    });
+
     test('an unknown route answers the neutral 404 envelope', async () => {
       const response = await fetch(`${service.url}/nope`);
       expect(response.status).toBe(404);
@@ -163,3 +225,16 @@ describe.each(['fastify', 'express', 'hono'])(
     });
   },
 );
+
+test('in production the reference service refuses to start without a strong SVC_SECRET', async () => {
+  const env = { NODE_ENV: 'production', SVC_SECRET: '' };
+  const failure = await startService(REPO_ROOT, ['start'], env).then(
+    async (service) => {
+      await service.stop();
+      return undefined;
+    },
+    (error: unknown) => String(error),
+  );
+  expect(failure).toMatch(/AUTH_WEAK_SECRET/);
+  expect(failure).toMatch(/SVC_SECRET/);
+}, 60_000);

@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { Route, RouteDefinition } from 'svckit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitMcpTools } from '../../generator/emit-mcp-tools.js';
+import { emitRoutes } from '../../generator/emit-routes.js';
 import { impliedErrorCodes } from '../../generator/route-errors.js';
 import type { SpecIR } from '../../spec/ir.js';
 import { filesIr } from './files-fixture.js';
@@ -34,10 +35,28 @@ afterAll(() => app.remove());
 
 describe('routes.ts', () => {
   it('imports upload, rawBody and the body and stream types only because routes use them', () => {
-    const source = app.read('routes.ts');
-    expect(source).toMatch(
-      /^import \{\s*bindRoutes,\s*rawBody,\s*upload,\s*type RawBodyInput,\s*type Route,\s*type RouteDefinition,\s*type RouteHandler,\s*type SseResult,\s*type StreamResult,\s*type UploadInput,?\s*\} from '[^']*runtime\/index\.js';$/m,
+    // From the package: one import of every name.
+    const fromPackage = emitRoutes({
+      ir,
+      header: '// x',
+      runtimeImport: 'svckit',
+      source: 'svc.config.yaml',
+    });
+    expect(fromPackage).toMatch(
+      /^import \{ bindRoutes, rawBody, upload, type RawBodyInput, type Route, type RouteDefinition, type RouteHandler, type SseResult, type StreamResult, type UploadInput \} from 'svckit';$/m,
     );
+    // By relative path (svckit's own generated/modules): each name from the runtime file that defines it.
+    const source = app.read('routes.ts');
+    expect(source).not.toContain('runtime/index.js');
+    for (const line of [
+      // Prettier wraps a line once the relative path makes it long, so whitespace is free.
+      /^import \{\s*rawBody,?\s*\} from '[^']*runtime\/http\/raw-body\.js';$/m,
+      /^import \{\s*bindRoutes,\s*type RouteDefinition,?\s*\} from '[^']*runtime\/http\/route\.js';$/m,
+      /^import type \{\s*StreamResult as SseResult,\s*StreamResult,?\s*\} from '[^']*runtime\/http\/stream\.js';$/m,
+      /^import type \{\s*RawBodyInput,\s*Route,\s*RouteHandler,\s*UploadInput,?\s*\} from '[^']*runtime\/http\/types\.js';$/m,
+      /^import \{\s*upload,?\s*\} from '[^']*runtime\/http\/upload\/index\.js';$/m,
+    ])
+      expect(source).toMatch(line);
   });
 
   it('types the handler body as UploadInput or RawBodyInput, and stream results beside JSON results', () => {

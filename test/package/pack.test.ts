@@ -77,7 +77,11 @@ describe('npm pack', () => {
       ...Object.values(manifest.bin),
       './dist/cli/main.js',
       './dist/generated/modules/errors.js',
+      './dist/generated/modules/auth/routes.js',
+      './dist/generated/modules/auth/validators.js',
+      './dist/generated/modules/auth/types.d.ts',
       './spec/errors.yaml',
+      './spec/modules/auth.yaml',
       './spec/svc.schema.json',
       './spec/catalog.schema.json',
       './templates/generated/routes.ts.hbs',
@@ -87,7 +91,7 @@ describe('npm pack', () => {
     for (const path of required) expect(packed, path).toContain(path);
 
     const allowed =
-      /^(?:package\.json|README\.md|LICENSE|bin\/svc\.js|dist\/.+\.(?:js|d\.ts)|spec\/[^/]+\.(?:json|yaml)|templates\/.+)$/;
+      /^(?:package\.json|README\.md|LICENSE|bin\/svc\.js|dist\/.+\.(?:js|d\.ts)|spec\/[^/]+\.(?:json|yaml)|spec\/modules\/[^/]+\.yaml|templates\/.+)$/;
     expect(packed.filter((path) => !allowed.test(path))).toEqual([]);
     // Only svckit's own code is compiled: not the reference service, its generated/*.ts, tests or benchmarks.
     const foreign = /^dist\/(?:src|test|bench)\/|^dist\/generated\/[^/]+$|^dist\/[^/]+$/;
@@ -112,6 +116,21 @@ describe('the installed package', () => {
     expect(loaded.resolved).toMatch(/\/consumer\/node_modules\/svckit\/dist\/runtime\/index\.js$/);
     expect(loaded.createApp).toBe('function');
     expect(loaded.fastifyPlugin).toBe('function');
+  });
+
+  test("svc build merges the shipped auth module's routes into an application's openapi.json", async () => {
+    const app = join(consumer, 'accounts');
+    await mkdir(app);
+    await writeFile(
+      join(app, 'svc.config.yaml'),
+      'svc: 1\nname: accounts\nversion: 1.0.0\nmodules:\n  auth: true\nroutes: {}\n',
+    );
+    const build = await run('npx', ['--no-install', 'svc', 'build', `--dir=${app}`], consumer);
+    expect(build.code, build.output).toBe(0);
+    const document = JSON.parse(readFileSync(join(app, 'generated', 'openapi.json'), 'utf8')) as {
+      paths: Record<string, unknown>;
+    };
+    expect(Object.keys(document.paths)).toContain('/auth/login');
   });
 
   test('svc runs from dist/: --help and --version', async () => {

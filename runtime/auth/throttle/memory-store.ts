@@ -1,6 +1,7 @@
 // In-memory login-throttle store (seed 000 "Limits"): at most `maxEntries` (100000) keys. When full, a new key
 // first sweeps expired entries, then evicts the oldest unlocked one; the oldest locked entry is dropped only
 // when every entry is locked. Per process and lost on restart: use a shared store behind a load balancer.
+import { checkedMaxEntries } from '../stores/expiring-records.js';
 import {
   entryExpiresAt,
   isLocked,
@@ -22,11 +23,11 @@ export class MemoryThrottleStore implements ThrottleStore {
   private readonly entries = new Map<string, ThrottleEntry>();
 
   constructor(options: MemoryThrottleStoreOptions = {}) {
-    const maxEntries = options.maxEntries ?? DEFAULT_THROTTLE_MAX_ENTRIES;
-    if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
-      throw new TypeError('MemoryThrottleStore: maxEntries must be a whole number, 1 or more.');
-    }
-    this.maxEntries = maxEntries;
+    this.maxEntries = checkedMaxEntries(
+      options.maxEntries,
+      DEFAULT_THROTTLE_MAX_ENTRIES,
+      'MemoryThrottleStore',
+    );
   }
 
   /** Keys currently held (expired ones included until swept). */

@@ -1,5 +1,7 @@
-// Where notes live. In memory for now (bounded: creating past MAX_NOTES answers NOTE_STORE_FULL rather
-// than silently evicting someone's note); the SQL store replaces it when shared stores land.
+// Where notes live, each with its owner (the signed-in user who wrote it): every operation names the owner,
+// and another user's note is as absent as one that never existed. In memory for now (bounded: creating past
+// MAX_NOTES answers NOTE_STORE_FULL rather than silently evicting someone's note); the SQL store replaces it
+// when shared stores land.
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../../generated/errors.js';
 import type { Note, NoteInput, NotePatch } from '../../../generated/types.js';
@@ -19,11 +21,11 @@ export interface NotePage {
 }
 
 export interface NoteStore {
-  list(options: { limit: number; after?: NotePosition }): Promise<NotePage>;
-  create(input: NoteInput): Promise<Note>;
-  get(id: string): Promise<Note | undefined>;
-  update(id: string, patch: NotePatch): Promise<Note | undefined>;
-  delete(id: string): Promise<boolean>;
+  list(owner: string, options: { limit: number; after?: NotePosition }): Promise<NotePage>;
+  create(owner: string, input: NoteInput): Promise<Note>;
+  get(owner: string, id: string): Promise<Note | undefined>;
+  update(owner: string, id: string, patch: NotePatch): Promise<Note | undefined>;
+  delete(owner: string, id: string): Promise<boolean>;
 }
 
 /** Newest first; equal timestamps ordered by id, descending, so the order is total and pages never overlap. */
@@ -32,21 +34,24 @@ function isOlder(note: NotePosition, than: NotePosition): boolean {
 }
 
 export class MemoryNoteStore implements NoteStore {
-  private readonly notes = new Map<string, Note>();
+  private readonly notes = new Map<string, { owner: string; note: Note }>();
   /** Creation time of the newest note, in ms; the next one is at least 1 ms later. */
   private lastCreated = 0;
 
   constructor(private readonly clock: () => Date = () => new Date()) {}
 
-  async list({ limit, after }: { limit: number; after?: NotePosition }): Promise<NotePage> {
-    const ordered = [...this.notes.values()].sort((a, b) => (isOlder(a, b) ? 1 : isOlder(b, a) ? -1 : 0));
+  async list(owner: string, { limit, after }: { limit: number; after?: NotePosition }): Promise<NotePage> {
+    const ordered = [...this.notes.values()]
+      .filter((entry) => entry.owner === owner)
+      .map((entry) => entry.note)
+      .sort((a, b) => (isOlder(a, b) ? 1 : isOlder(b, a) ? -1 : 0));
     const start = after ? ordered.findIndex((note) => isOlder(note, after)) : 0;
     if (start < 0) return { items: [], hasMore: false };
     const items = ordered.slice(start, start + limit);
     return { items, hasMore: start + limit < ordered.length };
   }
 
-  async create(input: NoteInput): Promise<Note> {
+  async create(owner: string, input: NoteInput): Promise<Note> {
     if (this.notes.size >= MAX_NOTES) throw errors.NOTE_STORE_FULL();
     // Strictly increasing timestamps keep "newest first" true for notes created within one millisecond
     // (random ids would otherwise order them by chance).
@@ -57,23 +62,24 @@ export class MemoryNoteStore implements NoteStore {
       createdAt: new Date(this.lastCreated).toISOString(),
     };
     if (input.body !== undefined) note.body = input.body;
-    this.notes.set(note.id, note);
+    this.notes.set(note.id, { owner, note });
     return note;
   }
 
-  async get(id: string): Promise<Note | undefined> {
-    return this.notes.get(id);
+  async get(owner: string, id: string): Promise<Note | undefined> {
+    const entry = this.notes.get(id);
+    return entry?.owner === owner ? entry.note : undefined;
   }
 
-  async update(id: string, patch: NotePatch): Promise<Note | undefined> {
-    const note = this.notes.get(id);
+  async update(owner: string, id: string, patch: NotePatch): Promise<Note | undefined> {
+    const note = await this.get(owner, id);
     if (!note) return undefined;
     const updated: Note = { ...note, ...patch };
-    this.notes.set(id, updated);
+    this.notes.set(id, { owner, note: updated });
     return updated;
   }
 
-  async delete(id: string): Promise<boolean> {
-    return this.notes.delete(id);
+  async delete(owner: string, id: string): Promise<boolean> {
+    return (await this.get(owner, id)) !== undefined && this.notes.delete(id);
   }
 }

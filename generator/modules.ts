@@ -1,0 +1,42 @@
+// The built-in modules an application enables (IR `modules`, e.g. modules.auth) in what it describes to the
+// outside: types.ts, openapi.json, client.ts and mcp-tools.json show their routes and resources as if the
+// application declared them. Their handlers, validators and errors stay in svckit, so routes.ts,
+// validators.js, errors.ts and config.ts are generated from the application's own declarations only.
+import type { ErrorIR, SpecIR } from '../spec/ir.js';
+import { configMap } from './config-values.js';
+
+/**
+ * The application with its enabled modules merged in: resources and routes after its own, in the order the
+ * modules are listed, and the modules' own error codes added to the catalog (codes are looked up there).
+ * The loader guarantees no route id, method and path or resource name clashes. Idempotent.
+ */
+export function apiSurface(ir: SpecIR): SpecIR {
+  const modules = ir.modules ?? [];
+  if (modules.length === 0) return ir;
+  const catalog: ErrorIR[] = [...ir.catalog];
+  for (const error of modules.flatMap((module) => module.errors))
+    if (!catalog.some((known) => known.code === error.code)) catalog.push(error);
+  return {
+    ...ir,
+    resources: [...ir.resources, ...modules.flatMap((module) => module.resources)],
+    routes: [...ir.routes, ...modules.flatMap((module) => module.routes)],
+    catalog,
+    modules: [],
+  };
+}
+
+/** The default name of the auth module's session cookie. */
+export const DEFAULT_SESSION_COOKIE = 'svc_session';
+/** The header that carries a session id where cookies do not suit (native apps, scripts). */
+export const SESSION_HEADER = 'x-session-id';
+
+/**
+ * What the auth module sets up when `modules.auth` is enabled (true or a mapping): the session cookie's
+ * name, as written (a `${VAR}` cannot be known at build, so the default); undefined when it is off.
+ */
+export function authModuleSettings(ir: SpecIR): { sessionCookie: string } | undefined {
+  const value = configMap(ir.config.modules)?.auth;
+  if (value !== true && configMap(value) === undefined) return undefined;
+  const name = configMap(configMap(value)?.sessionCookie)?.name;
+  return { sessionCookie: typeof name === 'string' && name !== '' ? name : DEFAULT_SESSION_COOKIE };
+}

@@ -1,0 +1,448 @@
+// The Auth class (seed 000 "Programmatic surface"): accounts, access and refresh tokens, sessions, email
+// verification and password reset over replaceable stores. The HTTP routes and the enricher call these
+// methods; applications may call them directly (a CLI, a test fixture, a custom route).
+import { errors } from '../../generated/modules/errors.js';
+import { Hooks, type HookEvents } from '../app/hooks.js';
+import type { AuthEventName, AuthEventPayloads } from './events.js';
+import { resolveTtls, type AuthOptions, type AuthTtls, type SecondFactor } from './options.js';
+import {
+  hashPassword,
+  passwordHashNeedsUpgrade,
+  verifyPassword,
+  type PasswordHashParams,
+} from './password.js';
+import { MemoryOneTimeTokenStore } from './stores/memory-one-time-tokens.js';
+import { MemoryRefreshTokenStore } from './stores/memory-refresh-tokens.js';
+import { MemorySessionStore } from './stores/memory-sessions.js';
+import { MemoryUserSource } from './stores/memory-users.js';
+import type { OneTimeTokenPurpose, OneTimeTokenStore } from './stores/one-time-tokens.js';
+import type { RefreshTokenStore } from './stores/refresh-tokens.js';
+import type { SessionStore } from './stores/sessions.js';
+import {
+  normalizeEmail,
+  publicUser,
+  type AuthUser,
+  type PublicUser,
+  type UserSource,
+} from './stores/users.js';
+import { LoginThrottle } from './throttle/login-throttle.js';
+import { AccessTokens } from './tokens/access-tokens.js';
+import { hashToken, newOpaqueToken } from './tokens/opaque.js';
+import { SessionIds } from './tokens/session-ids.js';
+
+export interface TokenPair {
+  accessToken: string;
+  refreshToken: string;
+}
+
+export interface LoginResult {
+  user: PublicUser;
+  tokens: TokenPair;
+  amr: string[];
+  /** Set when the login was asked for a session (`{ session: true }`). */
+  sessionId?: string;
+}
+
+/** A verified credential: the user it names and how they signed in. */
+export interface Authenticated {
+  user: PublicUser;
+  amr: string[];
+}
+
+/** Where a sign-in comes from, for the per-IP throttle and the events. */
+export interface LoginContext {
+  ip?: string | undefined;
+  /** Also start a browser session; its id comes back as `sessionId`. */
+  session?: boolean;
+}
+
+const PASSWORD_AMR = ['pwd'];
+
+export class Auth {
+  readonly hooks: Hooks;
+  readonly ttls: Readonly<AuthTtls>;
+  readonly users: UserSource;
+  readonly sessions: SessionStore;
+  readonly refreshTokens: RefreshTokenStore;
+  readonly oneTimeTokens: OneTimeTokenStore;
+  readonly throttle: LoginThrottle | undefined;
+  private readonly accessTokens: AccessTokens;
+  private readonly sessionIds: SessionIds;
+  private readonly secondFactor: SecondFactor | undefined;
+  private readonly hashParams: PasswordHashParams | undefined;
+  private readonly clock: () => number;
+  private readonly onEventError: (error: unknown, event: string) => void;
+  /** A hash no password matches, verified for unknown emails so their answer takes as long as a wrong password. */
+  private decoyHash: Promise<string> | undefined;
+
+  constructor(options: AuthOptions) {
+    this.ttls = resolveTtls(options);
+    this.clock = options.clock ?? Date.now;
+    this.hooks = options.hooks ?? new Hooks();
+    this.users = options.users ?? new MemoryUserSource();
+    this.sessions = options.sessions ?? new MemorySessionStore();
+    this.refreshTokens = options.refreshTokens ?? new MemoryRefreshTokenStore();
+    this.oneTimeTokens = options.oneTimeTokens ?? new MemoryOneTimeTokenStore();
+    this.throttle =
+      options.loginThrottle === false
+        ? undefined
+        : (options.loginThrottle ?? new LoginThrottle({ clock: this.clock }));
+    const nodeEnv = { nodeEnv: 'nodeEnv' in options ? options.nodeEnv : process.env.NODE_ENV };
+    this.accessTokens = new AccessTokens({
+      secret: options.secret,
+      ttlMs: this.ttls.accessTtl,
+      clock: this.clock,
+      ...nodeEnv,
+    });
+    this.sessionIds = new SessionIds({ secret: options.secret, ...nodeEnv });
+    this.secondFactor = options.secondFactor;
+    this.hashParams = options.passwordHash;
+    this.onEventError = options.onEventError ?? reportEventError;
+  }
+
+  // ── accounts ──────────────────────────────────────────────────────────────────────────────────────────
+
+  /** Creates an account (409 AUTH_EMAIL_TAKEN when the email exists, ignoring case) and signs it in. */
+  async register(email: string, password: string): Promise<LoginResult> {
+    const address = normalizeEmail(email);
+    if (await this.users.findByEmail(address)) throw errors.AUTH_EMAIL_TAKEN();
+    const passwordHash = await hashPassword(password, this.hashParams);
+    // The source refuses a duplicate created meanwhile (AUTH_EMAIL_TAKEN): the check above only saves a hash.
+    const user = publicUser(await this.users.create({ email: address, passwordHash, emailVerified: false }));
+    await this.emit('auth:registered', { user });
+    return { user, tokens: await this.issueTokens(user, PASSWORD_AMR), amr: [...PASSWORD_AMR] };
+  }
+
+  /**
+   * Signs in with email and password (and the second factor once the account has one). Failures count
+   * against the throttle per email and per IP; a locked email or address answers 429 AUTH_LOCKED even for the
+   * right password.
+   */
+  async login(
+    email: string,
+    password: string,
+    mfaCode?: string,
+    from: LoginContext = {},
+  ): Promise<LoginResult> {
+    // Tokens are dated from here: a password reset landing while this sign-in checks the old password
+    // revokes them (RefreshTokenStore.revokeUser).
+    const started = this.clock();
+    const address = normalizeEmail(email);
+    const attempt = { email: address, ip: from.ip };
+    const failed = async (reason: AuthEventPayloads['auth:login_failed']['reason'], error: Error) => {
+      await this.emit('auth:login_failed', { email: address, reason, ip: from.ip });
+      await this.throttle?.recordFailure(attempt);
+      return error;
+    };
+    try {
+      await this.throttle?.assertOpen(attempt);
+    } catch (locked) {
+      await this.emit('auth:login_failed', { email: address, reason: 'locked', ip: from.ip });
+      throw locked;
+    }
+    const user = await this.checkPassword(address, password);
+    if (typeof user === 'string') throw await failed(user, errors.AUTH_INVALID_CREDENTIALS());
+    const amr = [...PASSWORD_AMR];
+    if (this.secondFactor && (await this.secondFactor.isEnabled(user.id))) {
+      // Only a right password learns that a code is needed; it spends the same budgets as a wrong one.
+      if (mfaCode === undefined || mfaCode === '')
+        throw await failed('mfa_required', errors.AUTH_MFA_REQUIRED());
+      if (!(await this.secondFactor.verify(user.id, mfaCode))) {
+        throw await failed('mfa_invalid', errors.AUTH_MFA_INVALID_CODE());
+      }
+      amr.push('mfa');
+    }
+    await this.throttle?.recordSuccess(attempt);
+    const shown = publicUser(user);
+    const tokens = await this.issueTokens(shown, amr, newOpaqueToken(), started);
+    const sessionId = from.session === true ? await this.createSession(user.id, { amr }) : undefined;
+    await this.withdrawIfPasswordChanged(user, sessionId);
+    await this.upgradeHash(user, password);
+    await this.emit('auth:login', { user: shown, amr: [...amr], ip: from.ip });
+    return { user: shown, tokens, amr, ...(sessionId === undefined ? {} : { sessionId }) };
+  }
+
+  /** Checks credentials without side effects (no throttle, no events, no tokens): the user, or null. */
+  async attempt(email: string, password: string): Promise<PublicUser | null> {
+    const user = await this.checkPassword(normalizeEmail(email), password);
+    return typeof user === 'string' ? null : publicUser(user);
+  }
+
+  /** Bulk lookup under the seed's rules whatever the source does: order of ids, no duplicates, no hash. */
+  async usersByIds(ids: readonly string[]): Promise<PublicUser[]> {
+    if (ids.length === 0) return [];
+    const unique = [...new Set(ids)];
+    const found = this.users.findByIds
+      ? await this.users.findByIds(unique)
+      : (await Promise.all(unique.map((id) => this.users.findById(id)))).filter((user) => user !== null);
+    const byId = new Map(found.map((user) => [user.id, publicUser(user)]));
+    return unique.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  // ── access and refresh tokens ─────────────────────────────────────────────────────────────────────────
+
+  /** The user and amr an access token carries; 401 AUTH_TOKEN_INVALID or AUTH_TOKEN_EXPIRED. */
+  async verifyAccess(accessToken: string): Promise<Authenticated> {
+    const claims = await this.accessTokens.verify(accessToken);
+    // svc's own tokens always carry the user's email: one without it was not made by this Auth.
+    if (claims.email === undefined || claims.emailVerified === undefined) throw errors.AUTH_TOKEN_INVALID();
+    return {
+      user: { id: claims.userId, email: claims.email, emailVerified: claims.emailVerified },
+      amr: claims.amr,
+    };
+  }
+
+  /**
+   * Rotates a refresh token: the first presentation gets a new pair, and the token is spent. A second
+   * presentation, or losing the compare-and-swap to a concurrent one, revokes the whole family (every token
+   * rotated from the same sign-in): 401 AUTH_REFRESH_REUSED.
+   */
+  async refresh(refreshToken: string): Promise<TokenPair> {
+    const tokenHash = hashToken(refreshToken);
+    const now = this.clock();
+    const record = await this.refreshTokens.get(tokenHash, now);
+    if (!record) throw errors.AUTH_REFRESH_INVALID();
+    if (record.usedAt !== undefined || !(await this.refreshTokens.markUsed(tokenHash, now))) {
+      if (record.revokedAt !== undefined && record.usedAt === undefined) throw errors.AUTH_REFRESH_INVALID();
+      await this.refreshTokens.revokeFamily(record.familyId, now, now + this.ttls.refreshTtl);
+      throw errors.AUTH_REFRESH_REUSED();
+    }
+    const user = await this.users.findById(record.userId);
+    if (!user) throw errors.AUTH_REFRESH_INVALID();
+    // Dated from the start of the rotation, so a password reset that lands meanwhile revokes the new token.
+    return this.issueTokens(publicUser(user), record.amr, record.familyId, now);
+  }
+
+  /** Logout with a refresh token: its whole family is revoked. Unknown tokens are ignored. */
+  async revoke(refreshToken: string): Promise<void> {
+    const now = this.clock();
+    const record = await this.refreshTokens.get(hashToken(refreshToken), now);
+    if (record) await this.refreshTokens.revokeFamily(record.familyId, now, now + this.ttls.refreshTtl);
+    await this.emit('auth:logout', { userId: record?.userId, kind: 'refresh' });
+  }
+
+  // ── sessions ──────────────────────────────────────────────────────────────────────────────────────────
+
+  /** Starts a session; the returned id (cookie or x-session-id value) carries `amr`, HMAC-signed. */
+  async createSession(userId: string, options: { amr?: string[] } = {}): Promise<string> {
+    const amr = options.amr ?? [...PASSWORD_AMR];
+    const id = this.sessionIds.create(amr);
+    const now = this.clock();
+    await this.sessions.create(hashToken(id), {
+      userId,
+      amr,
+      createdAt: now,
+      expiresAt: now + this.ttls.sessionTtl,
+    });
+    return id;
+  }
+
+  async sessionUser(sessionId: string): Promise<PublicUser | null> {
+    return (await this.sessionAuth(sessionId))?.user ?? null;
+  }
+
+  /**
+   * The user and amr of a live session, or null. An id whose signature does not match (a forged `amr`), or
+   * whose signed amr differs from the stored one, is null as well.
+   */
+  async sessionAuth(sessionId: string): Promise<Authenticated | null> {
+    const signed = this.sessionIds.parse(sessionId);
+    if (!signed) return null;
+    const record = await this.sessions.get(hashToken(sessionId), this.clock());
+    if (!record || !sameList(record.amr, signed.amr)) return null;
+    const user = await this.users.findById(record.userId);
+    return user ? { user: publicUser(user), amr: [...record.amr] } : null;
+  }
+
+  /** Whether `sessionId` is well-formed and signed by this secret (no store lookup). */
+  isSignedSessionId(sessionId: string): boolean {
+    return this.sessionIds.parse(sessionId) !== undefined;
+  }
+
+  async logout(sessionId: string): Promise<void> {
+    const idHash = hashToken(sessionId);
+    const record = this.sessionIds.parse(sessionId)
+      ? await this.sessions.get(idHash, this.clock())
+      : undefined;
+    if (record) await this.sessions.delete(idHash);
+    await this.emit('auth:logout', { userId: record?.userId, kind: 'session' });
+  }
+
+  // ── email verification and password reset ─────────────────────────────────────────────────────────────
+
+  /**
+   * Emits auth:verify_requested with a single-use token when the email belongs to an unverified account;
+   * otherwise does nothing. Callers answer the same either way, so the reply reveals nothing.
+   */
+  async requestEmailVerification(email: string): Promise<void> {
+    // Checked before the lookup: failing only for existing emails would reveal which exist.
+    this.requireUpdate();
+    const user = await this.users.findByEmail(normalizeEmail(email));
+    if (!user || user.emailVerified) return;
+    const { token, expiresAt } = await this.oneTimeToken('verify-email', user, this.ttls.verificationTtl);
+    this.emitDetached('auth:verify_requested', { user: publicUser(user), token, expiresAt });
+  }
+
+  /** Spends a verification token and marks the email verified; 400 AUTH_TOKEN_INVALID when not usable. */
+  async verifyEmail(token: string): Promise<PublicUser> {
+    const update = this.requireUpdate();
+    const record = await this.oneTimeTokens.consume(hashToken(token), 'verify-email', this.clock());
+    const user = record && (await this.users.findById(record.userId));
+    // The token proves control of the address it was sent to; if the account's email changed since, it proves nothing.
+    if (!record || !user || normalizeEmail(user.email) !== record.email) throw invalidLink();
+    const updated = await update(user.id, { emailVerified: true });
+    if (!updated) throw invalidLink();
+    const shown = publicUser(updated);
+    await this.emit('auth:email_verified', { user: shown });
+    return shown;
+  }
+
+  /** Emits auth:password_reset_requested with a single-use token when the email has an account. */
+  async requestPasswordReset(email: string): Promise<void> {
+    this.requireUpdate();
+    const user = await this.users.findByEmail(normalizeEmail(email));
+    if (!user) return;
+    const { token, expiresAt } = await this.oneTimeToken('reset-password', user, this.ttls.resetTtl);
+    this.emitDetached('auth:password_reset_requested', { user: publicUser(user), token, expiresAt });
+  }
+
+  /**
+   * Spends a reset token and replaces the password. Every session and refresh token of the user is revoked
+   * and other reset links die. The address is verified too: the link reached it.
+   */
+  async resetPassword(token: string, newPassword: string): Promise<PublicUser> {
+    const update = this.requireUpdate();
+    const now = this.clock();
+    const record = await this.oneTimeTokens.consume(hashToken(token), 'reset-password', now);
+    const user = record && (await this.users.findById(record.userId));
+    if (!record || !user || normalizeEmail(user.email) !== record.email) throw invalidLink();
+    const passwordHash = await hashPassword(newPassword, this.hashParams);
+    const updated = await update(user.id, { passwordHash, emailVerified: true });
+    if (!updated) throw invalidLink();
+    await Promise.all([
+      this.sessions.deleteByUser(user.id),
+      this.refreshTokens.revokeUser(user.id, this.clock()),
+      this.oneTimeTokens.deleteByUser(user.id, 'reset-password'),
+    ]);
+    const shown = publicUser(updated);
+    await this.emit('auth:password_reset', { user: shown });
+    return shown;
+  }
+
+  // ── internals ─────────────────────────────────────────────────────────────────────────────────────────
+
+  /** Issues an access token and a refresh token of `familyId` (a new family for a new sign-in). */
+  async issueTokens(
+    user: PublicUser,
+    amr: readonly string[],
+    familyId = newOpaqueToken(),
+    createdAt = this.clock(),
+  ): Promise<TokenPair> {
+    const refreshToken = newOpaqueToken();
+    const now = createdAt;
+    const [accessToken] = await Promise.all([
+      this.accessTokens.sign({ userId: user.id, email: user.email, emailVerified: user.emailVerified, amr }),
+      this.refreshTokens.create(hashToken(refreshToken), {
+        userId: user.id,
+        familyId,
+        amr: [...amr],
+        createdAt: now,
+        expiresAt: now + this.ttls.refreshTtl,
+      }),
+    ]);
+    return { accessToken, refreshToken };
+  }
+
+  /** The user when the password matches, else why not. Unknown emails pay for one scrypt as well. */
+  private async checkPassword(
+    email: string,
+    password: string,
+  ): Promise<AuthUser | 'unknown_email' | 'wrong_password' | 'no_password'> {
+    const user = await this.users.findByEmail(email);
+    if (!user?.passwordHash) {
+      this.decoyHash ??= hashPassword(newOpaqueToken(), this.hashParams);
+      await verifyPassword(password, await this.decoyHash);
+      return user ? 'no_password' : 'unknown_email';
+    }
+    return (await verifyPassword(password, user.passwordHash)) ? user : 'wrong_password';
+  }
+
+  /**
+   * A password reset that finished while this sign-in checked the old password wins: the session this
+   * sign-in started is ended and it fails like a wrong password. (Its refresh token is dated before the
+   * reset, which revokes it.)
+   */
+  private async withdrawIfPasswordChanged(user: AuthUser, sessionId: string | undefined): Promise<void> {
+    const current = await this.users.findById(user.id);
+    if (current?.passwordHash === user.passwordHash) return;
+    if (sessionId !== undefined) await this.sessions.delete(hashToken(sessionId));
+    throw errors.AUTH_INVALID_CREDENTIALS();
+  }
+
+  /** Rehash-on-login when the stored hash was made with other parameters; never fails the sign-in. */
+  private async upgradeHash(user: AuthUser, password: string): Promise<void> {
+    if (!this.users.update || !user.passwordHash) return;
+    if (!passwordHashNeedsUpgrade(user.passwordHash, this.hashParams)) return;
+    try {
+      await this.users.update(user.id, { passwordHash: await hashPassword(password, this.hashParams) });
+    } catch (error) {
+      this.onEventError(error, 'password-rehash');
+    }
+  }
+
+  private async oneTimeToken(
+    purpose: OneTimeTokenPurpose,
+    user: AuthUser,
+    ttl: number,
+  ): Promise<{ token: string; expiresAt: number }> {
+    const token = newOpaqueToken();
+    const now = this.clock();
+    const expiresAt = now + ttl;
+    await this.oneTimeTokens.create(hashToken(token), {
+      purpose,
+      userId: user.id,
+      email: normalizeEmail(user.email),
+      createdAt: now,
+      expiresAt,
+    });
+    return { token, expiresAt };
+  }
+
+  private requireUpdate(): NonNullable<UserSource['update']> {
+    const update = this.users.update;
+    if (!update) throw errors.AUTH_UPDATE_UNSUPPORTED();
+    return update.bind(this.users);
+  }
+
+  /** Events inform; a failing listener is reported and never fails the request that raised the event. */
+  private async emit<E extends AuthEventName>(event: E, payload: AuthEventPayloads[E]): Promise<void> {
+    try {
+      await this.hooks.emit(event, payload as HookEvents[E]);
+    } catch (error) {
+      this.onEventError(error, event);
+    }
+  }
+
+  /**
+   * For the mail events: the answer must not wait for the listener (sending mail), or its timing would tell
+   * an existing email from an unknown one.
+   */
+  private emitDetached<E extends AuthEventName>(event: E, payload: AuthEventPayloads[E]): void {
+    void this.emit(event, payload);
+  }
+}
+
+function invalidLink(): Error {
+  return errors.AUTH_TOKEN_INVALID({ status: 400 });
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
+}
+
+function reportEventError(error: unknown, event: string): void {
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(
+    `${JSON.stringify({ level: 'error', msg: 'auth event listener failed', event, error: message })}\n`,
+  );
+}

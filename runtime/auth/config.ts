@@ -1,0 +1,124 @@
+// The auth module svc.config.yaml enables under `modules.auth` (docs/spec.md): `true` for the defaults or a
+// mapping of options. The signing secret comes from the option `secret` (usually `${SVC_SECRET}`), else from
+// SVC_SECRET; in development without either, one is created once under `.svc/`.
+import { join } from 'node:path';
+import { routeDefinitions } from '../../generated/modules/auth/routes.js';
+import { errors } from '../../generated/modules/errors.js';
+import { DURATION_FORMS, parseDuration } from '../../spec/duration.js';
+import type { Plugin } from '../app/app.js';
+import { fromSettings, invalidSetting, moduleSettings } from '../config/module-settings.js';
+import { Auth } from './auth.js';
+import { developmentSecret } from './dev-secret.js';
+import type { SessionCookieOptions } from './http/cookie.js';
+import { authPlugin } from './http/plugin.js';
+import type { AuthRouteId } from './http/routes.js';
+import type { AuthOptions } from './options.js';
+import type { UserSource } from './stores/users.js';
+import { LoginThrottle, type LoginThrottleOptions } from './throttle/login-throttle.js';
+import { isProductionEnv } from './tokens/secret.js';
+
+export interface AuthModuleContext {
+  /** The application's user source. Default: in memory. */
+  users?: UserSource;
+  /** Where `.svc/` is (the development secret). Default the working directory. */
+  projectDir?: string;
+  /** Default process.env. */
+  env?: Record<string, string | undefined>;
+}
+
+const TTL_OPTIONS = ['accessTtl', 'refreshTtl', 'sessionTtl', 'verificationTtl', 'resetTtl'] as const;
+const OPTION_NAMES = new Set([
+  ...TTL_OPTIONS,
+  'secret',
+  'sessionCookie',
+  'loginThrottle',
+  'routes',
+  'trustedOrigins',
+]);
+
+/** The Auth and its plugin `modules.auth` enables, or undefined when it is off. */
+export function authModule(
+  setting: unknown,
+  context: AuthModuleContext = {},
+): { auth: Auth; plugins: Plugin[] } | undefined {
+  const settings = moduleSettings(setting, 'auth');
+  if (settings === undefined) return undefined;
+  for (const name of Object.keys(settings)) {
+    if (!OPTION_NAMES.has(name)) throw invalidSetting('auth', `unknown option "${name}"`);
+  }
+  const env = context.env ?? process.env;
+  const secret = signingSecret(settings.secret, env, context.projectDir ?? process.cwd());
+  const auth = fromSettings('auth', () => {
+    const options: AuthOptions = {
+      secret,
+      nodeEnv: env.NODE_ENV,
+      loginThrottle: throttle(settings.loginThrottle),
+    };
+    for (const name of TTL_OPTIONS) {
+      const value = settings[name];
+      if (value !== undefined) options[name] = value as number | string;
+    }
+    if (context.users) options.users = context.users;
+    return new Auth(options);
+  });
+  const plugin = fromSettings('auth', () =>
+    authPlugin({
+      auth,
+      nodeEnv: env.NODE_ENV,
+      ...(settings.sessionCookie === undefined
+        ? {}
+        : { sessionCookie: settings.sessionCookie as SessionCookieOptions }),
+      ...(settings.trustedOrigins === undefined
+        ? {}
+        : { trustedOrigins: settings.trustedOrigins as string[] }),
+      routes: { omit: omittedRoutes(settings.routes) },
+    }),
+  );
+  return { auth, plugins: [plugin] };
+}
+
+function signingSecret(option: unknown, env: Record<string, string | undefined>, projectDir: string): string {
+  if (option !== undefined && option !== '') {
+    if (typeof option !== 'string') throw invalidSetting('auth', 'secret must be a string');
+    return option;
+  }
+  const fromEnv = env.SVC_SECRET;
+  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+  if (isProductionEnv(env.NODE_ENV)) {
+    throw errors.AUTH_WEAK_SECRET({
+      message:
+        'No signing secret: set SVC_SECRET (at least 32 characters) or modules.auth.secret in production.',
+    });
+  }
+  return developmentSecret(join(projectDir, '.svc'));
+}
+
+function throttle(setting: unknown): LoginThrottle | false | undefined {
+  if (setting === undefined || setting === true) return undefined;
+  if (setting === false) return false;
+  if (typeof setting !== 'object' || setting === null || Array.isArray(setting)) {
+    throw new TypeError('loginThrottle must be false or { maxAttempts, maxAttemptsPerIp, windowMs }.');
+  }
+  const options = { ...setting } as LoginThrottleOptions & { windowMs?: unknown };
+  if (options.windowMs !== undefined) {
+    const windowMs = parseDuration(options.windowMs);
+    if (windowMs === undefined) throw new TypeError(`loginThrottle.windowMs must be ${DURATION_FORMS}.`);
+    options.windowMs = windowMs;
+  }
+  return new LoginThrottle(options);
+}
+
+function omittedRoutes(setting: unknown): AuthRouteId[] {
+  if (setting === undefined) return [];
+  if (typeof setting !== 'object' || setting === null || Array.isArray(setting)) {
+    throw invalidSetting('auth', 'routes must map route ids to false');
+  }
+  const known = new Set(routeDefinitions.map((definition) => definition.id));
+  return Object.entries(setting).flatMap(([id, value]) => {
+    if (!known.has(id))
+      throw invalidSetting('auth', `routes: no account route "${id}" (${[...known].join(', ')})`);
+    if (value !== false && value !== true)
+      throw invalidSetting('auth', `routes.${id} must be false (omit) or true`);
+    return value === false ? [id as AuthRouteId] : [];
+  });
+}

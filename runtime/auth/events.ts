@@ -1,0 +1,40 @@
+// The auth module's events on the application hook bus (seed 000 "Events"). Payloads carry PublicUser, never
+// a hash, and no secret other than the one-time token the event exists to deliver (DESIGN §10).
+import type { PublicUser } from './stores/users.js';
+
+/** Why a sign-in failed, for auth:login_failed listeners (never shown to the client). */
+export type LoginFailureReason =
+  'unknown_email' | 'wrong_password' | 'no_password' | 'mfa_required' | 'mfa_invalid' | 'locked';
+
+export interface AuthEventPayloads {
+  'auth:registered': { user: PublicUser };
+  'auth:login': { user: PublicUser; amr: string[]; ip: string | undefined };
+  'auth:login_failed': { email: string; reason: LoginFailureReason; ip: string | undefined };
+  'auth:logout': { userId: string | undefined; kind: 'refresh' | 'session' };
+  /** The application mails `token` (in a link) to `user.email`. */
+  'auth:verify_requested': { user: PublicUser; token: string; expiresAt: number };
+  'auth:email_verified': { user: PublicUser };
+  /** The application mails `token` (in a reset link) to `user.email`. */
+  'auth:password_reset_requested': { user: PublicUser; token: string; expiresAt: number };
+  'auth:password_reset': { user: PublicUser };
+}
+
+export type AuthEventName = keyof AuthEventPayloads;
+
+/** Every auth event, for forwarding an Auth's own bus to the app's. */
+export const AUTH_EVENT_NAMES: readonly AuthEventName[] = [
+  'auth:registered',
+  'auth:login',
+  'auth:login_failed',
+  'auth:logout',
+  'auth:verify_requested',
+  'auth:email_verified',
+  'auth:password_reset_requested',
+  'auth:password_reset',
+];
+
+declare module '../app/hooks.js' {
+  // Declaration merging: the auth events join the hook bus's typed event map.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface HookEvents extends AuthEventPayloads {}
+}

@@ -1,0 +1,91 @@
+// The session cookie (seed 000 "Tokens and sessions"): reading one cookie from a Cookie header without a
+// parser dependency, and writing the Set-Cookie line that sets or expires it.
+
+export interface SessionCookieOptions {
+  /** Default `svc_session`. */
+  name?: string;
+  /** Default `/`. */
+  path?: string;
+  /** Default `lax`. `none` needs `secure`. */
+  sameSite?: 'lax' | 'strict' | 'none';
+  /** Default: true in production (NODE_ENV not exactly development or test). */
+  secure?: boolean;
+  /** Default none: the cookie belongs to the host that set it only. */
+  domain?: string;
+}
+
+export interface SessionCookie {
+  readonly name: string;
+  readonly path: string;
+  readonly sameSite: 'Lax' | 'Strict' | 'None';
+  readonly secure: boolean;
+  readonly domain: string | undefined;
+}
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const COOKIE_PATH = /^\/[\x21-\x3a\x3c-\x7e]*$/;
+const DOMAIN = /^[A-Za-z0-9.-]+$/;
+const SAME_SITE = { lax: 'Lax', strict: 'Strict', none: 'None' } as const;
+
+/** Checks and completes the options; a bad value is a TypeError naming `sessionCookie.<option>`. */
+export function sessionCookie(options: SessionCookieOptions, production: boolean): SessionCookie {
+  const name = options.name ?? 'svc_session';
+  if (typeof name !== 'string' || !TOKEN.test(name))
+    throw new TypeError('sessionCookie.name must be a cookie name (an HTTP token).');
+  const path = options.path ?? '/';
+  if (typeof path !== 'string' || !COOKIE_PATH.test(path))
+    throw new TypeError('sessionCookie.path must start with / and hold no ; or control characters.');
+  const sameSite = SAME_SITE[options.sameSite ?? 'lax'];
+  if (sameSite === undefined) throw new TypeError('sessionCookie.sameSite must be lax, strict or none.');
+  const secure = options.secure ?? production;
+  if (typeof secure !== 'boolean') throw new TypeError('sessionCookie.secure must be a boolean.');
+  // Browsers drop SameSite=None cookies without Secure: refuse the setting instead of failing silently.
+  if (sameSite === 'None' && !secure) throw new TypeError('sessionCookie.sameSite none needs secure: true.');
+  const domain = options.domain;
+  if (domain !== undefined && (typeof domain !== 'string' || !DOMAIN.test(domain))) {
+    throw new TypeError('sessionCookie.domain must be a host name.');
+  }
+  return { name, path, sameSite, secure, domain };
+}
+
+/**
+ * The value of cookie `name` in a Cookie header, percent-decoded; undefined when absent or when its value
+ * cannot be decoded (seed 000: such a cookie is ignored and the request is anonymous). The first one wins.
+ */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (header === undefined || header.length === 0) return undefined;
+  let start = 0;
+  while (start < header.length) {
+    let end = header.indexOf(';', start);
+    if (end === -1) end = header.length;
+    const eq = header.indexOf('=', start);
+    if (eq !== -1 && eq < end && header.slice(start, eq).trim() === name) {
+      let value = header.slice(eq + 1, end).trim();
+      if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+      try {
+        return decodeURIComponent(value);
+      } catch {
+        return undefined;
+      }
+    }
+    start = end + 1;
+  }
+  return undefined;
+}
+
+/** Set-Cookie for a session id, living `maxAgeMs` (rounded down to seconds). */
+export function setCookieLine(cookie: SessionCookie, value: string, maxAgeMs: number): string {
+  return attributes(cookie, `${cookie.name}=${encodeURIComponent(value)}`, Math.floor(maxAgeMs / 1000));
+}
+
+/** Set-Cookie that makes the browser drop the session cookie. */
+export function expireCookieLine(cookie: SessionCookie): string {
+  return `${attributes(cookie, `${cookie.name}=`, 0)}; Expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+}
+
+function attributes(cookie: SessionCookie, pair: string, maxAgeSeconds: number): string {
+  let line = `${pair}; Path=${cookie.path}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=${cookie.sameSite}`;
+  if (cookie.domain !== undefined) line += `; Domain=${cookie.domain}`;
+  if (cookie.secure) line += '; Secure';
+  return line;
+}

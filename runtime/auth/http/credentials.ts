@@ -1,0 +1,18 @@
+// How a request authenticated, kept on the context for the logout route and the CSRF rule: which credential
+// the auth enricher accepted, and the session id when it was a session.
+
+export type Credential =
+  { kind: 'bearer' } | { kind: 'session'; source: 'cookie' | 'header'; sessionId: string };
+
+/** The Bearer token of an Authorization header, or undefined for another scheme. */
+export function bearerToken(authorization: string): string | undefined {
+  // The scheme is case-insensitive (RFC 9110 §11.1); one or more spaces before the token.
+  if (authorization.length < 8 || authorization.slice(0, 7).toLowerCase() !== 'bearer ') return undefined;
+  const token = authorization.slice(7).trim();
+  return token === '' ? undefined : token;
+}
+
+/** The first value of a request header node may deliver as a list. */
+export function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

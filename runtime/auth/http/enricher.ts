@@ -1,0 +1,66 @@
+// The auth enricher (seed 000 "Credentials accepted on any request"): a Bearer JWT, the `x-session-id` header
+// or the session cookie puts `user` and `amr` on the context. No credential leaves the request anonymous; an
+// explicitly invalid one answers 401. Bearer values starting `mk_` are API keys, left to the API-key plugin.
+import { errors } from '../../../generated/modules/errors.js';
+import type { Enricher } from '../../http/types.js';
+import type { Auth } from '../auth.js';
+import { readCookie, type SessionCookie } from './cookie.js';
+import { bearerToken, headerValue, type Credential } from './credentials.js';
+import { isCrossSite } from './cross-site.js';
+
+export const API_KEY_BEARER_PREFIX = 'mk_';
+export const SESSION_ID_HEADER = 'x-session-id';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function authEnricher(
+  auth: Auth,
+  cookie: SessionCookie,
+  trustedOrigins: ReadonlySet<string>,
+): Enricher {
+  return {
+    name: 'svc:auth',
+    async enrich({ request, context }) {
+      const authorization = headerValue(request.headers.authorization);
+      const bearer = authorization === undefined ? undefined : bearerToken(authorization);
+      if (bearer !== undefined) {
+        if (bearer.startsWith(API_KEY_BEARER_PREFIX)) return;
+        const verified = await auth.verifyAccess(bearer);
+        context.user = verified.user;
+        context.amr = verified.amr;
+        context.credential = { kind: 'bearer' } satisfies Credential;
+        return;
+      }
+
+      const headerId = headerValue(request.headers[SESSION_ID_HEADER]);
+      if (headerId !== undefined && headerId !== '') {
+        // A header is presented on purpose: an unknown, ended or forged session is an invalid credential.
+        const session = await auth.sessionAuth(headerId);
+        if (!session) throw errors.AUTH_TOKEN_INVALID();
+        context.user = session.user;
+        context.amr = session.amr;
+        context.credential = { kind: 'session', source: 'header', sessionId: headerId } satisfies Credential;
+        return;
+      }
+
+      const cookieId = readCookie(headerValue(request.headers.cookie), cookie.name);
+      if (cookieId === undefined || cookieId === '') return;
+      // A forged cookie (a signature that does not match, e.g. an edited amr) is refused. A genuine cookie of
+      // a session that ended (logout elsewhere, password reset) is ignored: the browser keeps sending it, and
+      // refusing it would lock the user out of signing in again.
+      const session = await auth.sessionAuth(cookieId);
+      if (!session) {
+        if (!auth.isSignedSessionId(cookieId)) throw errors.AUTH_TOKEN_INVALID();
+        return;
+      }
+      // Browsers attach cookies to cross-site requests (SameSite=None, or older browsers): an unsafe request
+      // authenticated by nothing but the cookie must come from the same site.
+      if (!SAFE_METHODS.has(request.method) && isCrossSite(request.headers, trustedOrigins)) {
+        throw errors.AUTH_CSRF_REJECTED();
+      }
+      context.user = session.user;
+      context.amr = session.amr;
+      context.credential = { kind: 'session', source: 'cookie', sessionId: cookieId } satisfies Credential;
+    },
+  };
+}

@@ -1,0 +1,23 @@
+// Guards of the auth plugin (seed 000 "Route meta keys"): `auth: true` needs an authenticated caller (a user,
+// or an API key, whose own rules the API-key plugin enforces); `mfa: true` asks for a credential obtained
+// with a second factor (step-up). Each runs only on routes that declare its key.
+import { errors } from '../../../generated/modules/errors.js';
+import type { Guard } from '../../http/types.js';
+
+export const authRequiredGuard: Guard = {
+  name: 'svc:auth',
+  appliesTo: (route) => route.meta.auth === true,
+  check({ context }) {
+    if (context.user === undefined && context.apiKey === undefined) throw errors.AUTH_REQUIRED();
+  },
+};
+
+export const mfaStepUpGuard: Guard = {
+  name: 'svc:auth-mfa',
+  appliesTo: (route) => route.meta.mfa === true,
+  check({ context }) {
+    if (context.apiKey !== undefined) return; // API-key requests are not subject to MFA (seed 000).
+    if (context.user === undefined) throw errors.AUTH_REQUIRED();
+    if (!context.amr?.includes('mfa')) throw errors.AUTH_MFA_REQUIRED({ status: 403 });
+  },
+};

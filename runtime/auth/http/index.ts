@@ -1,0 +1,11 @@
+export { authPlugin, type AuthPluginOptions } from './plugin.js';
+export {
+  authRoutes,
+  ACCOUNT_META,
+  type AuthRoutesOptions,
+  type AuthHandlers,
+  type AuthRouteId,
+} from './routes.js';
+export { readCookie, sessionCookie, type SessionCookie, type SessionCookieOptions } from './cookie.js';
+export { API_KEY_BEARER_PREFIX, SESSION_ID_HEADER } from './enricher.js';
+export type { Credential } from './credentials.js';

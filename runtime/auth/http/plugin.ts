@@ -1,0 +1,71 @@
+// `authPlugin({ auth, ... })`: the enricher that reads credentials, the guards of `meta.auth` and
+// `meta.mfa: true`, the account routes, the Auth on the app container, and the auth events on the app's
+// hook bus.
+import type { App, Plugin } from '../../app/app.js';
+import { Auth } from '../auth.js';
+import { AUTH_EVENT_NAMES } from '../events.js';
+import { isProductionEnv } from '../tokens/secret.js';
+import { sessionCookie, type SessionCookieOptions } from './cookie.js';
+import { authEnricher } from './enricher.js';
+import { authRequiredGuard, mfaStepUpGuard } from './guards.js';
+import { authRoutes, type AuthRoutesOptions } from './routes.js';
+
+export interface AuthPluginOptions {
+  auth: Auth;
+  /** The session cookie's name and attributes (defaults: svc_session, Path=/, SameSite=Lax, Secure in production). */
+  sessionCookie?: SessionCookieOptions;
+  /**
+   * Origins (`https://app.example.com`) allowed to send unsafe cookie-authenticated requests from another
+   * site. Default none: cross-site cookie-only POSTs are refused with AUTH_CSRF_REJECTED.
+   */
+  trustedOrigins?: readonly string[];
+  /** The account routes: false mounts none; otherwise routes to omit or replace. Default all. */
+  routes?: false | AuthRoutesOptions;
+  /** For the cookie's Secure default. Default process.env.NODE_ENV. */
+  nodeEnv?: string | undefined;
+}
+
+const OPTION_NAMES = new Set(['auth', 'sessionCookie', 'trustedOrigins', 'routes', 'nodeEnv']);
+
+export function authPlugin(options: AuthPluginOptions): Plugin {
+  for (const name of Object.keys(options)) {
+    if (!OPTION_NAMES.has(name)) throw new TypeError(`authPlugin(): unknown option "${name}".`);
+  }
+  const { auth } = options;
+  if (!(auth instanceof Auth))
+    throw new TypeError('authPlugin(): auth must be an Auth (new Auth({ secret })).');
+  const production = 'nodeEnv' in options ? isProductionEnv(options.nodeEnv) : isProductionEnv();
+  const cookie = sessionCookie(options.sessionCookie ?? {}, production);
+  const trustedOrigins = new Set(options.trustedOrigins ?? []);
+  for (const origin of trustedOrigins) {
+    if (!/^https?:\/\/[^/]+$/.test(origin)) {
+      throw new TypeError(
+        `authPlugin(): trustedOrigins entries are origins like https://app.example.com, got "${origin}".`,
+      );
+    }
+  }
+
+  return {
+    name: 'svc:auth',
+    setup(app: App) {
+      app.container.provide(Auth, auth);
+      app.metadata.add('http:enrichers', authEnricher(auth, cookie, trustedOrigins));
+      app.metadata.add('http:guards', authRequiredGuard, mfaStepUpGuard);
+      app.metadata.add(
+        'http:guarded-meta',
+        { key: 'auth', plugin: 'svc:auth' },
+        { key: 'mfa', plugin: 'svc:auth' },
+      );
+      if (options.routes !== false) {
+        app.metadata.add(
+          'http:routes',
+          ...authRoutes(auth, { cookie, trustedOrigins }, options.routes ?? {}),
+        );
+      }
+      if (auth.hooks !== app.hooks) {
+        for (const event of AUTH_EVENT_NAMES)
+          auth.hooks.on(event, (payload) => app.hooks.emit(event, payload));
+      }
+    },
+  };
+}

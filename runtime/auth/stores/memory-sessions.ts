@@ -1,0 +1,58 @@
+// The in-memory session store (seed 000 "Stores"): per process, lost on restart. Bounded by `maxEntries`
+// (100000, DESIGN §10). When full, a new session first sweeps expired ones (as of its `createdAt`), then evicts
+// the oldest (creation order). An evicted session signs its user out early; it is never taken for another.
+import { ExpiringRecords, checkedMaxEntries } from './expiring-records.js';
+import type { SessionRecord, SessionStore } from './sessions.js';
+
+export const DEFAULT_SESSION_MAX_ENTRIES = 100_000;
+
+export interface MemorySessionStoreOptions {
+  /** Sessions kept at most. Default 100000. */
+  maxEntries?: number;
+}
+
+function copySession(record: SessionRecord): SessionRecord {
+  return { ...record, amr: [...record.amr] };
+}
+
+export class MemorySessionStore implements SessionStore {
+  private readonly sessions: ExpiringRecords<SessionRecord, 'user'>;
+
+  constructor(options: MemorySessionStoreOptions = {}) {
+    const maxEntries = checkedMaxEntries(
+      options.maxEntries,
+      DEFAULT_SESSION_MAX_ENTRIES,
+      'MemorySessionStore',
+    );
+    this.sessions = new ExpiringRecords(maxEntries, { user: (record) => record.userId });
+  }
+
+  get maxEntries(): number {
+    return this.sessions.maxEntries;
+  }
+
+  /** Sessions currently held (expired ones included until swept). */
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  async create(idHash: string, record: SessionRecord): Promise<void> {
+    this.sessions.set(idHash, copySession(record), record.createdAt);
+  }
+
+  async get(idHash: string, now: number): Promise<SessionRecord | undefined> {
+    const record = this.sessions.live(idHash, now);
+    return record === undefined ? undefined : copySession(record);
+  }
+
+  async delete(idHash: string): Promise<void> {
+    this.sessions.delete(idHash);
+  }
+
+  /** Counts every session of the user still held, including expired ones not yet swept (there is no `now`). */
+  async deleteByUser(userId: string): Promise<number> {
+    const ids = this.sessions.keysBy('user', userId);
+    for (const idHash of ids) this.sessions.delete(idHash);
+    return ids.length;
+  }
+}

@@ -1,0 +1,255 @@
+// Built-in modules an application enables under `modules:` whose routes svckit declares in a module spec
+// (spec/modules/<name>.yaml, today `auth`). Each is loaded and merged into what the application describes
+// (types, openapi.json, client, tools) minus the routes it omits, so its route ids, paths and resource names
+// must not clash with the application's: a clash is a problem at the application's declaration that names
+// the module's too.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { parseDuration } from '../duration.js';
+import {
+  RESOURCE_REF_PREFIX,
+  type JsonSchema,
+  type ModuleIR,
+  type ResourceIR,
+  type RouteIR,
+  type SourceLocation,
+  type SpecIR,
+} from '../ir.js';
+import { asMap, asScalar, entry, type LoadContext } from './context.js';
+import { packageRoot } from './package-files.js';
+import { displayPath } from './problems.js';
+import { pathShape } from './route-path.js';
+import { suggestionHint } from './suggest.js';
+import type { MapNode, Node } from './yaml-tree.js';
+
+/** svckit's module spec of `name` (it may not exist: edge and idempotency have no routes of their own). */
+export function moduleSpecFile(name: string): string {
+  return join(packageRoot(), 'spec', 'modules', `${name}.yaml`);
+}
+
+/** The names of every module spec svckit ships (spec/modules/*.yaml), sorted. */
+export function moduleSpecNames(): string[] {
+  const dir = join(packageRoot(), 'spec', 'modules');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.yaml'))
+    .map((name) => name.slice(0, -'.yaml'.length))
+    .sort();
+}
+
+/** Options that are durations, per module, and the least value the runtime accepts (ms). */
+const DURATION_OPTIONS: Record<string, { keys: readonly string[]; min: number; least: string }> = {
+  auth: {
+    keys: ['accessTtl', 'refreshTtl', 'sessionTtl', 'verificationTtl', 'resetTtl'],
+    min: 1000,
+    least: '1s',
+  },
+};
+
+export interface AppDeclarations {
+  routes: readonly RouteIR[];
+  resources: readonly ResourceIR[];
+  routesNode: MapNode | undefined;
+}
+
+/**
+ * The enabled modules that have a module spec, in the order `modules:` lists them. `loadModule` loads a
+ * module spec (the loader's loadModuleSpec with the same catalog). Problems go to `ctx.problems`.
+ */
+export async function loadEnabledModules(
+  ctx: LoadContext,
+  modulesNode: Node | undefined,
+  app: AppDeclarations,
+  loadModule: (file: string) => Promise<SpecIR>,
+): Promise<ModuleIR[]> {
+  const modules: ModuleIR[] = [];
+  const section = asMap(modulesNode);
+  if (!section) return modules;
+  const taken: TakenRoute[] = app.routes.map((route) => ({ route, owner: undefined }));
+  for (const item of section.entries) {
+    const file = moduleSpecFile(item.key);
+    if (!existsSync(file)) continue;
+    if (refusesReference(ctx, item.value, ['modules', item.key]) || !enabled(item.value)) continue;
+    const options = asMap(item.value);
+    checkDurations(ctx, item.key, options);
+    const spec = await loadModule(file);
+    const omitted = omittedRoutes(ctx, item.key, options, spec);
+    const routes = spec.routes.filter((route) => !omitted.has(route.id));
+    for (const route of routes) checkRouteClash(ctx, route, spec.name, taken, app.routesNode);
+    taken.push(...routes.map((route) => ({ route, owner: spec.name })));
+    const used = referencedResources(routes, spec.resources);
+    const resources: ResourceIR[] = [];
+    for (const resource of spec.resources) {
+      if (!used.has(resource.name)) continue;
+      const own = app.resources.find((candidate) => candidate.name === resource.name);
+      if (!own) resources.push(resource);
+      else if (!isDeepStrictEqual(own.schema, resource.schema)) {
+        ctx.problems.add(
+          own.loc,
+          ['resources', own.name],
+          `resource '${own.name}' clashes with the resource of the same name of the ${spec.name} module (${where(resource.loc)}), which is declared differently`,
+          `rename this resource, or declare it exactly as the module does`,
+        );
+      }
+    }
+    modules.push({
+      name: spec.name,
+      version: spec.version,
+      file: spec.file,
+      ...(spec.description === undefined ? {} : { description: spec.description }),
+      resources,
+      routes,
+      omittedRoutes: spec.routes.filter((route) => omitted.has(route.id)).map((route) => route.id),
+      errors: spec.errors,
+    });
+  }
+  return modules;
+}
+
+/** `true` or a mapping of options; `false`, `null` and anything else leave the module off. */
+function enabled(node: Node): boolean {
+  if (node.kind === 'map') return true;
+  return node.kind === 'scalar' && node.value === true;
+}
+
+/** `routes: { <id>: false }`: the ids to leave out. An id the module does not have is a problem. */
+function omittedRoutes(
+  ctx: LoadContext,
+  module: string,
+  options: MapNode | undefined,
+  spec: SpecIR,
+): Set<string> {
+  const omitted = new Set<string>();
+  const routesNode = asMap(entry(options, 'routes'));
+  if (!routesNode) return omitted;
+  const ids = spec.routes.map((route) => route.id);
+  for (const item of routesNode.entries) {
+    if (!ids.includes(item.key)) {
+      ctx.problems.add(
+        item.keyLoc,
+        ['modules', module, 'routes', item.key],
+        `the ${module} module has no route '${item.key}'`,
+        suggestionHint(item.key, ids, 'its routes'),
+      );
+      continue;
+    }
+    if (refusesReference(ctx, item.value, ['modules', module, 'routes', item.key])) continue;
+    if (asScalar(item.value)?.value === false) omitted.add(item.key);
+  }
+  return omitted;
+}
+
+/**
+ * Whether a module is on and which of its routes exist decide what the build writes (openapi.json, the
+ * client), so they cannot wait for the environment at start: a `${VAR}` there is a problem.
+ */
+function refusesReference(ctx: LoadContext, node: Node, path: string[]): boolean {
+  if (node.kind !== 'scalar' || node.template === undefined) return false;
+  ctx.problems.add(
+    node.loc,
+    path,
+    `${path.join('.')} decides which routes the build documents, so it cannot be a \${VAR} resolved at start`,
+    'write true or false (or, for a module, a mapping of its options)',
+  );
+  return true;
+}
+
+/** Durations the runtime would refuse at start (below its least value), reported at build already. */
+function checkDurations(ctx: LoadContext, module: string, options: MapNode | undefined): void {
+  const rule = DURATION_OPTIONS[module];
+  if (!rule || !options) return;
+  for (const key of rule.keys) {
+    const node = asScalar(entry(options, key));
+    if (!node || node.value === null) continue;
+    const ms = parseDuration(node.value);
+    if (ms !== undefined && ms >= rule.min) continue;
+    ctx.problems.add(
+      node.loc,
+      ['modules', module, key],
+      `modules.${module}.${key}: expected a duration of at least ${rule.least} but got ${JSON.stringify(node.value)}`,
+      `write milliseconds (at least ${rule.min}) or a number with a unit: 30s, 15m, 1h or 30d`,
+    );
+  }
+}
+
+interface TakenRoute {
+  route: RouteIR;
+  /** The module that declares it; undefined for the application's own. */
+  owner: string | undefined;
+}
+
+/**
+ * A module route whose id or method and path the application (or an earlier module) already uses. The
+ * problem sits at the application's route (its path, for a path clash) and names the module's route.
+ */
+function checkRouteClash(
+  ctx: LoadContext,
+  route: RouteIR,
+  module: string,
+  taken: readonly TakenRoute[],
+  routesNode: MapNode | undefined,
+): void {
+  const shape = `${route.method} ${pathShape(route.path)}`;
+  const theirs = `route '${route.id}' of the ${module} module (${route.method} ${route.path}, ${where(route.loc)})`;
+  const omit = `modules: { ${module}: { routes: { ${route.id}: false } } }`;
+  for (const { route: other, owner } of taken) {
+    const at = (key?: string): SourceLocation => {
+      if (owner !== undefined) return route.loc;
+      const node = key === undefined ? undefined : entry(asMap(entry(routesNode, other.id)), key);
+      return node?.loc ?? other.loc;
+    };
+    const mine = owner === undefined ? 'this route' : `route '${other.id}' of the ${owner} module`;
+    if (other.id === route.id) {
+      ctx.problems.add(
+        at(),
+        ['routes', other.id],
+        `route id '${other.id}' clashes with ${theirs}`,
+        owner === undefined
+          ? `rename ${mine}, or leave the module's out: ${omit}`
+          : `leave one of them out: ${omit}`,
+      );
+    }
+    if (`${other.method} ${pathShape(other.path)}` === shape) {
+      ctx.problems.add(
+        at('path'),
+        ['routes', other.id, 'path'],
+        `${other.method} ${other.path} of '${other.id}' clashes with ${theirs}`,
+        owner === undefined
+          ? `change the path or the method, or leave the module's route out: ${omit}`
+          : `leave one of them out: ${omit}`,
+      );
+    }
+  }
+}
+
+/** Resources the routes refer to, directly or through other resources. */
+function referencedResources(routes: readonly RouteIR[], resources: readonly ResourceIR[]): Set<string> {
+  const byName = new Map(resources.map((resource) => [resource.name, resource.schema]));
+  const used = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === '$ref' && typeof inner === 'string' && inner.startsWith(RESOURCE_REF_PREFIX)) {
+        const name = inner.slice(RESOURCE_REF_PREFIX.length).split('/')[0] ?? '';
+        if (!used.has(name)) {
+          used.add(name);
+          visit(byName.get(name));
+        }
+      } else visit(inner);
+    }
+  };
+  for (const route of routes) {
+    const schemas: (JsonSchema | undefined)[] = [route.params, route.query];
+    if (route.body?.kind === 'json') schemas.push(route.body.schema);
+    if (route.body?.kind === 'upload') schemas.push(route.body.fields);
+    visit(schemas);
+    visit(Object.values(route.responses));
+  }
+  return used;
+}
+
+function where(loc: SourceLocation): string {
+  return `${displayPath(loc.file)}:${loc.line}:${loc.column}`;
+}
