@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCommand } from './commands/build.js';
+import { dbMigrateCommand } from './commands/db-migrate.js';
 import { devCommand } from './commands/dev.js';
 import { generateDocsCommand } from './commands/generate-docs.js';
 import { initCommand } from './commands/init.js';
@@ -19,6 +20,7 @@ const COMMANDS: Record<string, Command> = {
   start: startCommand,
   test: testCommand,
   'generate:docs': generateDocsCommand,
+  'db:migrate': dbMigrateCommand,
   init: initCommand,
 };
 

@@ -10,6 +10,7 @@ Commands:
   generate:docs [--out=<path>|--stdout]
                                       write the OpenAPI document (default: openapi.json)
   init <dir>                          create a new svc application in <dir>
+  db:migrate                          apply pending SQL migrations to stores.database
 
 Options:
   --dir=<path>                        project directory (default: the current directory)
@@ -37,6 +38,11 @@ Runs test/**/*.test.ts (or the given files) with node's built-in test runner and
   'generate:docs': `Usage: svc generate:docs [--out=<path> | --stdout] [--dir=<path>]
 
 Writes the OpenAPI 3.1 document of svc.config.yaml to openapi.json (default), to --out, or to stdout.`,
+  'db:migrate': `Usage: svc db:migrate [--dir=<path>]
+
+Applies svckit's pending SQL migrations (numbered, each once, in order) to the database svc.config.yaml
+names in stores.database (postgres://… or pglite:<dir>), reading its \${VAR} references from the
+environment. Safe to run from several processes at once. Does nothing when stores.database is memory.`,
   init: `Usage: svc init <dir>
 
 Creates a new svc application in <dir> (which must not exist or be empty): svc.config.yaml, src/,

@@ -14,7 +14,10 @@ export const configSpec: { readonly [key: string]: ConfigValue } = {
     host: { $template: [{ env: 'HOST', default: '127.0.0.1' }] },
     entry: 'src/server.ts',
   },
-  stores: {},
+  stores: {
+    database: { $template: [{ env: 'DATABASE_URL', default: 'pglite:.svc/data' }] },
+    redis: { $template: [{ env: 'REDIS_URL', default: '' }] },
+  },
   modules: {
     auth: true,
     edge: {

@@ -79,3 +79,4 @@ export { adapterPlugin } from './adapters/by-name.js';
 export * from './edge/index.js';
 export * from './idempotency/index.js';
 export * from './auth/index.js';
+export * from './stores/index.js';

@@ -1,6 +1,15 @@
 // The reference service: the spec's routes bound to their handlers, served by the adapter svc.config.yaml
-// names (`server.adapter: ${SVC_ADAPTER:-fastify}`), with the modules it enables.
-import { adapterPlugin, authModule, createApp, edgePlugins, idempotencyPlugins, type App } from 'svckit';
+// names (`server.adapter: ${SVC_ADAPTER:-fastify}`), with the modules it enables and its state in the
+// stores it selects (`stores.database`, `stores.redis`).
+import {
+  adapterPlugin,
+  authModule,
+  createApp,
+  edgePlugins,
+  idempotencyPlugins,
+  openStores,
+  type App,
+} from 'svckit';
 import type { SvcConfig } from '../generated/config.js';
 import openapi from '../generated/openapi.json' with { type: 'json' };
 import { routes } from '../generated/routes.js';
@@ -10,15 +19,24 @@ import { MemoryNoteStore } from './modules/notes/notes.store.js';
 
 export async function buildApp(config: SvcConfig): Promise<App> {
   const app = createApp({ name: config.name, version: config.version });
+  // Accounts, sessions and tokens in PostgreSQL (by default an embedded one under .svc/data) and, when
+  // REDIS_URL is set, the hot state in Redis. Pending migrations are applied here, at start.
+  const stores = await openStores(config.stores, { migrate: true });
+  app.hooks.on('app:closing', () => stores.close());
   const handlers = createNoteHandlers(new MemoryNoteStore());
   // Accounts and sign-in (`modules.auth`): the signing secret comes from SVC_SECRET, or in development
   // from .svc/secret; a production start without a strong one refuses to boot.
-  const auth = authModule(config.modules.auth);
-  // The edge plugins and idempotency keys svc.config.yaml enables under `modules`.
+  const auth = authModule(config.modules.auth, { stores });
+  // The edge plugins and idempotency keys svc.config.yaml enables under `modules`; /readyz checks the stores.
   const modules = [
     ...(auth?.plugins ?? []),
-    ...edgePlugins(config.modules.edge, { serviceName: config.name, openapiDocument: openapi }),
-    ...idempotencyPlugins(config.modules.idempotency),
+    ...edgePlugins(config.modules.edge, {
+      serviceName: config.name,
+      openapiDocument: openapi,
+      healthChecks: stores.healthChecks,
+      rateLimitStore: stores.rateLimit,
+    }),
+    ...idempotencyPlugins(config.modules.idempotency, { store: stores.idempotency }),
   ];
   for (const plugin of modules) app.register(plugin);
   if (auth) logMailsInDevelopment(app);

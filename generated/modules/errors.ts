@@ -131,6 +131,17 @@ export const catalog = {
     message: 'Signing secret must be at least 32 characters in production.',
     module: 'auth',
   },
+  STORE_UNAVAILABLE: { status: 503, message: 'A backing store is unavailable.', module: 'stores' },
+  STORE_SCHEMA_MISMATCH: {
+    status: 'boot',
+    message: 'The database schema does not match this version of svckit.',
+    module: 'stores',
+  },
+  STORE_LOCKED: {
+    status: 'boot',
+    message: 'The embedded database is in use by another process.',
+    module: 'stores',
+  },
   FILE_TOO_LARGE: { status: 413, message: 'File is too large.', module: 'files' },
   FILE_TYPE_NOT_ALLOWED: { status: 415, message: 'File type is not allowed.', module: 'files' },
   FILE_TYPE_MISMATCH: {
@@ -508,6 +519,15 @@ export const errors = {
     new HttpError(507, 'AUTH_STORE_FULL', options.message ?? catalog.AUTH_STORE_FULL.message, options),
   AUTH_WEAK_SECRET: (options: ErrorFactoryOptions = {}) =>
     new BootError('AUTH_WEAK_SECRET', options.message ?? catalog.AUTH_WEAK_SECRET.message, options),
+  /** Named here. PostgreSQL or Redis did not answer (down, unreachable, timed out). The request is refused rather than served without the check or the write it needed; it works again once the backend is back. `details.store` names the backend (database or redis). */
+  STORE_UNAVAILABLE: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(503, 'STORE_UNAVAILABLE', options.message ?? catalog.STORE_UNAVAILABLE.message, options),
+  /** Named here. The database lacks migrations this svckit needs (run `svc db:migrate`) or holds migrations it does not know (a newer svckit migrated it). */
+  STORE_SCHEMA_MISMATCH: (options: ErrorFactoryOptions = {}) =>
+    new BootError('STORE_SCHEMA_MISMATCH', options.message ?? catalog.STORE_SCHEMA_MISMATCH.message, options),
+  /** Named here. A `pglite:` directory serves one process at a time; use PostgreSQL to share data between processes. */
+  STORE_LOCKED: (options: ErrorFactoryOptions = {}) =>
+    new BootError('STORE_LOCKED', options.message ?? catalog.STORE_LOCKED.message, options),
   FILE_TOO_LARGE: (options: ErrorFactoryOptions = {}) =>
     new HttpError(413, 'FILE_TOO_LARGE', options.message ?? catalog.FILE_TOO_LARGE.message, options),
   FILE_TYPE_NOT_ALLOWED: (options: ErrorFactoryOptions = {}) =>

@@ -13,17 +13,32 @@ import type { SessionCookieOptions } from './http/cookie.js';
 import { authPlugin } from './http/plugin.js';
 import type { AuthRouteId } from './http/routes.js';
 import type { AuthOptions } from './options.js';
+import type { OneTimeTokenStore } from './stores/one-time-tokens.js';
+import type { RefreshTokenStore } from './stores/refresh-tokens.js';
+import type { SessionStore } from './stores/sessions.js';
 import type { UserSource } from './stores/users.js';
 import { LoginThrottle, type LoginThrottleOptions } from './throttle/login-throttle.js';
+import type { ThrottleStore } from './throttle/store.js';
 import { isProductionEnv } from './tokens/secret.js';
 
 export interface AuthModuleContext {
-  /** The application's user source. Default: in memory. */
+  /** The application's user source. Default `stores.users`, else in memory. */
   users?: UserSource;
+  /** Shared stores (openStores()); each one left undefined stays in memory. */
+  stores?: AuthStores;
   /** Where `.svc/` is (the development secret). Default the working directory. */
   projectDir?: string;
   /** Default process.env. */
   env?: Record<string, string | undefined>;
+}
+
+/** The stores the auth module keeps its state in (openStores() gives them from `stores` in svc.config.yaml). */
+export interface AuthStores {
+  users?: UserSource;
+  sessions?: SessionStore;
+  refreshTokens?: RefreshTokenStore;
+  oneTimeTokens?: OneTimeTokenStore;
+  throttle?: ThrottleStore;
 }
 
 const TTL_OPTIONS = ['accessTtl', 'refreshTtl', 'sessionTtl', 'verificationTtl', 'resetTtl'] as const;
@@ -52,13 +67,18 @@ export function authModule(
     const options: AuthOptions = {
       secret,
       nodeEnv: env.NODE_ENV,
-      loginThrottle: throttle(settings.loginThrottle),
+      loginThrottle: throttle(settings.loginThrottle, context.stores?.throttle),
     };
     for (const name of TTL_OPTIONS) {
       const value = settings[name];
       if (value !== undefined) options[name] = value as number | string;
     }
-    if (context.users) options.users = context.users;
+    const users = context.users ?? context.stores?.users;
+    if (users) options.users = users;
+    const { sessions, refreshTokens, oneTimeTokens } = context.stores ?? {};
+    if (sessions) options.sessions = sessions;
+    if (refreshTokens) options.refreshTokens = refreshTokens;
+    if (oneTimeTokens) options.oneTimeTokens = oneTimeTokens;
     return new Auth(options);
   });
   const plugin = fromSettings('auth', () =>
@@ -93,8 +113,8 @@ function signingSecret(option: unknown, env: Record<string, string | undefined>,
   return developmentSecret(join(projectDir, '.svc'));
 }
 
-function throttle(setting: unknown): LoginThrottle | false | undefined {
-  if (setting === undefined || setting === true) return undefined;
+function throttle(setting: unknown, store: ThrottleStore | undefined): LoginThrottle | false | undefined {
+  if (setting === undefined || setting === true) return store ? new LoginThrottle({ store }) : undefined;
   if (setting === false) return false;
   if (typeof setting !== 'object' || setting === null || Array.isArray(setting)) {
     throw new TypeError('loginThrottle must be false or { maxAttempts, maxAttemptsPerIp, windowMs }.');
@@ -105,7 +125,7 @@ function throttle(setting: unknown): LoginThrottle | false | undefined {
     if (windowMs === undefined) throw new TypeError(`loginThrottle.windowMs must be ${DURATION_FORMS}.`);
     options.windowMs = windowMs;
   }
-  return new LoginThrottle(options);
+  return new LoginThrottle(store ? { ...options, store } : options);
 }
 
 function omittedRoutes(setting: unknown): AuthRouteId[] {

@@ -21,5 +21,5 @@ export * from './throttle/index.js';
 export * from './stores/index.js';
 export * from './tokens/index.js';
 export * from './http/index.js';
-export { authModule, type AuthModuleContext } from './config.js';
+export { authModule, type AuthModuleContext, type AuthStores } from './config.js';
 export { developmentSecret } from './dev-secret.js';

@@ -6,6 +6,7 @@ import { fromSettings, invalidSetting, moduleSettings } from '../config/module-s
 import { healthPlugin, type HealthCheck } from './health/index.js';
 import { metricsPlugin } from './metrics/index.js';
 import { openapiPlugin } from './openapi/index.js';
+import type { RateLimitStore } from './rate-limit/store.js';
 import { securityPlugin } from './security/index.js';
 import { tracingPlugin } from './tracing/index.js';
 
@@ -16,6 +17,8 @@ export interface EdgeModuleContext {
   openapiDocument?: Readonly<Record<string, unknown>>;
   /** Readiness checks for GET /readyz: they are code, so the application hands them over here. */
   healthChecks?: Readonly<Record<string, HealthCheck>>;
+  /** Where rate-limit buckets are counted (openStores().rateLimit); default in memory, per process. */
+  rateLimitStore?: RateLimitStore;
 }
 
 const EDGE_PLUGINS = ['security', 'health', 'metrics', 'tracing', 'openapi'] as const;
@@ -34,7 +37,11 @@ export function edgePlugins(setting: unknown, context: EdgeModuleContext): Plugi
   const plugins: Plugin[] = [];
 
   const security = settingsOf('security');
-  if (security !== undefined) plugins.push(fromSettings('edge.security', () => securityPlugin(security)));
+  if (security !== undefined) {
+    const store = context.rateLimitStore;
+    const options = store === undefined ? security : withRateLimitStore(security, store);
+    plugins.push(fromSettings('edge.security', () => securityPlugin(options)));
+  }
   const health = settingsOf('health');
   if (health !== undefined) {
     plugins.push(
@@ -60,4 +67,19 @@ export function edgePlugins(setting: unknown, context: EdgeModuleContext): Plugi
     plugins.push(fromSettings('edge.openapi', () => openapiPlugin({ ...served, document })));
   }
   return plugins;
+}
+
+/** The security settings with a shared rate-limit store, kept beside the global limit when one is set. */
+function withRateLimitStore(
+  security: Record<string, unknown>,
+  store: RateLimitStore,
+): Record<string, unknown> {
+  const rateLimit = security.rateLimit;
+  if (
+    rateLimit !== undefined &&
+    (typeof rateLimit !== 'object' || rateLimit === null || Array.isArray(rateLimit))
+  ) {
+    return security; // securityPlugin names the bad value
+  }
+  return { ...security, rateLimit: { ...rateLimit, store } };
 }

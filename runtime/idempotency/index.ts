@@ -6,7 +6,7 @@ export {
   MAX_IDEMPOTENCY_KEY_LENGTH,
 } from './plugin.js';
 export type { IdempotencyPluginOptions } from './plugin.js';
-export { idempotencyPlugins } from './config.js';
+export { idempotencyPlugins, type IdempotencyModuleContext } from './config.js';
 export {
   MemoryIdempotencyStore,
   DEFAULT_IDEMPOTENCY_MAX_ENTRIES,

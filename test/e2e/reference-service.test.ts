@@ -7,6 +7,8 @@ import { REPO_ROOT } from '../cli/run-svc.js';
 import { startService, type RunningService } from './service-process.js';
 
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+/** Stores in memory: these suites are about the routes (test/e2e/shared-stores.test.ts covers the stores). */
+const IN_MEMORY = { DATABASE_URL: 'memory', REDIS_URL: '' };
 
 /** Polls `find` until it returns a value (the service writes its log asynchronously). */
 async function waitFor(find: () => string | undefined, timeoutMs = 5000): Promise<string> {
@@ -36,7 +38,11 @@ describe.each(['fastify', 'express', 'hono'])(
     }
 
     beforeAll(async () => {
-      service = await startService(REPO_ROOT, ['start'], { SVC_ADAPTER: adapter, NODE_ENV: 'development' });
+      service = await startService(REPO_ROOT, ['start'], {
+        SVC_ADAPTER: adapter,
+        NODE_ENV: 'development',
+        ...IN_MEMORY,
+      });
       anonymous = createClient({ baseUrl: service.url });
       client = await signUp('owner');
     }, 60_000);
@@ -227,7 +233,7 @@ describe.each(['fastify', 'express', 'hono'])(
 );
 
 test('in production the reference service refuses to start without a strong SVC_SECRET', async () => {
-  const env = { NODE_ENV: 'production', SVC_SECRET: '' };
+  const env = { NODE_ENV: 'production', SVC_SECRET: '', ...IN_MEMORY };
   const failure = await startService(REPO_ROOT, ['start'], env).then(
     async (service) => {
       await service.stop();

@@ -10,6 +10,7 @@ import {
   route,
   type SvcRequest,
 } from 'svckit';
+import { idempotencyStoreContract } from './contracts/idempotency-store.js';
 
 function fakeClock(start = 1_000_000): { now: () => number; advance(ms: number): void } {
   let time = start;
@@ -131,3 +132,5 @@ describe('idempotencyPlugin options', () => {
     expect(idempotencyPlugin().name).toBe('svc:idempotency');
   });
 });
+
+idempotencyStoreContract('MemoryIdempotencyStore', (options) => new MemoryIdempotencyStore(options));

@@ -3,6 +3,7 @@
 // window ends.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMIT_MAX_ENTRIES, MemoryRateLimitStore } from 'svckit';
+import { rateLimitStoreContract } from './contracts/rate-limit-store.js';
 
 function fakeClock(start = 1_000_000): { now: () => number; advance(ms: number): void } {
   let time = start;
@@ -112,3 +113,5 @@ describe('MemoryRateLimitStore', () => {
     expect((await store.hit('b', 5000, 1)).count).toBe(3);
   });
 });
+
+rateLimitStoreContract('MemoryRateLimitStore', (now) => new MemoryRateLimitStore({ now }));

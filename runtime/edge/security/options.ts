@@ -46,10 +46,10 @@ export interface SecurityPluginOptions {
 }
 
 export interface RateLimitOptions {
-  /** Requests one client IP may make per window. */
-  limit: number;
+  /** Requests one client IP may make per window. Leave out together with `windowMs` for no global bucket. */
+  limit?: number;
   /** Length of the fixed window, in milliseconds. */
-  windowMs: number;
+  windowMs?: number;
   /** Where buckets are counted; default an in-memory store (100000 buckets). Route buckets use it too. */
   store?: RateLimitStore;
 }
@@ -256,13 +256,16 @@ function resolveRateLimit(value: unknown): ResolvedRateLimit {
     throw new TypeError(`${PREFIX} rateLimit must be an object { limit, windowMs }.`);
   refuseUnknownKeys(value, ['limit', 'windowMs', 'store'], 'rateLimit option');
   const { limit, windowMs, store } = value;
+  if (store !== undefined && !isStoreLike(store)) {
+    throw new TypeError(`${PREFIX} rateLimit.store must have a hit(key, windowMs, limit) method.`);
+  }
+  // `{ store }` alone: no global bucket, but route buckets (`meta.rateLimit`) count in that store.
+  if (limit === undefined && windowMs === undefined && store !== undefined)
+    return { global: undefined, store };
   if (!isPositiveWholeNumber(limit))
     throw new TypeError(`${PREFIX} rateLimit.limit must be a whole number, 1 or more.`);
   if (!isPositiveWholeNumber(windowMs)) {
     throw new TypeError(`${PREFIX} rateLimit.windowMs must be a whole number of milliseconds, 1 or more.`);
-  }
-  if (store !== undefined && !isStoreLike(store)) {
-    throw new TypeError(`${PREFIX} rateLimit.store must have a hit(key, windowMs, limit) method.`);
   }
   return { global: { limit, windowMs }, store: store ?? new MemoryRateLimitStore() };
 }

@@ -1,0 +1,5 @@
+// Shared stores (docs/stores.md): the SQL (PostgreSQL, PGlite) and Redis backends of every store contract,
+// and openStores(), which selects them from svc.config.yaml's `stores`.
+export * from './open.js';
+export * from './sql/index.js';
+export * from './redis/index.js';

@@ -1,0 +1,45 @@
+// The Redis rate-limit store (RateLimitStore): fixed windows shared by every instance. Key layout, under the
+// prefix (default 'svc:'):
+//   rate-limit:<key>   hash {count, resetAt}; TTL windowMs from the hit that started the window
+// Unlike the memory store it has no capacity bound, so `limit` is not needed (Redis evicts by its own policy).
+import type { RateLimitHit, RateLimitStore } from '../../edge/rate-limit/store.js';
+import type { RedisClient } from './client.js';
+import { arrayReply, prefixOf, toNumber, type RedisStoreOptions } from './keys.js';
+import { RedisScript } from './script.js';
+
+// KEYS: bucket. ARGV: now, now + windowMs, windowMs. Replies {count, resetAt}.
+const HIT = new RedisScript(`
+local resetAt = redis.call('HGET', KEYS[1], 'resetAt')
+if resetAt and tonumber(resetAt) > tonumber(ARGV[1]) then
+  return {redis.call('HINCRBY', KEYS[1], 'count', 1), resetAt}
+end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'count', 1, 'resetAt', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return {1, ARGV[2]}
+`);
+
+export interface RedisRateLimitStoreOptions extends RedisStoreOptions {
+  /** Clock in epoch milliseconds; tests pass a fake one. Default `Date.now`. */
+  now?: () => number;
+}
+
+export class RedisRateLimitStore implements RateLimitStore {
+  private readonly prefix: string;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly client: RedisClient,
+    options: RedisRateLimitStoreOptions = {},
+  ) {
+    this.prefix = `${prefixOf(options)}rate-limit:`;
+    this.now = options.now ?? Date.now;
+  }
+
+  async hit(key: string, windowMs: number, _limit: number): Promise<RateLimitHit> {
+    const now = this.now();
+    const reply = await HIT.run(this.client, [this.prefix + key], [now, now + windowMs, windowMs]);
+    const [count, resetAt] = arrayReply(reply);
+    return { count: toNumber(count), resetAt: toNumber(resetAt) };
+  }
+}

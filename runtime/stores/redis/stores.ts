@@ -1,0 +1,37 @@
+// Every store contract Redis implements, on one client and one key prefix. Users are not among them: they
+// live in SQL.
+import type { RedisClient } from './client.js';
+import { RedisIdempotencyStore } from './idempotency.js';
+import type { RedisStoreOptions } from './keys.js';
+import { RedisOneTimeTokenStore } from './one-time-tokens.js';
+import { RedisRateLimitStore } from './rate-limit.js';
+import { RedisRefreshTokenStore } from './refresh-tokens.js';
+import { RedisSessionStore } from './sessions.js';
+import { RedisThrottleStore } from './throttle.js';
+
+export interface RedisStoresOptions extends RedisStoreOptions {
+  /** Clock of the rate-limit and idempotency stores, in epoch ms (the others take the caller's `now`). */
+  now?: () => number;
+}
+
+export interface RedisStores {
+  sessions: RedisSessionStore;
+  refreshTokens: RedisRefreshTokenStore;
+  oneTimeTokens: RedisOneTimeTokenStore;
+  throttle: RedisThrottleStore;
+  rateLimit: RedisRateLimitStore;
+  /** An idempotency store keeping keys `ttlMs` (default 24 h): each plugin sets its own retention. */
+  idempotency(ttlMs?: number): RedisIdempotencyStore;
+}
+
+export function redisStores(client: RedisClient, options: RedisStoresOptions = {}): RedisStores {
+  const { prefix, now } = options;
+  return {
+    sessions: new RedisSessionStore(client, { prefix }),
+    refreshTokens: new RedisRefreshTokenStore(client, { prefix }),
+    oneTimeTokens: new RedisOneTimeTokenStore(client, { prefix }),
+    throttle: new RedisThrottleStore(client, { prefix }),
+    rateLimit: new RedisRateLimitStore(client, { prefix, now }),
+    idempotency: (ttlMs) => new RedisIdempotencyStore(client, { prefix, now, ttlMs }),
+  };
+}

@@ -1,0 +1,16 @@
+// Every schema migration, in order. Migrations are TypeScript modules so they ship in dist/ with the code. A
+// released migration never changes: a later change is a new file with the next id, listed here.
+import { sql as auth } from './0001-auth.js';
+import { sql as edge } from './0002-edge.js';
+
+export interface Migration {
+  /** Applied in ascending order; recorded in svc_migrations. */
+  id: number;
+  name: string;
+  sql: string;
+}
+
+export const migrations: readonly Migration[] = [
+  { id: 1, name: '0001-auth', sql: auth },
+  { id: 2, name: '0002-edge', sql: edge },
+];

@@ -1,0 +1,42 @@
+// RateLimitStore on svc_rate_limits (seed 001 "Limits"): fixed windows, one INSERT … ON CONFLICT DO UPDATE per
+// hit, so every instance counts into the same bucket and concurrent hits each count once. Time comes from the
+// store's clock, never the database's.
+import type { RateLimitHit, RateLimitStore } from '../../edge/rate-limit/store.js';
+import type { SqlQueryable } from './client.js';
+import { num } from './rows.js';
+
+export interface SqlRateLimitStoreOptions {
+  /** Clock in epoch milliseconds; tests pass a fake one. Default `Date.now`. */
+  now?: () => number;
+}
+
+// $2 now, $3 windowMs. A running window counts on and keeps its end; an ended one starts over at 1.
+const HIT = `
+INSERT INTO svc_rate_limits AS b (key, count, expires_at) VALUES ($1, 1, $2::bigint + $3::bigint)
+ON CONFLICT (key) DO UPDATE SET
+  count = CASE WHEN b.expires_at > $2 THEN b.count + 1 ELSE 1 END,
+  expires_at = CASE WHEN b.expires_at > $2 THEN b.expires_at ELSE $2 + $3 END
+RETURNING count, expires_at`;
+
+export class SqlRateLimitStore implements RateLimitStore {
+  private readonly now: () => number;
+
+  constructor(
+    private readonly db: SqlQueryable,
+    options: SqlRateLimitStoreOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** `limit` is unused: the table is not bounded, so no bucket is ever evicted. */
+  async hit(key: string, windowMs: number, _limit: number): Promise<RateLimitHit> {
+    const { rows } = await this.db.query<{ count: unknown; expires_at: unknown }>(HIT, [
+      key,
+      this.now(),
+      windowMs,
+    ]);
+    const row = rows[0];
+    if (row === undefined) throw new Error('SqlRateLimitStore: the upsert returned no row');
+    return { count: num(row.count), resetAt: num(row.expires_at) };
+  }
+}

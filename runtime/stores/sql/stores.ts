@@ -1,0 +1,41 @@
+// Every SQL store on one client: what an app wires when DATABASE_URL names PostgreSQL or a PGlite directory.
+import type { SqlClient } from './client.js';
+import { SqlIdempotencyStore } from './idempotency.js';
+import { SqlOneTimeTokenStore } from './one-time-tokens.js';
+import { SqlRateLimitStore } from './rate-limit.js';
+import { SqlRefreshTokenStore } from './refresh-tokens.js';
+import { SqlSessionStore } from './sessions.js';
+import { SqlThrottleStore } from './throttle.js';
+import { SqlUserSource } from './users.js';
+
+export interface SqlStoresOptions {
+  /** Clock (epoch ms) of the stores that read time themselves: rate limit, idempotency, user creation. Default Date.now. */
+  now?: () => number;
+  /** Makes the id of a new user. Default crypto.randomUUID. */
+  newUserId?: () => string;
+}
+
+export interface SqlStores {
+  users: SqlUserSource;
+  sessions: SqlSessionStore;
+  refreshTokens: SqlRefreshTokenStore;
+  oneTimeTokens: SqlOneTimeTokenStore;
+  throttle: SqlThrottleStore;
+  rateLimit: SqlRateLimitStore;
+  /** An idempotency store keeping keys `ttlMs` (default 24 h): each plugin sets its own retention. */
+  idempotency(ttlMs?: number): SqlIdempotencyStore;
+}
+
+/** The stores, on a database migrated with `migrate` (check it with `checkSchema`). */
+export function sqlStores(client: SqlClient, options: SqlStoresOptions = {}): SqlStores {
+  const { now, newUserId } = options;
+  return {
+    users: new SqlUserSource(client, { now, newId: newUserId }),
+    sessions: new SqlSessionStore(client),
+    refreshTokens: new SqlRefreshTokenStore(client),
+    oneTimeTokens: new SqlOneTimeTokenStore(client),
+    throttle: new SqlThrottleStore(client),
+    rateLimit: new SqlRateLimitStore(client, { now }),
+    idempotency: (ttlMs) => new SqlIdempotencyStore(client, { now, ttlMs }),
+  };
+}

@@ -1,0 +1,103 @@
+// Expired rows are dead weight: every read already ignores them (`expires_at > now`), so deleting them is only
+// about space and index size. sweepExpired deletes them; SqlSweeper runs it on a timer.
+import type { SqlQueryable } from './client.js';
+
+/** Tables with an `expires_at` column (BIGINT epoch ms), after which a row is never read again. */
+export const EXPIRING_TABLES = [
+  'svc_sessions',
+  'svc_refresh_tokens',
+  'svc_refresh_families',
+  'svc_one_time_tokens',
+  'svc_login_throttle',
+  'svc_rate_limits',
+  'svc_idempotency',
+] as const;
+
+export type ExpiringTable = (typeof EXPIRING_TABLES)[number];
+
+/** Deletes every row with `expires_at <= now`, one DELETE per table; answers how many each lost. */
+export async function sweepExpired(
+  client: SqlQueryable,
+  now: number,
+): Promise<Record<ExpiringTable, number>> {
+  const deleted = {} as Record<ExpiringTable, number>;
+  for (const table of EXPIRING_TABLES) {
+    // Separate statements, not one transaction: each DELETE stands alone and holds its locks briefly.
+    const { rowCount } = await client.query(`DELETE FROM ${table} WHERE expires_at <= $1`, [now]);
+    deleted[table] = rowCount;
+  }
+  return deleted;
+}
+
+export const DEFAULT_SWEEP_INTERVAL_MS = 600_000;
+
+export interface SqlSweeperOptions {
+  /** Time between sweeps, in ms. Default 600000 (10 minutes). */
+  intervalMs?: number;
+  /** Clock in epoch ms. Default Date.now. */
+  now?: () => number;
+  /** Receives a failed sweep (the database is down, ...); the next one runs on schedule. Default: a line on stderr. */
+  onError?: (error: unknown) => void;
+}
+
+function reportSweepError(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(
+    `${JSON.stringify({ level: 'warn', msg: 'svc: sweeping expired rows failed', error: message })}\n`,
+  );
+}
+
+/**
+ * Runs sweepExpired every `intervalMs` from construction until `stop()`. The timer is unref'd: it never keeps
+ * the process alive. A sweep never overlaps the previous one.
+ */
+export class SqlSweeper {
+  readonly intervalMs: number;
+  private readonly now: () => number;
+  private readonly onError: (error: unknown) => void;
+  private readonly timer: NodeJS.Timeout;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly client: SqlQueryable,
+    options: SqlSweeperOptions = {},
+  ) {
+    const intervalMs = options.intervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
+    if (!Number.isSafeInteger(intervalMs) || intervalMs < 1) {
+      throw new TypeError('SqlSweeper: intervalMs must be a whole number of ms, 1 or more.');
+    }
+    this.intervalMs = intervalMs;
+    this.now = options.now ?? Date.now;
+    this.onError = options.onError ?? reportSweepError;
+    this.timer = setInterval(() => void this.sweep(), intervalMs);
+    this.timer.unref();
+  }
+
+  /** Sweeps now (unless a sweep is running: then waits for that one). Never rejects; failures go to onError. */
+  sweep(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.running ??= sweepExpired(this.client, this.now())
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          try {
+            this.onError(error);
+          } catch {
+            // A throwing reporter must not turn a failed sweep into an unhandled rejection.
+          }
+        },
+      )
+      .finally(() => {
+        this.running = undefined;
+      });
+    return this.running;
+  }
+
+  /** Stops the timer and waits for a running sweep, so the client can be closed after. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+}

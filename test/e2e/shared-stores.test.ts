@@ -1,0 +1,303 @@
+// The reference service on shared stores (docs/stores.md), as users run it: `svc start` processes on real
+// backends. Two processes on one PostgreSQL and one Redis act as one service; a Redis outage makes the
+// requests that need it answer 503 STORE_UNAVAILABLE, never letting one through, until Redis is back; and on
+// the embedded PGlite, accounts and sessions survive a restart.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request, type IncomingHttpHeaders } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { REPO_ROOT } from '../cli/run-svc.js';
+import { createDatabase, startRedis, type TestDatabase, type TestRedis } from './backends.js';
+import { startService, type RunningService } from './service-process.js';
+
+const SECRET = 'e2e-shared-stores-secret-0123456789abcdef';
+const PASSWORD = 'a long enough password';
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Record<string, unknown>;
+}
+
+/** One request with node:http (fetch would not let the test set `host`, which idempotency keys depend on). */
+function call(
+  service: RunningService,
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      `${service.url}${path}`,
+      {
+        method,
+        headers: {
+          ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+          ...options.headers,
+        },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
+          }),
+        );
+      },
+    );
+    sent.on('error', reject);
+    sent.end(payload);
+  });
+}
+
+const cookieOf = (answer: Answer) => (answer.headers['set-cookie']?.[0] ?? '').split(';')[0] ?? '';
+const errorCode = (answer: Answer) => (answer.body.error as { code?: string } | undefined)?.code;
+const uniqueEmail = (name: string) =>
+  `${name}-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
+
+function start(env: Record<string, string>): Promise<RunningService> {
+  return startService(REPO_ROOT, ['start'], { NODE_ENV: 'development', SVC_SECRET: SECRET, ...env });
+}
+
+async function register(service: RunningService, email: string): Promise<Answer> {
+  const answer = await call(service, 'POST', '/auth/register', { body: { email, password: PASSWORD } });
+  expect(answer.status).toBe(201);
+  return answer;
+}
+
+function login(service: RunningService, email: string, password = PASSWORD): Promise<Answer> {
+  return call(service, 'POST', '/auth/login', { body: { email, password } });
+}
+
+describe('two processes on one PostgreSQL and one Redis', () => {
+  let database: TestDatabase;
+  let redis: TestRedis;
+  let a: RunningService;
+  let b: RunningService;
+
+  beforeAll(async () => {
+    [database, redis] = await Promise.all([createDatabase(), startRedis()]);
+    const env = { DATABASE_URL: database.url, REDIS_URL: redis.url, RATE_LIMIT: '100000' };
+    // Both start at once: their migrations must not trip over each other.
+    [a, b] = await Promise.all([start(env), start(env)]);
+  }, 90_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await redis?.kill();
+    await database?.drop();
+  });
+
+  test('an account made on A signs in on B, and B knows A session', async () => {
+    const email = uniqueEmail('shared');
+    await register(a, email);
+    const signedIn = await login(b, email);
+    expect(signedIn.status).toBe(200);
+    const cookie = cookieOf(signedIn);
+    expect(cookie).toMatch(/^svc_session=/);
+    const me = await call(a, 'GET', '/auth/me', { headers: { cookie } });
+    expect(me.status).toBe(200);
+    expect((me.body.user as { email: string }).email).toBe(email);
+  });
+
+  test('a refresh token used on A and replayed on B is AUTH_REFRESH_REUSED, and its family is dead on both', async () => {
+    const email = uniqueEmail('refresh');
+    const first = (await register(a, email)).body.refreshToken as string;
+    const rotated = await call(a, 'POST', '/auth/refresh', { body: { refreshToken: first } });
+    expect(rotated.status).toBe(200);
+    const replayed = await call(b, 'POST', '/auth/refresh', { body: { refreshToken: first } });
+    expect(replayed.status).toBe(401);
+    expect(errorCode(replayed)).toBe('AUTH_REFRESH_REUSED');
+    const next = rotated.body.refreshToken as string;
+    for (const service of [a, b]) {
+      const dead = await call(service, 'POST', '/auth/refresh', { body: { refreshToken: next } });
+      expect(dead.status).toBe(401);
+    }
+  });
+
+  test('the login throttle counts failures made on both processes', async () => {
+    const email = uniqueEmail('throttle');
+    await register(a, email);
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      statuses.push((await login(attempt % 2 === 0 ? a : b, email, 'wrong password!')).status);
+    }
+    // The fifth failure, wherever it lands, reaches the limit of 5 per email: the account is locked on both.
+    expect(statuses).toEqual([401, 401, 401, 401, 429]);
+    for (const service of [a, b]) {
+      const locked = await login(service, email);
+      expect(locked.status).toBe(429);
+      expect(errorCode(locked)).toBe('AUTH_LOCKED');
+    }
+  });
+
+  test('an idempotent POST made on A is replayed on B', async () => {
+    const { accessToken } = (await register(a, uniqueEmail('idem'))).body as { accessToken: string };
+    // Behind a load balancer both processes see the one public host (the key's scope includes it).
+    const headers = {
+      authorization: `Bearer ${accessToken}`,
+      'idempotency-key': `key-${Date.now()}`,
+      host: 'notes.example.com',
+    };
+    const first = await call(a, 'POST', '/notes', { body: { title: 'Once' }, headers });
+    expect(first.status).toBe(201);
+    const again = await call(b, 'POST', '/notes', { body: { title: 'Once' }, headers });
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+  });
+
+  test('both report their backends on /readyz', async () => {
+    for (const service of [a, b]) {
+      const ready = await call(service, 'GET', '/readyz');
+      expect(ready.status).toBe(200);
+      expect(ready.body).toEqual({ status: 'ok', checks: { database: { ok: true }, redis: { ok: true } } });
+    }
+  });
+});
+
+describe('rate limits count across processes', () => {
+  let database: TestDatabase;
+  let redis: TestRedis;
+  let a: RunningService;
+  let b: RunningService;
+
+  beforeAll(async () => {
+    [database, redis] = await Promise.all([createDatabase(), startRedis()]);
+    const env = { DATABASE_URL: database.url, REDIS_URL: redis.url, RATE_LIMIT: '10' };
+    [a, b] = await Promise.all([start(env), start(env)]);
+  }, 90_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await redis?.kill();
+    await database?.drop();
+  });
+
+  test('ten requests per minute per address, shared by A and B', async () => {
+    const remaining: string[] = [];
+    for (let i = 0; i < 10; i += 1) {
+      const answer = await call(i % 2 === 0 ? a : b, 'GET', '/auth/me');
+      expect(answer.status).toBe(401);
+      remaining.push(String(answer.headers['x-ratelimit-remaining']));
+    }
+    expect(remaining).toEqual(['9', '8', '7', '6', '5', '4', '3', '2', '1', '0']);
+    for (const service of [a, b]) {
+      const limited = await call(service, 'GET', '/auth/me');
+      expect(limited.status).toBe(429);
+      expect(errorCode(limited)).toBe('RATE_LIMITED');
+    }
+  });
+});
+
+describe('when Redis goes away', () => {
+  let redis: TestRedis;
+  let service: RunningService;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    service = await start({ DATABASE_URL: 'memory', REDIS_URL: redis.url, RATE_LIMIT: '100000' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.stop();
+    await redis?.kill();
+  });
+
+  test('requests that need it answer 503 STORE_UNAVAILABLE, none passes a check, and it serves again once Redis is back', async () => {
+    const email = uniqueEmail('fault');
+    const registered = await register(service, email);
+    const { accessToken, refreshToken } = registered.body as { accessToken: string; refreshToken: string };
+    const signedIn = await login(service, email);
+    const cookie = cookieOf(signedIn);
+
+    await redis.kill();
+    const during = [
+      await login(service, email),
+      await call(service, 'POST', '/auth/refresh', { body: { refreshToken } }),
+      await call(service, 'GET', '/auth/me', { headers: { cookie } }),
+      await call(service, 'GET', '/notes', { headers: { authorization: `Bearer ${accessToken}` } }),
+      await call(service, 'POST', '/notes', {
+        body: { title: 'x' },
+        headers: { authorization: `Bearer ${accessToken}`, 'idempotency-key': 'k1' },
+      }),
+    ];
+    for (const answer of during) {
+      expect(answer.status).toBe(503);
+      expect(errorCode(answer)).toBe('STORE_UNAVAILABLE');
+    }
+    const ready = await call(service, 'GET', '/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.body).toEqual({ status: 'unavailable', checks: { redis: { ok: false } } });
+    expect((await call(service, 'GET', '/livez')).status).toBe(200);
+
+    await redis.start();
+    // The client reconnects by itself (backoff at most 1 s); Redis kept nothing, so sign in anew.
+    let answer = await login(service, email);
+    for (let tries = 0; answer.status === 503 && tries < 50; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      answer = await login(service, email);
+    }
+    expect(answer.status).toBe(200);
+    const fresh = answer.body as { accessToken: string; refreshToken: string };
+    const notes = await call(service, 'GET', '/notes', {
+      headers: { authorization: `Bearer ${fresh.accessToken}` },
+    });
+    expect(notes.status).toBe(200);
+    const rotated = await call(service, 'POST', '/auth/refresh', {
+      body: { refreshToken: fresh.refreshToken },
+    });
+    expect(rotated.status).toBe(200);
+    expect((await call(service, 'GET', '/readyz')).status).toBe(200);
+  }, 60_000);
+});
+
+describe('on the embedded PGlite', () => {
+  let dir: string;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-pglite-e2e-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('accounts and sessions survive a restart, and a second process on the same directory is refused', async () => {
+    const env = { DATABASE_URL: `pglite:${join(dir, 'data')}`, REDIS_URL: '' };
+    const email = uniqueEmail('pglite');
+    const first = await start(env);
+    let cookie: string;
+    let refreshToken: string;
+    try {
+      await register(first, email);
+      const signedIn = await login(first, email);
+      cookie = cookieOf(signedIn);
+      refreshToken = signedIn.body.refreshToken as string;
+      const second = await start(env).then(
+        async (service) => {
+          await service.stop();
+          return '';
+        },
+        (error: unknown) => String(error),
+      );
+      expect(second).toMatch(/STORE_LOCKED/);
+    } finally {
+      expect(await first.stop()).toBe(0);
+    }
+
+    const again = await start(env);
+    try {
+      const me = await call(again, 'GET', '/auth/me', { headers: { cookie } });
+      expect(me.status).toBe(200);
+      expect((me.body.user as { email: string }).email).toBe(email);
+      expect((await call(again, 'POST', '/auth/refresh', { body: { refreshToken } })).status).toBe(200);
+      expect((await login(again, email)).status).toBe(200);
+    } finally {
+      expect(await again.stop()).toBe(0);
+    }
+  }, 90_000);
+});

@@ -1,0 +1,361 @@
+// The SQL stores on PGlite (embedded PostgreSQL): every store contract, then what only the SQL backend promises
+// (migrations, schema checks, the sweep of expired rows) and what only PGlite needs (one process per data
+// directory: the lock file). One in-memory PGlite serves the whole file (it takes ~2 s to start); each
+// contract test gets empty tables.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SvcError, type AuthUser } from 'svckit';
+import {
+  checkSchema,
+  migrate,
+  migrations,
+  openSqlClient,
+  sqlStores,
+  sweepExpired,
+  SqlIdempotencyStore,
+  SqlOneTimeTokenStore,
+  SqlRateLimitStore,
+  SqlRefreshTokenStore,
+  SqlSessionStore,
+  SqlSweeper,
+  SqlThrottleStore,
+  SqlUserSource,
+  type SqlClient,
+} from '../../runtime/stores/sql/index.js';
+import { idempotencyStoreContract } from './contracts/idempotency-store.js';
+import { oneTimeTokenStoreContract } from './contracts/one-time-token-store.js';
+import { rateLimitStoreContract } from './contracts/rate-limit-store.js';
+import { refreshTokenStoreContract } from './contracts/refresh-token-store.js';
+import { sessionStoreContract } from './contracts/session-store.js';
+import { throttleStoreContract } from './contracts/throttle-store.js';
+import { userSourceContract } from './contracts/user-source.js';
+
+const T0 = 1_700_000_000_000;
+/** The key column of every table with expiring rows. */
+const KEY_COLUMNS = {
+  svc_sessions: 'id_hash',
+  svc_refresh_tokens: 'token_hash',
+  svc_refresh_families: 'family_id',
+  svc_one_time_tokens: 'token_hash',
+  svc_login_throttle: 'key',
+  svc_rate_limits: 'key',
+  svc_idempotency: 'key',
+};
+const SQL_INDEX = fileURLToPath(new URL('../../runtime/stores/sql/index.ts', import.meta.url));
+
+let client: SqlClient;
+let firstMigration: { applied: number[] };
+
+beforeAll(async () => {
+  client = await openSqlClient('pglite:memory');
+  firstMigration = await migrate(client);
+});
+
+afterAll(async () => {
+  await client?.close();
+});
+
+/** Empty svc_ tables. The ambiguity test drops the email index to hold rows differing in case; it comes back. */
+async function reset(): Promise<SqlClient> {
+  await client.query(`
+    TRUNCATE svc_users, svc_sessions, svc_refresh_tokens, svc_refresh_families, svc_refresh_users,
+      svc_one_time_tokens, svc_login_throttle, svc_rate_limits, svc_idempotency;
+    CREATE UNIQUE INDEX IF NOT EXISTS svc_users_email_key ON svc_users (lower(email));
+  `);
+  return client;
+}
+
+/** A source holding exactly `users`, as a database written before the unique email index could. */
+async function seededUsers(users: AuthUser[]): Promise<SqlUserSource> {
+  await reset();
+  await client.query('DROP INDEX svc_users_email_key');
+  for (const user of users) {
+    await client.query(
+      'INSERT INTO svc_users (id, email, password_hash, email_verified, created_at) VALUES ($1, $2, $3, $4, $5)',
+      [user.id, user.email, user.passwordHash ?? null, user.emailVerified, T0],
+    );
+  }
+  return new SqlUserSource(client);
+}
+
+userSourceContract('SqlUserSource (PGlite)', async () => new SqlUserSource(await reset()), seededUsers);
+sessionStoreContract('SqlSessionStore (PGlite)', async () => new SqlSessionStore(await reset()));
+refreshTokenStoreContract(
+  'SqlRefreshTokenStore (PGlite)',
+  async () => new SqlRefreshTokenStore(await reset()),
+);
+oneTimeTokenStoreContract(
+  'SqlOneTimeTokenStore (PGlite)',
+  async () => new SqlOneTimeTokenStore(await reset()),
+);
+throttleStoreContract('SqlThrottleStore (PGlite)', async () => new SqlThrottleStore(await reset()));
+rateLimitStoreContract(
+  'SqlRateLimitStore (PGlite)',
+  async (now) => new SqlRateLimitStore(await reset(), { now }),
+);
+idempotencyStoreContract(
+  'SqlIdempotencyStore (PGlite)',
+  async ({ now, ttlMs }) => new SqlIdempotencyStore(await reset(), { now, ttlMs }),
+);
+
+describe('SQL migrations (PGlite)', () => {
+  it('applies every migration once, in order, and nothing the second time', async () => {
+    expect(client.kind).toBe('pglite');
+    expect(firstMigration.applied).toEqual(migrations.map((migration) => migration.id));
+    expect(await migrate(client)).toEqual({ applied: [] });
+    const { rows } = await client.query<{ id: number; name: string; applied_at: number }>(
+      'SELECT id, name, applied_at FROM svc_migrations ORDER BY id',
+    );
+    expect(rows.map((row) => [row.id, row.name])).toEqual(migrations.map((m) => [m.id, m.name]));
+    expect(typeof rows[0]?.applied_at).toBe('number');
+    await checkSchema(client);
+  });
+
+  it('checkSchema refuses a database that is behind, and one holding a migration it does not know', async () => {
+    const last = migrations[migrations.length - 1]!;
+    await client.query('DELETE FROM svc_migrations WHERE id = $1', [last.id]);
+    try {
+      const behind = await schemaError(client);
+      expect(behind.code).toBe('STORE_SCHEMA_MISMATCH');
+      expect(behind.message).toContain(`${last.id} (${last.name})`);
+      expect(behind.message).toContain('svc db:migrate');
+      expect(behind.details).toEqual({ missing: [last.id], unknown: [] });
+    } finally {
+      await client.query('INSERT INTO svc_migrations (id, name, applied_at) VALUES ($1, $2, $3)', [
+        last.id,
+        last.name,
+        T0,
+      ]);
+    }
+    await client.query(`INSERT INTO svc_migrations (id, name, applied_at) VALUES (9999, '9999-future', $1)`, [
+      T0,
+    ]);
+    try {
+      const ahead = await schemaError(client);
+      expect(ahead.code).toBe('STORE_SCHEMA_MISMATCH');
+      expect(ahead.message).toContain('9999');
+      expect(ahead.message).toContain('newer svckit');
+      expect(ahead.details).toEqual({ missing: [], unknown: [9999] });
+    } finally {
+      await client.query('DELETE FROM svc_migrations WHERE id = 9999');
+    }
+    await checkSchema(client);
+  });
+
+  it('checkSchema refuses a database never migrated, naming every migration', async () => {
+    const fresh = await openSqlClient('pglite:memory');
+    try {
+      const error = await schemaError(fresh);
+      expect(error.details).toEqual({ missing: migrations.map((m) => m.id), unknown: [] });
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe('sweepExpired (PGlite)', () => {
+  it('deletes the rows expired at `now` from every table and keeps the live ones', async () => {
+    await reset();
+    const clock = { time: T0 };
+    const stores = sqlStores(client, { now: () => clock.time });
+    for (const [name, expiresAt] of [
+      ['gone', T0 - 1],
+      ['edge', T0],
+      ['live', T0 + 1],
+    ] as const) {
+      await stores.sessions.create(name, { userId: 'u', amr: ['pwd'], createdAt: T0 - 10, expiresAt });
+      await stores.refreshTokens.create(name, {
+        userId: 'u',
+        familyId: name,
+        amr: [],
+        createdAt: T0 - 10,
+        expiresAt,
+      });
+      await stores.refreshTokens.revokeFamily(name, T0 - 5, expiresAt);
+      await stores.oneTimeTokens.create(name, {
+        purpose: 'verify-email',
+        userId: 'u',
+        email: 'u@example.com',
+        createdAt: T0 - 10,
+        expiresAt,
+      });
+      await stores.throttle.hit(name, { windowMs: expiresAt - (T0 - 10), maxAttempts: 5, now: T0 - 10 });
+      clock.time = T0 - 10;
+      await stores.rateLimit.hit(name, expiresAt - clock.time, 5);
+    }
+    const idempotency = stores.idempotency(11);
+    clock.time = T0 - 12;
+    await idempotency.setPending('gone');
+    clock.time = T0 - 11;
+    await idempotency.setPending('edge');
+    clock.time = T0 - 10;
+    await idempotency.complete('live', { status: 200, body: 'ok' });
+
+    const deleted = await sweepExpired(client, T0);
+    expect(deleted).toEqual({
+      svc_sessions: 2,
+      svc_refresh_tokens: 2,
+      svc_refresh_families: 2,
+      svc_one_time_tokens: 2,
+      svc_login_throttle: 2,
+      svc_rate_limits: 2,
+      svc_idempotency: 2,
+    });
+    for (const [table, column] of Object.entries(KEY_COLUMNS)) {
+      const { rows } = await client.query<{ id: string }>(`SELECT ${column} AS id FROM ${table}`);
+      expect(
+        rows.map((row) => row.id),
+        table,
+      ).toEqual(['live']);
+    }
+    expect(await sweepExpired(client, T0)).toMatchObject({ svc_sessions: 0, svc_idempotency: 0 });
+  });
+
+  it('SqlSweeper sweeps on its interval until stopped, and reports a failed sweep', async () => {
+    await reset();
+    await new SqlSessionStore(client).create('old', {
+      userId: 'u',
+      amr: [],
+      createdAt: T0,
+      expiresAt: T0 + 1,
+    });
+    const sweeper = new SqlSweeper(client, { intervalMs: 20, now: () => T0 + 1 });
+    try {
+      await expect.poll(async () => (await client.query('SELECT 1 FROM svc_sessions')).rowCount).toBe(0);
+    } finally {
+      await sweeper.stop();
+    }
+    const failures: unknown[] = [];
+    const failing = new SqlSweeper(
+      { query: () => Promise.reject(new Error('boom')) },
+      { intervalMs: 60_000, onError: (error) => failures.push(error) },
+    );
+    await failing.sweep();
+    await failing.stop();
+    expect(failures).toEqual([new Error('boom')]);
+    expect(() => new SqlSweeper(client, { intervalMs: 0 })).toThrow(TypeError);
+  });
+});
+
+describe('pglite: data directories', () => {
+  const dirs: string[] = [];
+  const tempDir = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-pglite-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterAll(() => {
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves one process: a second open, here or in a child, is STORE_LOCKED; data survives close and reopen; a stale lock is taken over', async () => {
+    const dir = path.join(tempDir(), 'nested', 'data'); // created if missing
+    const lockFile = path.join(dir, 'svc.lock');
+    const first = await openSqlClient(`pglite:${dir}`);
+    let created: AuthUser;
+    try {
+      expect(first.kind).toBe('pglite');
+      expect(fs.readFileSync(lockFile, 'utf8').trim()).toBe(String(process.pid));
+      await migrate(first);
+      created = await new SqlUserSource(first).create({ email: 'kept@example.com', passwordHash: 'h' });
+
+      const here = await lockError(openSqlClient(`pglite:${dir}`));
+      expect(here.message).toContain(dir);
+      expect(here.message).toContain(String(process.pid));
+
+      const child = await runChild(
+        `const { openSqlClient } = await import(${JSON.stringify(SQL_INDEX)});
+         try { await openSqlClient(${JSON.stringify(`pglite:${dir}`)}); console.log('opened'); }
+         catch (error) { console.log(error.code, error.message); }`,
+      );
+      expect(child).toContain('STORE_LOCKED');
+      expect(child).toContain(`pid ${process.pid}`);
+    } finally {
+      await first.close();
+    }
+    expect(fs.existsSync(lockFile)).toBe(false);
+
+    // A crashed owner leaves its lock behind; its pid is gone, so the next open takes the directory over.
+    fs.writeFileSync(lockFile, `${await deadPid()}\n`);
+    const second = await openSqlClient(`pglite:${dir}`);
+    try {
+      expect(fs.readFileSync(lockFile, 'utf8').trim()).toBe(String(process.pid));
+      await checkSchema(second);
+      expect(await new SqlUserSource(second).findByEmail('KEPT@example.com')).toEqual(created);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refuses a directory locked by a live process, or by a lock file holding no pid', async () => {
+    const dir = tempDir();
+    const lockFile = path.join(dir, 'svc.lock');
+    const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30_000)'], { stdio: 'ignore' });
+    try {
+      fs.writeFileSync(lockFile, `${sleeper.pid}\n`);
+      const error = await lockError(openSqlClient(`pglite:${dir}`));
+      expect(error.message).toContain(`pid ${sleeper.pid}`);
+      expect(fs.readFileSync(lockFile, 'utf8').trim()).toBe(String(sleeper.pid));
+    } finally {
+      sleeper.kill();
+    }
+    fs.writeFileSync(lockFile, '');
+    expect((await lockError(openSqlClient(`pglite:${dir}`))).message).toContain('holds no pid');
+  });
+
+  it('resolves a relative directory against the working directory and refuses an unknown scheme', async () => {
+    const { pgliteLocation } = await import('../../runtime/stores/sql/index.js');
+    expect(pgliteLocation('pglite:.svc/data')).toBe(path.resolve(process.cwd(), '.svc/data'));
+    expect(pgliteLocation('pglite:memory')).toBe('memory');
+    await expect(openSqlClient('mysql://localhost/x')).rejects.toThrow(TypeError);
+    await expect(openSqlClient('pglite:')).rejects.toThrow(TypeError);
+  });
+});
+
+async function schemaError(db: SqlClient): Promise<SvcError> {
+  const error = await checkSchema(db).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(SvcError);
+  return error as SvcError;
+}
+
+async function lockError(opening: Promise<SqlClient>): Promise<SvcError> {
+  const outcome = await opening.then(
+    async (opened) => {
+      await opened.close();
+      return undefined;
+    },
+    (caught: unknown) => caught,
+  );
+  expect(outcome).toBeInstanceOf(SvcError);
+  expect((outcome as SvcError).code).toBe('STORE_LOCKED');
+  return outcome as SvcError;
+}
+
+/** The pid of a process that has exited. */
+function deadPid(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('exit', () => resolve(child.pid!));
+  });
+}
+
+/** Runs an ES module snippet in a child node (TypeScript through tsx) and answers its stdout. */
+function runChild(source: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', source], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', () => resolve(out));
+  });
+}

@@ -1,0 +1,400 @@
+// The SQL stores on a real PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test): every
+// store contract, then what only a server with many connections can show: concurrent migrators, compare-and-sets
+// raced from two pools (two processes), creates racing revocations, and STORE_UNAVAILABLE while the server is
+// unreachable, with recovery once it is back. The file works in a database of its own, dropped at the end, so
+// it runs beside other test files.
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpError, SvcError, type AuthUser, type RefreshTokenRecord } from 'svckit';
+import {
+  checkSchema,
+  migrate,
+  migrations,
+  openSqlClient,
+  sqlStores,
+  sweepExpired,
+  SqlIdempotencyStore,
+  SqlOneTimeTokenStore,
+  SqlRateLimitStore,
+  SqlRefreshTokenStore,
+  SqlSessionStore,
+  SqlThrottleStore,
+  SqlUserSource,
+  type SqlClient,
+  type SqlClientOptions,
+} from '../../runtime/stores/sql/index.js';
+import { idempotencyStoreContract } from './contracts/idempotency-store.js';
+import { oneTimeTokenStoreContract } from './contracts/one-time-token-store.js';
+import { rateLimitStoreContract } from './contracts/rate-limit-store.js';
+import { refreshTokenStoreContract } from './contracts/refresh-token-store.js';
+import { sessionStoreContract } from './contracts/session-store.js';
+import { throttleStoreContract } from './contracts/throttle-store.js';
+import { userSourceContract } from './contracts/user-source.js';
+
+const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const T0 = 1_700_000_000_000;
+const DAY = 86_400_000;
+
+function databaseUrl(name: string): string {
+  const url = new URL(BASE_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Runs `sql` on the maintenance database (CREATE/DROP DATABASE cannot run in the database they name). */
+async function admin(sql: string): Promise<void> {
+  const connection = new pg.Client({ connectionString: databaseUrl('postgres') });
+  await connection.connect();
+  try {
+    await connection.query(sql);
+  } finally {
+    await connection.end();
+  }
+}
+
+const databases: string[] = [];
+
+/** A fresh, empty database of this file; dropped afterAll. */
+async function createDatabase(): Promise<string> {
+  const name = `svc_test_${randomBytes(6).toString('hex')}`;
+  await admin(`CREATE DATABASE ${name}`);
+  databases.push(name);
+  return databaseUrl(name);
+}
+
+const clients: SqlClient[] = [];
+
+async function open(url: string, options?: SqlClientOptions): Promise<SqlClient> {
+  const opened = await openSqlClient(url, options);
+  clients.push(opened);
+  return opened;
+}
+
+let url: string;
+let client: SqlClient;
+let firstMigration: { applied: number[] };
+
+beforeAll(async () => {
+  url = await createDatabase();
+  client = await open(url);
+  firstMigration = await migrate(client);
+});
+
+afterAll(async () => {
+  for (const opened of clients) await opened.close();
+  for (const name of databases) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+});
+
+/** Empty svc_ tables. The ambiguity test drops the email index to hold rows differing in case; it comes back. */
+async function reset(): Promise<SqlClient> {
+  await client.query(`
+    TRUNCATE svc_users, svc_sessions, svc_refresh_tokens, svc_refresh_families, svc_refresh_users,
+      svc_one_time_tokens, svc_login_throttle, svc_rate_limits, svc_idempotency;
+    CREATE UNIQUE INDEX IF NOT EXISTS svc_users_email_key ON svc_users (lower(email));
+  `);
+  return client;
+}
+
+/** A source holding exactly `users`, as a database written before the unique email index could. */
+async function seededUsers(users: AuthUser[]): Promise<SqlUserSource> {
+  await reset();
+  await client.query('DROP INDEX svc_users_email_key');
+  for (const user of users) {
+    await client.query(
+      'INSERT INTO svc_users (id, email, password_hash, email_verified, created_at) VALUES ($1, $2, $3, $4, $5)',
+      [user.id, user.email, user.passwordHash ?? null, user.emailVerified, T0],
+    );
+  }
+  return new SqlUserSource(client);
+}
+
+userSourceContract('SqlUserSource (PostgreSQL)', async () => new SqlUserSource(await reset()), seededUsers);
+sessionStoreContract('SqlSessionStore (PostgreSQL)', async () => new SqlSessionStore(await reset()));
+refreshTokenStoreContract(
+  'SqlRefreshTokenStore (PostgreSQL)',
+  async () => new SqlRefreshTokenStore(await reset()),
+);
+oneTimeTokenStoreContract(
+  'SqlOneTimeTokenStore (PostgreSQL)',
+  async () => new SqlOneTimeTokenStore(await reset()),
+);
+throttleStoreContract('SqlThrottleStore (PostgreSQL)', async () => new SqlThrottleStore(await reset()));
+rateLimitStoreContract(
+  'SqlRateLimitStore (PostgreSQL)',
+  async (now) => new SqlRateLimitStore(await reset(), { now }),
+);
+idempotencyStoreContract(
+  'SqlIdempotencyStore (PostgreSQL)',
+  async ({ now, ttlMs }) => new SqlIdempotencyStore(await reset(), { now, ttlMs }),
+);
+
+describe('SQL client (PostgreSQL)', () => {
+  it('answers BIGINT as numbers, pings, and rethrows a query error unchanged', async () => {
+    expect(client.kind).toBe('postgres');
+    const { rows } = await client.query<{ n: unknown }>('SELECT $1::bigint AS n', [T0]);
+    expect(rows).toEqual([{ n: T0 }]);
+    await client.ping();
+    const error = await client.query('SELEC 1').then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).not.toBeInstanceOf(SvcError);
+    expect((error as { code?: string }).code).toBe('42601');
+  });
+
+  it('rolls a transaction back when its function throws', async () => {
+    await reset();
+    await expect(
+      client.transaction(async (tx) => {
+        await tx.query(`INSERT INTO svc_rate_limits (key, count, expires_at) VALUES ('k', 1, 1)`);
+        throw new Error('abandon');
+      }),
+    ).rejects.toThrow('abandon');
+    expect((await client.query('SELECT 1 FROM svc_rate_limits')).rowCount).toBe(0);
+  });
+});
+
+describe('SQL migrations (PostgreSQL)', () => {
+  it('applies every migration once, and nothing the second time', async () => {
+    expect(firstMigration.applied).toEqual(migrations.map((migration) => migration.id));
+    expect(await migrate(client)).toEqual({ applied: [] });
+    await checkSchema(client);
+  });
+
+  it('two migrators starting at once both succeed and apply each migration once', async () => {
+    const fresh = await createDatabase();
+    const [a, b] = [await open(fresh), await open(fresh)];
+    const results = await Promise.all([migrate(a), migrate(b)]);
+    expect(results.flatMap((result) => result.applied).sort()).toEqual(migrations.map((m) => m.id));
+    const { rows } = await a.query<{ id: number }>('SELECT id FROM svc_migrations ORDER BY id');
+    expect(rows.map((row) => row.id)).toEqual(migrations.map((m) => m.id));
+    await checkSchema(b);
+  });
+
+  it('checkSchema refuses a database never migrated, one behind, and one ahead (STORE_SCHEMA_MISMATCH)', async () => {
+    const db = await open(await createDatabase());
+    expect((await schemaError(db)).details).toEqual({ missing: migrations.map((m) => m.id), unknown: [] });
+
+    const first = migrations[0]!;
+    await migrate(db, { migrations: [first] });
+    const behind = await schemaError(db);
+    const missing = migrations.slice(1);
+    expect(behind.details).toEqual({ missing: missing.map((m) => m.id), unknown: [] });
+    expect(behind.message).toContain(`${missing[0]!.id} (${missing[0]!.name})`);
+    expect(behind.message).toContain('run svc db:migrate');
+
+    await migrate(db);
+    await checkSchema(db);
+    await db.query(`INSERT INTO svc_migrations (id, name, applied_at) VALUES (9999, '9999-future', 0)`);
+    const ahead = await schemaError(db);
+    expect(ahead.details).toEqual({ missing: [], unknown: [9999] });
+    expect(ahead.message).toContain('9999');
+  });
+});
+
+describe('sweepExpired (PostgreSQL)', () => {
+  it('deletes rows expired at `now` only', async () => {
+    await reset();
+    const stores = sqlStores(client, { now: () => T0 - 10 });
+    await stores.sessions.create('gone', { userId: 'u', amr: [], createdAt: T0 - 10, expiresAt: T0 });
+    await stores.sessions.create('live', { userId: 'u', amr: [], createdAt: T0 - 10, expiresAt: T0 + 1 });
+    await stores.rateLimit.hit('gone', 10, 5);
+    await stores.rateLimit.hit('live', 11, 5);
+    const deleted = await sweepExpired(client, T0);
+    expect(deleted).toMatchObject({ svc_sessions: 1, svc_rate_limits: 1, svc_refresh_tokens: 0 });
+    expect(await stores.sessions.get('live', T0)).toBeDefined();
+    expect((await client.query<{ key: string }>('SELECT key FROM svc_rate_limits')).rows).toEqual([
+      { key: 'live' },
+    ]);
+  });
+});
+
+describe('compare-and-sets across two pools (two processes) on PostgreSQL', () => {
+  const token = (familyId: string, overrides: Partial<RefreshTokenRecord> = {}): RefreshTokenRecord => ({
+    userId: 'u1',
+    familyId,
+    amr: ['pwd'],
+    createdAt: T0,
+    expiresAt: T0 + DAY,
+    ...overrides,
+  });
+
+  it('of 100 concurrent markUsed calls on one token, exactly one wins', async () => {
+    await reset();
+    const other = await open(url);
+    const [a, b] = [new SqlRefreshTokenStore(client), new SqlRefreshTokenStore(other)];
+    await a.create('t', token('f'));
+    const wins = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => (i % 2 ? a : b).markUsed('t', T0 + 1)),
+    );
+    expect(wins.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('counts concurrent rate-limit hits exactly and reserves an idempotency key once', async () => {
+    await reset();
+    const other = await open(url);
+    const stores = [sqlStores(client, { now: () => T0 }), sqlStores(other, { now: () => T0 })] as const;
+    const hits = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => stores[i % 2]!.rateLimit.hit('k', 1000, 10)),
+    );
+    expect(hits.map((hit) => hit.count).sort((x, y) => x - y)).toEqual(
+      Array.from({ length: 60 }, (_, i) => i + 1),
+    );
+    const reserved = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => stores[i % 2]!.idempotency(60_000).setPending('key')),
+    );
+    expect(reserved.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('a token created while its family or its user is revoked is never left unrevoked', async () => {
+    await reset();
+    const other = await open(url);
+    const [a, b] = [new SqlRefreshTokenStore(client), new SqlRefreshTokenStore(other)];
+    const rounds = 40;
+    await Promise.all(
+      Array.from({ length: rounds }, async (_, i) => {
+        await Promise.all([
+          a.create(`f${i}`, token(`family-${i}`)),
+          b.revokeFamily(`family-${i}`, T0 + 1, T0 + DAY),
+        ]);
+        await Promise.all([
+          a.create(`u${i}`, token(`other-${i}`, { userId: `user-${i}` })),
+          b.revokeUser(`user-${i}`, T0 + 1),
+        ]);
+      }),
+    );
+    for (let i = 0; i < rounds; i += 1) {
+      expect((await a.get(`f${i}`, T0 + 2))?.revokedAt, `family round ${i}`).toBe(T0 + 1);
+      expect((await a.get(`u${i}`, T0 + 2))?.revokedAt, `user round ${i}`).toBe(T0 + 1);
+    }
+  });
+});
+
+describe('STORE_UNAVAILABLE (PostgreSQL)', () => {
+  async function unavailable(action: Promise<unknown>): Promise<HttpError> {
+    const started = Date.now();
+    const error = await action.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(error).toBeInstanceOf(HttpError);
+    const httpError = error as HttpError;
+    expect(httpError.code).toBe('STORE_UNAVAILABLE');
+    expect(httpError.status).toBe(503);
+    expect(httpError.details).toEqual({ store: 'database' });
+    expect(httpError.message).toMatch(/^PostgreSQL is unavailable: /);
+    return httpError;
+  }
+
+  it('refuses every call quickly when nothing listens on the port', async () => {
+    const port = await freePort();
+    const down = await open(`postgres://postgres@127.0.0.1:${port}/test`);
+    const stores = sqlStores(down);
+    const error = await unavailable(stores.sessions.get('s', T0));
+    expect(error.message).toContain('ECONNREFUSED');
+    await unavailable(stores.users.findByEmail('a@example.com'));
+    await unavailable(
+      stores.refreshTokens.create('t', {
+        userId: 'u',
+        familyId: 'f',
+        amr: [],
+        createdAt: T0,
+        expiresAt: T0 + 1,
+      }),
+    );
+    await unavailable(stores.rateLimit.hit('k', 1000, 5));
+    await unavailable(down.ping());
+  });
+
+  it('refuses when the server does not answer in time (connect and query timeouts)', async () => {
+    const silent = net.createServer(() => undefined); // accepts, never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as net.AddressInfo).port;
+      const hung = await open(`postgres://postgres@127.0.0.1:${port}/test`, { connectionTimeoutMillis: 300 });
+      await unavailable(hung.query('SELECT 1'));
+    } finally {
+      silent.close();
+    }
+    const slow = await open(url, { queryTimeoutMillis: 200 });
+    await unavailable(slow.query('SELECT pg_sleep(1)'));
+    // The timed-out connection is dropped, not reused: the next query runs.
+    expect((await slow.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  });
+
+  it('answers STORE_UNAVAILABLE while the server is unreachable and works again once it is back', async () => {
+    const target = new URL(BASE_URL);
+    const proxy = await tcpProxy(target.hostname, Number(target.port || 5432));
+    const idleErrors: Error[] = [];
+    const proxied = new URL(url);
+    proxied.host = `127.0.0.1:${proxy.port}`;
+    const db = await open(proxied.toString(), { onIdleError: (error) => idleErrors.push(error) });
+    const sessions = new SqlSessionStore(db);
+    await sessions.create('s', { userId: 'u', amr: [], createdAt: T0, expiresAt: T0 + DAY });
+    await proxy.stop(); // drops the pooled connection and refuses new ones
+    // The idle connection's error reaches onIdleError instead of crashing the process.
+    await expect.poll(() => idleErrors.length).toBeGreaterThan(0);
+    await unavailable(sessions.get('s', T0));
+    await unavailable(db.transaction((tx) => tx.query('SELECT 1')));
+    await proxy.start();
+    expect(await sessions.get('s', T0)).toMatchObject({ userId: 'u' });
+    await db.ping();
+    await proxy.stop();
+  });
+});
+
+async function schemaError(db: SqlClient): Promise<SvcError> {
+  const error = await checkSchema(db).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(SvcError);
+  expect((error as SvcError).code).toBe('STORE_SCHEMA_MISMATCH');
+  return error as SvcError;
+}
+
+/** A port on 127.0.0.1 where nothing listens: one just freed. */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A TCP relay to PostgreSQL that can be cut (every connection dropped, new ones refused) and restored. */
+async function tcpProxy(host: string, targetPort: number) {
+  const sockets = new Set<net.Socket>();
+  let server: net.Server | undefined;
+  let port = 0;
+  const start = async () => {
+    server = net.createServer((downstream) => {
+      const upstream = net.connect(targetPort, host);
+      for (const socket of [downstream, upstream]) {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+        socket.on('error', () => {
+          downstream.destroy();
+          upstream.destroy();
+        });
+      }
+      downstream.pipe(upstream).pipe(downstream);
+    });
+    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
+    port = (server.address() as net.AddressInfo).port;
+  };
+  await start();
+  return {
+    get port() {
+      return port;
+    },
+    start,
+    async stop() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server!.close(() => resolve()));
+    },
+  };
+}
