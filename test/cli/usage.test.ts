@@ -5,7 +5,7 @@ describe('svc usage', () => {
   test('--help prints every command and exits 0', async () => {
     const result = await runSvc(['--help']);
     expect(result.code).toBe(0);
-    for (const command of ['build', 'dev', 'start', 'test', 'generate:docs', 'init']) {
+    for (const command of ['build', 'dev', 'start', 'test', 'generate:docs', 'init', 'db:migrate']) {
       expect(result.stdout).toContain(command);
     }
   });

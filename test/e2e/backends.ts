@@ -2,7 +2,7 @@
 // redis-server of the test's own, on its own port, that the test can kill and start again.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import pg from 'pg';
 
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -92,4 +92,57 @@ export async function startRedis(): Promise<TestRedis> {
   };
   await start();
   return { url: `redis://127.0.0.1:${port}`, kill, start };
+}
+
+export interface TcpProxy {
+  port: number;
+  /** Drops every connection and refuses new ones, as a network partition would. */
+  cut(): Promise<void>;
+  /** Accepts connections again on the same port. */
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A loopback TCP proxy to `target`, to take a backend away from the code under test and give it back. */
+export async function tcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(target.port, target.host);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+  await listen(0);
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const cut = async () => {
+    for (const socket of sockets) socket.destroy();
+    if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return { port, cut, restore: () => listen(port), close: cut };
+}
+
+/** DATABASE_URL's server, for a proxy in front of it. */
+export function databaseServer(url: string): { host: string; port: number } {
+  const parsed = new URL(url);
+  return { host: parsed.hostname, port: Number(parsed.port || 5432) };
+}
+
+/** `url` reached through a proxy on `port`. */
+export function throughProxy(url: string, port: number): string {
+  const parsed = new URL(url);
+  parsed.hostname = '127.0.0.1';
+  parsed.port = String(port);
+  return parsed.toString();
 }

@@ -245,7 +245,9 @@ describe('Redis stores: failure mapping', () => {
       const mapped = redisFailure(failure);
       expect(mapped).toBeInstanceOf(HttpError);
       expect(mapped).toMatchObject({ code: 'STORE_UNAVAILABLE', status: 503, details: { store: 'redis' } });
-      expect((mapped as HttpError).message).toBe(`Redis is unavailable: ${failure.message}`);
+      // The client sees a neutral message; the reason goes to the reporter only.
+      expect((mapped as HttpError).message).toBe('Redis is unavailable.');
+      expect((mapped as HttpError).internalDetails).toEqual({ reason: failure.message });
       expect((mapped as HttpError).cause).toBe(failure);
     }
     const scriptError = reply('ERR user_script:1: Script attempted to access nonexistent global variable');
@@ -303,7 +305,7 @@ describe('Redis stores: Redis unreachable', () => {
     expect(error.code).toBe('STORE_UNAVAILABLE');
     expect(error.status).toBe(503);
     expect(error.details).toEqual({ store: 'redis' });
-    expect(error.message).toMatch(/^Redis is unavailable: /);
+    expect(error.message).toBe('Redis is unavailable.');
     return Date.now() - started;
   }
 

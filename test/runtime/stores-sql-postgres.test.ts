@@ -285,7 +285,8 @@ describe('STORE_UNAVAILABLE (PostgreSQL)', () => {
     expect(httpError.code).toBe('STORE_UNAVAILABLE');
     expect(httpError.status).toBe(503);
     expect(httpError.details).toEqual({ store: 'database' });
-    expect(httpError.message).toMatch(/^PostgreSQL is unavailable: /);
+    expect(httpError.message).toBe('PostgreSQL is unavailable.');
+    expect(httpError.internalDetails).toEqual({ reason: expect.any(String) });
     return httpError;
   }
 
@@ -294,7 +295,7 @@ describe('STORE_UNAVAILABLE (PostgreSQL)', () => {
     const down = await open(`postgres://postgres@127.0.0.1:${port}/test`);
     const stores = sqlStores(down);
     const error = await unavailable(stores.sessions.get('s', T0));
-    expect(error.message).toContain('ECONNREFUSED');
+    expect(error.internalDetails).toEqual({ reason: expect.stringContaining('ECONNREFUSED') });
     await unavailable(stores.users.findByEmail('a@example.com'));
     await unavailable(
       stores.refreshTokens.create('t', {

@@ -24,7 +24,9 @@ export function redisFailure(error: unknown): unknown {
   const message = (error as Error).message;
   const reason = message.length > MAX_REASON_LENGTH ? `${message.slice(0, MAX_REASON_LENGTH)}…` : message;
   return errors.STORE_UNAVAILABLE({
-    message: `Redis is unavailable: ${reason}`,
+    // The reason (addresses, driver wording) goes to the error reporter only, never to the client.
+    message: 'Redis is unavailable.',
+    internalDetails: { reason },
     details: { store: 'redis' },
     cause: error,
   });

@@ -83,7 +83,9 @@ export function classifyPgError(error: unknown): unknown {
   if (full === undefined) return error;
   const reason = full.length > MAX_REASON_LENGTH ? `${full.slice(0, MAX_REASON_LENGTH)}…` : full;
   return errors.STORE_UNAVAILABLE({
-    message: `PostgreSQL is unavailable: ${reason}`,
+    // The reason (addresses, driver wording) goes to the error reporter only, never to the client.
+    message: 'PostgreSQL is unavailable.',
+    internalDetails: { reason },
     details: { store: 'database' },
     cause: error,
   });
