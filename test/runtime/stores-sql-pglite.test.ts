@@ -16,23 +16,12 @@ import {
   openSqlClient,
   sqlStores,
   sweepExpired,
-  SqlIdempotencyStore,
-  SqlOneTimeTokenStore,
-  SqlRateLimitStore,
-  SqlRefreshTokenStore,
   SqlSessionStore,
   SqlSweeper,
-  SqlThrottleStore,
   SqlUserSource,
   type SqlClient,
 } from '../../runtime/stores/sql/index.js';
-import { idempotencyStoreContract } from './contracts/idempotency-store.js';
-import { oneTimeTokenStoreContract } from './contracts/one-time-token-store.js';
-import { rateLimitStoreContract } from './contracts/rate-limit-store.js';
-import { refreshTokenStoreContract } from './contracts/refresh-token-store.js';
-import { sessionStoreContract } from './contracts/session-store.js';
-import { throttleStoreContract } from './contracts/throttle-store.js';
-import { userSourceContract } from './contracts/user-source.js';
+import { resetSqlTables, sqlStoreContracts } from './contracts/sql-stores.js';
 
 const T0 = 1_700_000_000_000;
 /** The key column of every table with expiring rows. */
@@ -59,48 +48,7 @@ afterAll(async () => {
   await client?.close();
 });
 
-/** Empty svc_ tables. The ambiguity test drops the email index to hold rows differing in case; it comes back. */
-async function reset(): Promise<SqlClient> {
-  await client.query(`
-    TRUNCATE svc_users, svc_sessions, svc_refresh_tokens, svc_refresh_families, svc_refresh_users,
-      svc_one_time_tokens, svc_login_throttle, svc_rate_limits, svc_idempotency;
-    CREATE UNIQUE INDEX IF NOT EXISTS svc_users_email_key ON svc_users (lower(email));
-  `);
-  return client;
-}
-
-/** A source holding exactly `users`, as a database written before the unique email index could. */
-async function seededUsers(users: AuthUser[]): Promise<SqlUserSource> {
-  await reset();
-  await client.query('DROP INDEX svc_users_email_key');
-  for (const user of users) {
-    await client.query(
-      'INSERT INTO svc_users (id, email, password_hash, email_verified, created_at) VALUES ($1, $2, $3, $4, $5)',
-      [user.id, user.email, user.passwordHash ?? null, user.emailVerified, T0],
-    );
-  }
-  return new SqlUserSource(client);
-}
-
-userSourceContract('SqlUserSource (PGlite)', async () => new SqlUserSource(await reset()), seededUsers);
-sessionStoreContract('SqlSessionStore (PGlite)', async () => new SqlSessionStore(await reset()));
-refreshTokenStoreContract(
-  'SqlRefreshTokenStore (PGlite)',
-  async () => new SqlRefreshTokenStore(await reset()),
-);
-oneTimeTokenStoreContract(
-  'SqlOneTimeTokenStore (PGlite)',
-  async () => new SqlOneTimeTokenStore(await reset()),
-);
-throttleStoreContract('SqlThrottleStore (PGlite)', async () => new SqlThrottleStore(await reset()));
-rateLimitStoreContract(
-  'SqlRateLimitStore (PGlite)',
-  async (now) => new SqlRateLimitStore(await reset(), { now }),
-);
-idempotencyStoreContract(
-  'SqlIdempotencyStore (PGlite)',
-  async ({ now, ttlMs }) => new SqlIdempotencyStore(await reset(), { now, ttlMs }),
-);
+sqlStoreContracts('PGlite', () => client);
 
 describe('SQL migrations (PGlite)', () => {
   it('applies every migration once, in order, and nothing the second time', async () => {
@@ -159,7 +107,7 @@ describe('SQL migrations (PGlite)', () => {
 
 describe('sweepExpired (PGlite)', () => {
   it('deletes the rows expired at `now` from every table and keeps the live ones', async () => {
-    await reset();
+    await resetSqlTables(client);
     const clock = { time: T0 };
     const stores = sqlStores(client, { now: () => clock.time });
     for (const [name, expiresAt] of [
@@ -216,7 +164,7 @@ describe('sweepExpired (PGlite)', () => {
   });
 
   it('SqlSweeper sweeps on its interval until stopped, and reports a failed sweep', async () => {
-    await reset();
+    await resetSqlTables(client);
     await new SqlSessionStore(client).create('old', {
       userId: 'u',
       amr: [],

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpError, SvcError, type AuthUser, type RefreshTokenRecord } from 'svckit';
+import { HttpError, SvcError, type RefreshTokenRecord } from 'svckit';
 import {
   checkSchema,
   migrate,
@@ -15,23 +15,12 @@ import {
   openSqlClient,
   sqlStores,
   sweepExpired,
-  SqlIdempotencyStore,
-  SqlOneTimeTokenStore,
-  SqlRateLimitStore,
   SqlRefreshTokenStore,
   SqlSessionStore,
-  SqlThrottleStore,
-  SqlUserSource,
   type SqlClient,
   type SqlClientOptions,
 } from '../../runtime/stores/sql/index.js';
-import { idempotencyStoreContract } from './contracts/idempotency-store.js';
-import { oneTimeTokenStoreContract } from './contracts/one-time-token-store.js';
-import { rateLimitStoreContract } from './contracts/rate-limit-store.js';
-import { refreshTokenStoreContract } from './contracts/refresh-token-store.js';
-import { sessionStoreContract } from './contracts/session-store.js';
-import { throttleStoreContract } from './contracts/throttle-store.js';
-import { userSourceContract } from './contracts/user-source.js';
+import { resetSqlTables, sqlStoreContracts } from './contracts/sql-stores.js';
 
 const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const T0 = 1_700_000_000_000;
@@ -87,48 +76,7 @@ afterAll(async () => {
   for (const name of databases) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 });
 
-/** Empty svc_ tables. The ambiguity test drops the email index to hold rows differing in case; it comes back. */
-async function reset(): Promise<SqlClient> {
-  await client.query(`
-    TRUNCATE svc_users, svc_sessions, svc_refresh_tokens, svc_refresh_families, svc_refresh_users,
-      svc_one_time_tokens, svc_login_throttle, svc_rate_limits, svc_idempotency;
-    CREATE UNIQUE INDEX IF NOT EXISTS svc_users_email_key ON svc_users (lower(email));
-  `);
-  return client;
-}
-
-/** A source holding exactly `users`, as a database written before the unique email index could. */
-async function seededUsers(users: AuthUser[]): Promise<SqlUserSource> {
-  await reset();
-  await client.query('DROP INDEX svc_users_email_key');
-  for (const user of users) {
-    await client.query(
-      'INSERT INTO svc_users (id, email, password_hash, email_verified, created_at) VALUES ($1, $2, $3, $4, $5)',
-      [user.id, user.email, user.passwordHash ?? null, user.emailVerified, T0],
-    );
-  }
-  return new SqlUserSource(client);
-}
-
-userSourceContract('SqlUserSource (PostgreSQL)', async () => new SqlUserSource(await reset()), seededUsers);
-sessionStoreContract('SqlSessionStore (PostgreSQL)', async () => new SqlSessionStore(await reset()));
-refreshTokenStoreContract(
-  'SqlRefreshTokenStore (PostgreSQL)',
-  async () => new SqlRefreshTokenStore(await reset()),
-);
-oneTimeTokenStoreContract(
-  'SqlOneTimeTokenStore (PostgreSQL)',
-  async () => new SqlOneTimeTokenStore(await reset()),
-);
-throttleStoreContract('SqlThrottleStore (PostgreSQL)', async () => new SqlThrottleStore(await reset()));
-rateLimitStoreContract(
-  'SqlRateLimitStore (PostgreSQL)',
-  async (now) => new SqlRateLimitStore(await reset(), { now }),
-);
-idempotencyStoreContract(
-  'SqlIdempotencyStore (PostgreSQL)',
-  async ({ now, ttlMs }) => new SqlIdempotencyStore(await reset(), { now, ttlMs }),
-);
+sqlStoreContracts('PostgreSQL', () => client);
 
 describe('SQL client (PostgreSQL)', () => {
   it('answers BIGINT as numbers, pings, and rethrows a query error unchanged', async () => {
@@ -145,7 +93,7 @@ describe('SQL client (PostgreSQL)', () => {
   });
 
   it('rolls a transaction back when its function throws', async () => {
-    await reset();
+    await resetSqlTables(client);
     await expect(
       client.transaction(async (tx) => {
         await tx.query(`INSERT INTO svc_rate_limits (key, count, expires_at) VALUES ('k', 1, 1)`);
@@ -196,7 +144,7 @@ describe('SQL migrations (PostgreSQL)', () => {
 
 describe('sweepExpired (PostgreSQL)', () => {
   it('deletes rows expired at `now` only', async () => {
-    await reset();
+    await resetSqlTables(client);
     const stores = sqlStores(client, { now: () => T0 - 10 });
     await stores.sessions.create('gone', { userId: 'u', amr: [], createdAt: T0 - 10, expiresAt: T0 });
     await stores.sessions.create('live', { userId: 'u', amr: [], createdAt: T0 - 10, expiresAt: T0 + 1 });
@@ -222,7 +170,7 @@ describe('compare-and-sets across two pools (two processes) on PostgreSQL', () =
   });
 
   it('of 100 concurrent markUsed calls on one token, exactly one wins', async () => {
-    await reset();
+    await resetSqlTables(client);
     const other = await open(url);
     const [a, b] = [new SqlRefreshTokenStore(client), new SqlRefreshTokenStore(other)];
     await a.create('t', token('f'));
@@ -233,7 +181,7 @@ describe('compare-and-sets across two pools (two processes) on PostgreSQL', () =
   });
 
   it('counts concurrent rate-limit hits exactly and reserves an idempotency key once', async () => {
-    await reset();
+    await resetSqlTables(client);
     const other = await open(url);
     const stores = [sqlStores(client, { now: () => T0 }), sqlStores(other, { now: () => T0 })] as const;
     const hits = await Promise.all(
@@ -249,7 +197,7 @@ describe('compare-and-sets across two pools (two processes) on PostgreSQL', () =
   });
 
   it('a token created while its family or its user is revoked is never left unrevoked', async () => {
-    await reset();
+    await resetSqlTables(client);
     const other = await open(url);
     const [a, b] = [new SqlRefreshTokenStore(client), new SqlRefreshTokenStore(other)];
     const rounds = 40;
