@@ -75,26 +75,32 @@ function login(service: RunningService, email: string, password = PASSWORD): Pro
   return call(service, 'POST', '/auth/login', { body: { email, password } });
 }
 
-describe('two processes on one PostgreSQL and one Redis', () => {
-  let database: TestDatabase;
-  let redis: TestRedis;
-  let a: RunningService;
-  let b: RunningService;
-
+/**
+ * Two reference-service processes on a fresh PostgreSQL database and a redis-server of their own, started
+ * together (their migrations must not trip over each other) for the enclosing describe.
+ */
+function twoProcesses(env: Record<string, string>): { a: RunningService; b: RunningService } {
+  const running = {} as { a: RunningService; b: RunningService };
+  let database: TestDatabase | undefined;
+  let redis: TestRedis | undefined;
   beforeAll(async () => {
     [database, redis] = await Promise.all([createDatabase(), startRedis()]);
-    const env = { DATABASE_URL: database.url, REDIS_URL: redis.url, RATE_LIMIT: '100000' };
-    // Both start at once: their migrations must not trip over each other.
-    [a, b] = await Promise.all([start(env), start(env)]);
+    const shared = { DATABASE_URL: database.url, REDIS_URL: redis.url, ...env };
+    [running.a, running.b] = await Promise.all([start(shared), start(shared)]);
   }, 90_000);
-
   afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
+    await Promise.all([running.a?.stop(), running.b?.stop()]);
     await redis?.kill();
     await database?.drop();
   });
+  return running;
+}
+
+describe('two processes on one PostgreSQL and one Redis', () => {
+  const processes = twoProcesses({ RATE_LIMIT: '100000' });
 
   test('an account made on A signs in on B, and B knows A session', async () => {
+    const { a, b } = processes;
     const email = uniqueEmail('shared');
     await register(a, email);
     const signedIn = await login(b, email);
@@ -107,6 +113,7 @@ describe('two processes on one PostgreSQL and one Redis', () => {
   });
 
   test('a refresh token used on A and replayed on B is AUTH_REFRESH_REUSED, and its family is dead on both', async () => {
+    const { a, b } = processes;
     const email = uniqueEmail('refresh');
     const first = (await register(a, email)).body.refreshToken as string;
     const rotated = await call(a, 'POST', '/auth/refresh', { body: { refreshToken: first } });
@@ -122,6 +129,7 @@ describe('two processes on one PostgreSQL and one Redis', () => {
   });
 
   test('the login throttle counts failures made on both processes', async () => {
+    const { a, b } = processes;
     const email = uniqueEmail('throttle');
     await register(a, email);
     const statuses: number[] = [];
@@ -138,6 +146,7 @@ describe('two processes on one PostgreSQL and one Redis', () => {
   });
 
   test('an idempotent POST made on A is replayed on B', async () => {
+    const { a, b } = processes;
     const { accessToken } = (await register(a, uniqueEmail('idem'))).body as { accessToken: string };
     // Behind a load balancer both processes see the one public host (the key's scope includes it).
     const headers = {
@@ -154,6 +163,7 @@ describe('two processes on one PostgreSQL and one Redis', () => {
   });
 
   test('both report their backends on /readyz', async () => {
+    const { a, b } = processes;
     for (const service of [a, b]) {
       const ready = await call(service, 'GET', '/readyz');
       expect(ready.status).toBe(200);
@@ -163,24 +173,10 @@ describe('two processes on one PostgreSQL and one Redis', () => {
 });
 
 describe('rate limits count across processes', () => {
-  let database: TestDatabase;
-  let redis: TestRedis;
-  let a: RunningService;
-  let b: RunningService;
-
-  beforeAll(async () => {
-    [database, redis] = await Promise.all([createDatabase(), startRedis()]);
-    const env = { DATABASE_URL: database.url, REDIS_URL: redis.url, RATE_LIMIT: '10' };
-    [a, b] = await Promise.all([start(env), start(env)]);
-  }, 90_000);
-
-  afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    await redis?.kill();
-    await database?.drop();
-  });
+  const processes = twoProcesses({ RATE_LIMIT: '10' });
 
   test('ten requests per minute per address, shared by A and B', async () => {
+    const { a, b } = processes;
     const remaining: string[] = [];
     for (let i = 0; i < 10; i += 1) {
       const answer = await call(i % 2 === 0 ? a : b, 'GET', '/auth/me');

@@ -4,29 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMIT_MAX_ENTRIES, MemoryRateLimitStore } from 'svckit';
 import { rateLimitStoreContract } from './contracts/rate-limit-store.js';
-
-function fakeClock(start = 1_000_000): { now: () => number; advance(ms: number): void } {
-  let time = start;
-  return {
-    now: () => time,
-    advance(ms) {
-      time += ms;
-    },
-  };
-}
+import { fakeClock } from './contracts/fake-clock.js';
 
 describe('MemoryRateLimitStore', () => {
-  it('counts hits in a fixed window and starts a new window once it ended', async () => {
-    const clock = fakeClock();
-    const store = new MemoryRateLimitStore({ now: clock.now });
-    expect(await store.hit('a', 1000, 5)).toEqual({ count: 1, resetAt: 1_001_000 });
-    clock.advance(999);
-    expect(await store.hit('a', 1000, 5)).toEqual({ count: 2, resetAt: 1_001_000 });
-    clock.advance(1);
-    expect(await store.hit('a', 1000, 5)).toEqual({ count: 1, resetAt: 1_002_000 });
-    expect(await store.hit('b', 1000, 5)).toEqual({ count: 1, resetAt: 1_002_000 });
-  });
-
   it('keeps at most 100000 buckets by default and refuses a bad bound', () => {
     expect(DEFAULT_RATE_LIMIT_MAX_ENTRIES).toBe(100_000);
     expect(new MemoryRateLimitStore().maxEntries).toBe(100_000);
@@ -35,7 +15,7 @@ describe('MemoryRateLimitStore', () => {
   });
 
   it('evicts the oldest window first when full', async () => {
-    const clock = fakeClock();
+    const clock = fakeClock(1_000_000);
     const store = new MemoryRateLimitStore({ maxEntries: 3, now: clock.now });
     for (const key of ['a', 'b', 'c']) {
       await store.hit(key, 10_000, 5);
@@ -56,7 +36,7 @@ describe('MemoryRateLimitStore', () => {
   });
 
   it('sweeps expired buckets before evicting a live one', async () => {
-    const clock = fakeClock();
+    const clock = fakeClock(1_000_000);
     const store = new MemoryRateLimitStore({ maxEntries: 3, now: clock.now });
     await store.hit('old-long', 100_000, 5);
     clock.advance(1);
@@ -70,7 +50,7 @@ describe('MemoryRateLimitStore', () => {
   });
 
   it('orders a bucket by the start of its current window', async () => {
-    const clock = fakeClock();
+    const clock = fakeClock(1_000_000);
     const store = new MemoryRateLimitStore({ maxEntries: 2, now: clock.now });
     await store.hit('a', 10, 5);
     clock.advance(1);
@@ -85,7 +65,7 @@ describe('MemoryRateLimitStore', () => {
   });
 
   it('never evicts a used-up bucket before its window ends', async () => {
-    const clock = fakeClock();
+    const clock = fakeClock(1_000_000);
     const store = new MemoryRateLimitStore({ maxEntries: 2, now: clock.now });
     await store.hit('spent', 10_000, 1); // used up: count 1 of limit 1
     clock.advance(1);
@@ -97,7 +77,7 @@ describe('MemoryRateLimitStore', () => {
   });
 
   it('refuses a new key while every bucket is used up, then admits it once a window ended', async () => {
-    const clock = fakeClock();
+    const clock = fakeClock(1_000_000);
     const store = new MemoryRateLimitStore({ maxEntries: 2, now: clock.now });
     await store.hit('a', 1000, 1);
     clock.advance(100);

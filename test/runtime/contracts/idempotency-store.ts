@@ -3,20 +3,11 @@
 // `ttlMs` and reading time from `now`, so the suite moves time by hand.
 import { describe, expect, it } from 'vitest';
 import type { IdempotencyStore } from 'svckit';
+import { fakeClock } from './fake-clock.js';
 
 const T0 = 1_700_000_000_000;
 const TTL = 60_000;
 const RECORD = { status: 201, body: '{"id":1,"note":"é ✓"}', contentType: 'application/json; charset=utf-8' };
-
-function fakeClock(): { now: () => number; advance(ms: number): void } {
-  let time = T0;
-  return {
-    now: () => time,
-    advance(ms) {
-      time += ms;
-    },
-  };
-}
 
 type Factory = (options: {
   now: () => number;
@@ -26,7 +17,7 @@ type Factory = (options: {
 export function idempotencyStoreContract(name: string, makeStore: Factory): void {
   describe(`IdempotencyStore contract: ${name}`, () => {
     const fresh = async () => {
-      const clock = fakeClock();
+      const clock = fakeClock(T0);
       return { clock, store: await makeStore({ now: clock.now, ttlMs: TTL }) };
     };
 

@@ -2,18 +2,9 @@
 // `makeStore(now)` gives a fresh, empty store reading time from `now`, so the suite moves time by hand.
 import { describe, expect, it } from 'vitest';
 import type { RateLimitStore } from 'svckit';
+import { fakeClock } from './fake-clock.js';
 
 const T0 = 1_700_000_000_000;
-
-function fakeClock(): { now: () => number; advance(ms: number): void } {
-  let time = T0;
-  return {
-    now: () => time,
-    advance(ms) {
-      time += ms;
-    },
-  };
-}
 
 export function rateLimitStoreContract(
   name: string,
@@ -21,7 +12,7 @@ export function rateLimitStoreContract(
 ): void {
   describe(`RateLimitStore contract: ${name}`, () => {
     it('counts hits in a fixed window, then starts a new window once it ended', async () => {
-      const clock = fakeClock();
+      const clock = fakeClock(T0);
       const store = await makeStore(clock.now);
       expect(await store.hit('a', 1000, 5)).toEqual({ count: 1, resetAt: T0 + 1000 });
       clock.advance(999);
@@ -31,7 +22,7 @@ export function rateLimitStoreContract(
     });
 
     it('keeps buckets apart by key', async () => {
-      const clock = fakeClock();
+      const clock = fakeClock(T0);
       const store = await makeStore(clock.now);
       await store.hit('a', 1000, 5);
       await store.hit('a', 1000, 5);
@@ -40,13 +31,13 @@ export function rateLimitStoreContract(
     });
 
     it('keeps counting past the limit: the caller refuses, the store only counts', async () => {
-      const clock = fakeClock();
+      const clock = fakeClock(T0);
       const store = await makeStore(clock.now);
       for (let i = 1; i <= 3; i += 1) expect((await store.hit('k', 60_000, 2)).count).toBe(i);
     });
 
     it('keeps a window to the length it started with', async () => {
-      const clock = fakeClock();
+      const clock = fakeClock(T0);
       const store = await makeStore(clock.now);
       await store.hit('k', 1000, 5);
       clock.advance(500);
@@ -55,7 +46,7 @@ export function rateLimitStoreContract(
     });
 
     it('counts concurrent hits exactly once each', async () => {
-      const clock = fakeClock();
+      const clock = fakeClock(T0);
       const store = await makeStore(clock.now);
       const hits = await Promise.all(Array.from({ length: 50 }, () => store.hit('busy', 60_000, 100)));
       expect(hits.map((hit) => hit.count).sort((a, b) => a - b)).toEqual(
