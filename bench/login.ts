@@ -6,14 +6,14 @@ import { startServer } from './lib/processes.js';
 import { median } from './lib/results.js';
 import { LOGIN_USER } from './servers/auth-secret.js';
 
-const CONNECTIONS = 50;
+export const LOGIN_CONNECTIONS = 50;
 
 export interface LoginBenchOptions {
   runs: number;
   durationSeconds: number;
 }
 
-interface Sample {
+export interface LoginSample {
   loginsPerSecond: number;
   latencyP99: number;
   delayP50: number;
@@ -21,15 +21,28 @@ interface Sample {
   delayMax: number;
 }
 
-async function round(durationSeconds: number): Promise<Sample> {
-  const server = await startServer('svc-login', 'bench/servers/svc-login.ts');
+/** The login server a round starts: its script and environment (the shared-stores bench picks its stores so). */
+export interface LoginServer {
+  name: string;
+  script: string;
+  env?: Readonly<Record<string, string>>;
+}
+
+const LOGIN_SERVER: LoginServer = { name: 'svc-login', script: 'bench/servers/svc-login.ts' };
+
+/** One round: a fresh server, its delay histogram reset, then the logins for the duration. */
+export async function loginRound(
+  durationSeconds: number,
+  login: LoginServer = LOGIN_SERVER,
+): Promise<LoginSample> {
+  const server = await startServer(login.name, login.script, undefined, login.env);
   try {
     const body = JSON.stringify(LOGIN_USER);
     await fetch(`${server.url}/__delay/reset`, { method: 'POST' });
     const result = await autocannon({
       url: `${server.url}/auth/login`,
       method: 'POST',
-      connections: CONNECTIONS,
+      connections: LOGIN_CONNECTIONS,
       duration: durationSeconds,
       headers: { 'content-type': 'application/json' },
       body,
@@ -55,20 +68,20 @@ async function round(durationSeconds: number): Promise<Sample> {
 }
 
 export async function runLoginBench(options: LoginBenchOptions): Promise<string> {
-  const samples: Sample[] = [];
+  const samples: LoginSample[] = [];
   for (let n = 0; n < options.runs; n++) {
-    const sample = await round(options.durationSeconds);
+    const sample = await loginRound(options.durationSeconds);
     process.stdout.write(
       `  login round ${n + 1}: event loop p99 ${sample.delayP99.toFixed(1)} ms, ${Math.round(sample.loginsPerSecond)} logins/s\n`,
     );
     samples.push(sample);
   }
-  const pick = (key: keyof Sample, digits: number) =>
+  const pick = (key: keyof LoginSample, digits: number) =>
     median(samples.map((sample) => sample[key])).toFixed(digits);
   return [
     '## Login under 50 concurrent clients: event-loop delay (target p99 < 20 ms)',
     '',
-    `${options.runs} rounds; each starts the server afresh (one user, scrypt N=2^15, r=8, p=1), then ${CONNECTIONS}`,
+    `${options.runs} rounds; each starts the server afresh (one user, scrypt N=2^15, r=8, p=1), then ${LOGIN_CONNECTIONS}`,
     `connections POST /auth/login with the right password for ${options.durationSeconds} s. Server on core 0, autocannon on core 1;`,
     'the delay is measured inside the server (perf_hooks.monitorEventLoopDelay sampling every 10 ms; a sample',
     'records the whole interval, so the delay is what exceeds 10 ms). The server process, its event loop and',

@@ -1,7 +1,10 @@
-// `npm run bench [-- <bench>...]`: runs the named benches (fastify, express, hono, edge, edge-memory, auth, login, upload;
-// all by default) and writes their sections of bench/RESULTS.md.
+// `npm run bench [-- <bench>...]`: runs the named benches (fastify, express, hono, edge, edge-memory, auth, login, upload,
+// stores-jwt, stores-session, stores-login; all by default) and writes their sections of bench/RESULTS.md.
+// The stores-* benches need PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test; they
+// create and drop a database svc_bench on that server) and Redis (REDIS_URL, default redis://127.0.0.1:6379).
 // BENCH_DURATION (seconds per HTTP measurement, default 4) and BENCH_RUNS (rounds, default 12 for the HTTP
-// pairs and 5 for the upload) shorten or lengthen them; BENCH_ONLY_SERVER_BOUND=1 skips the unthrottled regime.
+// pairs, 3 for login, 6 for stores-login and 5 for the upload) shorten or lengthen them;
+// BENCH_ONLY_SERVER_BOUND=1 skips the unthrottled regime.
 import { cpus, loadavg } from 'node:os';
 import { prepareBenchSpec, runHttpPair, type HttpPair } from './http.js';
 import { pinSelf } from './lib/processes.js';
@@ -9,6 +12,14 @@ import { writeSection } from './lib/results.js';
 import { runUploadBench } from './upload.js';
 import { benchBearerHeaders } from './auth-token.js';
 import { runLoginBench } from './login.js';
+import {
+  STORES_IDS,
+  STORES_LOGIN_ID,
+  STORES_PAIRS,
+  STORES_PAIR_NOTE,
+  prepareBenchStores,
+  runStoresLoginBench,
+} from './stores.js';
 
 const HTTP_PAIRS: HttpPair[] = [
   {
@@ -57,7 +68,7 @@ const HTTP_PAIRS: HttpPair[] = [
 ];
 const UPLOAD_ID = 'upload';
 const LOGIN_ID = 'login';
-const KNOWN = [...HTTP_PAIRS.map((pair) => pair.id), LOGIN_ID, UPLOAD_ID];
+const KNOWN = [...HTTP_PAIRS.map((pair) => pair.id), LOGIN_ID, UPLOAD_ID, ...STORES_IDS];
 
 const runsOverride = process.env.BENCH_RUNS === undefined ? undefined : Number(process.env.BENCH_RUNS);
 const httpOptions = {
@@ -99,4 +110,23 @@ if (selected.includes(LOGIN_ID)) {
 if (selected.includes(UPLOAD_ID)) {
   process.stdout.write(`bench ${UPLOAD_ID}\n`);
   await report(UPLOAD_ID, await runUploadBench({ runs: runsOverride ?? 5 }));
+}
+if (selected.some((id) => STORES_IDS.includes(id))) {
+  const cleanup = await prepareBenchStores();
+  try {
+    for (const pair of STORES_PAIRS) {
+      if (!selected.includes(pair.id)) continue;
+      process.stdout.write(`bench ${pair.id}\n`);
+      await report(pair.id, `${await runHttpPair(pair, httpOptions)}\n\n${STORES_PAIR_NOTE}`);
+    }
+    if (selected.includes(STORES_LOGIN_ID)) {
+      process.stdout.write(`bench ${STORES_LOGIN_ID}\n`);
+      await report(
+        STORES_LOGIN_ID,
+        await runStoresLoginBench({ runs: runsOverride ?? 6, durationSeconds: 10 }),
+      );
+    }
+  } finally {
+    await cleanup();
+  }
 }

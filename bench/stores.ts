@@ -1,0 +1,176 @@
+// The shared-stores benches (issue 6): the same server on svc's in-memory stores and on PostgreSQL + Redis.
+// - stores-jwt, stores-session: HTTP pairs (bench/http.ts) of bench/servers/svc-fastify-stores-*.ts, every
+//   request authenticated (a bearer JWT, or the session cookie) and counted by a global per-IP rate limit.
+// - stores-login: the login bench (bench/login.ts) on both, rounds alternating which goes first.
+// The runner gives the benches a database of their own (svc_bench, created and migrated here, dropped WITH
+// (FORCE) afterwards) and a Redis key prefix (svc-bench:, its keys deleted afterwards), so nothing collides
+// with the tests' databases and keys.
+import pg from 'pg';
+import { SessionIds, closeRedis, openRedis, openStores } from 'svckit';
+import type { HttpPair } from './http.js';
+import { LOGIN_CONNECTIONS, loginRound, type LoginSample } from './login.js';
+import { median } from './lib/results.js';
+import { BENCH_AUTH_SECRET } from './servers/auth-secret.js';
+import {
+  BENCH_DATABASE_NAME,
+  BENCH_REDIS_PREFIX,
+  BENCH_SESSION_ENV,
+  BENCH_STORES_ENV,
+  benchDatabaseUrl,
+  benchRedisUrl,
+  type BenchStoresKind,
+} from './servers/stores-env.js';
+import { benchBearerHeaders } from './auth-token.js';
+
+export const STORES_LOGIN_ID = 'stores-login';
+
+/** The session every stores-session request presents; both servers store it for the bench account at start. */
+const SESSION_ID = new SessionIds({ secret: BENCH_AUTH_SECRET }).create(['pwd']);
+const LABELS = { plain: 'memory stores', svc: 'PostgreSQL + Redis stores' };
+const MEMORY_SERVER = 'bench/servers/svc-fastify-stores-memory.ts';
+const SHARED_SERVER = 'bench/servers/svc-fastify-stores-shared.ts';
+
+export const STORES_PAIRS: HttpPair[] = [
+  {
+    id: 'stores-jwt',
+    title:
+      'svc on Fastify, bearer JWT (`meta.auth: true`) + a global per-IP rate limit: PostgreSQL + Redis stores vs in-memory stores (each request: one rate-limit hit in the store; the JWT needs none)',
+    plain: MEMORY_SERVER,
+    svc: SHARED_SERVER,
+    labels: LABELS,
+    headers: await benchBearerHeaders(),
+  },
+  {
+    id: 'stores-session',
+    title:
+      'svc on Fastify, session cookie (`meta.auth: true`) + a global per-IP rate limit: PostgreSQL + Redis stores vs in-memory stores (each request: one rate-limit hit and one session read in Redis, one user read in PostgreSQL)',
+    plain: MEMORY_SERVER,
+    svc: SHARED_SERVER,
+    labels: LABELS,
+    headers: { cookie: `svc_session=${SESSION_ID}` },
+  },
+];
+
+/** Appended to the HTTP pairs' sections: where the stores' own work runs. */
+export const STORES_PAIR_NOTE = [
+  'Both servers register the bench account at start and store the bench session for it; the shared-stores',
+  'server keeps users in PostgreSQL (pool of 10) and sessions and rate-limit buckets in Redis (key prefix',
+  '`svc-bench:`), on the same machine. PostgreSQL and Redis are not pinned and not under the CPU quota, so the',
+  "server CPU column counts the svc process only: the stores' own CPU comes on top, on either core.",
+].join('\n');
+
+export const STORES_IDS = [...STORES_PAIRS.map((pair) => pair.id), STORES_LOGIN_ID];
+
+/** Runs `sql` on the maintenance database (CREATE/DROP DATABASE cannot run in the database they name). */
+async function admin(sql: string): Promise<pg.QueryResult> {
+  const connection = new pg.Client({ connectionString: benchDatabaseUrl('postgres') });
+  await connection.connect();
+  try {
+    return await connection.query(sql);
+  } finally {
+    await connection.end();
+  }
+}
+
+/** Deletes every key under the benches' prefix. */
+async function clearRedis(): Promise<number> {
+  const client = await openRedis(benchRedisUrl());
+  try {
+    let cursor = '0';
+    let deleted = 0;
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', `${BENCH_REDIS_PREFIX}*`, 'COUNT', 1000);
+      if (keys.length > 0) deleted += await client.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+    return deleted;
+  } finally {
+    await closeRedis(client);
+  }
+}
+
+async function dropDatabase(): Promise<void> {
+  await admin(`DROP DATABASE IF EXISTS ${BENCH_DATABASE_NAME} WITH (FORCE)`);
+}
+
+/**
+ * A fresh bench database with svc's schema, no bench keys in Redis, and the bench session id in the
+ * environment the servers inherit. Resolves to the cleanup, which removes both.
+ */
+export async function prepareBenchStores(): Promise<() => Promise<void>> {
+  await dropDatabase(); // left over by an interrupted run
+  await admin(`CREATE DATABASE ${BENCH_DATABASE_NAME}`);
+  await clearRedis();
+  const stores = await openStores(
+    { database: benchDatabaseUrl(), redis: benchRedisUrl() },
+    { migrate: true, sweepIntervalMs: 0, redisPrefix: BENCH_REDIS_PREFIX },
+  );
+  await stores.close();
+  process.env[BENCH_SESSION_ENV] = SESSION_ID;
+  return async () => {
+    delete process.env[BENCH_SESSION_ENV];
+    await dropDatabase();
+    await clearRedis();
+  };
+}
+
+export interface StoresLoginOptions {
+  runs: number;
+  durationSeconds: number;
+}
+
+const STORES_LABELS: Record<BenchStoresKind, string> = {
+  memory: 'memory stores',
+  shared: 'PostgreSQL + Redis stores',
+};
+
+function loginServer(kind: BenchStoresKind) {
+  return {
+    name: `svc-login ${kind}`,
+    script: 'bench/servers/svc-login-stores.ts',
+    env: { [BENCH_STORES_ENV]: kind },
+  };
+}
+
+/** The login bench on both stores, one server at a time, alternating which goes first. */
+export async function runStoresLoginBench(options: StoresLoginOptions): Promise<string> {
+  const samples: Record<BenchStoresKind, LoginSample[]> = { memory: [], shared: [] };
+  const ratios: number[] = [];
+  for (let n = 0; n < options.runs; n++) {
+    const order: BenchStoresKind[] = n % 2 === 0 ? ['memory', 'shared'] : ['shared', 'memory'];
+    const round: Partial<Record<BenchStoresKind, LoginSample>> = {};
+    for (const kind of order) {
+      const sample = await loginRound(options.durationSeconds, loginServer(kind));
+      round[kind] = sample;
+      samples[kind].push(sample);
+    }
+    const memory = round.memory!;
+    const shared = round.shared!;
+    ratios.push(shared.loginsPerSecond / memory.loginsPerSecond);
+    process.stdout.write(
+      `  ${STORES_LOGIN_ID} round ${n + 1}: memory ${memory.loginsPerSecond.toFixed(1)} logins/s (loop p99 ${memory.delayP99.toFixed(1)} ms), ` +
+        `shared ${shared.loginsPerSecond.toFixed(1)} logins/s (loop p99 ${shared.delayP99.toFixed(1)} ms)\n`,
+    );
+  }
+  const pick = (kind: BenchStoresKind, key: keyof LoginSample, digits: number) =>
+    median(samples[kind].map((sample) => sample[key])).toFixed(digits);
+  const row = (kind: BenchStoresKind, ratio: string) =>
+    `| ${STORES_LABELS[kind]} | ${pick(kind, 'loginsPerSecond', 1)} | ${pick(kind, 'latencyP99', 0)} | ${pick(kind, 'delayP50', 1)} | **${pick(kind, 'delayP99', 1)}** | ${pick(kind, 'delayMax', 1)} | ${ratio} |`;
+  const spread = `${(Math.min(...ratios) * 100).toFixed(0)}–${(Math.max(...ratios) * 100).toFixed(0)} %`;
+  return [
+    '## Login under 50 concurrent clients: PostgreSQL + Redis stores vs in-memory stores',
+    '',
+    `${options.runs} rounds; each starts the in-memory server, then the shared-stores one (the other way round every`,
+    `second round), each afresh (one user, scrypt N=2^15, r=8, p=1), and has ${LOGIN_CONNECTIONS} connections POST /auth/login`,
+    `with the right password for ${options.durationSeconds} s. Both count sign-ins in a login throttle (limits raised so the`,
+    'account never locks). A login on the shared stores reads the user from PostgreSQL; the throttle checks, the',
+    'new refresh token and the new session go to Redis. Server on core 0, autocannon on core 1; PostgreSQL and',
+    'Redis are not pinned. Event-loop delay as in the login bench. shared / memory is the median of the',
+    'per-round logins/s ratios (range in brackets); other columns are medians.',
+    '',
+    '| stores | logins/s | login p99 ms | event loop p50 ms | event loop p99 ms | event loop max ms | shared / memory logins/s |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    row('memory', ''),
+    row('shared', `**${(median(ratios) * 100).toFixed(1)} %** (${spread})`),
+  ].join('\n');
+}
