@@ -14,7 +14,7 @@ import type { HealthCheck } from '../edge/health/index.js';
 import type { RateLimitStore } from '../edge/rate-limit/store.js';
 import { MemoryIdempotencyStore } from '../idempotency/memory-store.js';
 import type { IdempotencyStore } from '../idempotency/store.js';
-import { openRedis, pingRedis, redisStores } from './redis/index.js';
+import { closeRedis, openRedis, pingRedis, redisStores } from './redis/index.js';
 import { checkSchema, migrate, openSqlClient, SqlSweeper, sqlStores, type SqlClient } from './sql/index.js';
 
 export type DatabaseKind = 'memory' | 'postgres' | 'pglite';
@@ -113,9 +113,7 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
   if (config.redis !== undefined) {
     const client = await openRedis(config.redis);
     redis = redisStores(client, { prefix: options.redisPrefix });
-    closers.push(async () => {
-      client.disconnect();
-    });
+    closers.push(() => closeRedis(client)); // waits for replies still in flight
     healthChecks.redis = async () => {
       await pingRedis(client);
       return { ok: true };
