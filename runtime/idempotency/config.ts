@@ -3,8 +3,7 @@
 // ttlMs, credentialHeaders, allowAnonymous).
 import type { Plugin } from '../app/app.js';
 import { fromSettings, moduleSettings } from '../config/module-settings.js';
-import { DEFAULT_IDEMPOTENCY_TTL_MS } from './memory-store.js';
-import { idempotencyPlugin } from './plugin.js';
+import { idempotencyPlugin, idempotencyTtl } from './plugin.js';
 import type { IdempotencyStore } from './store.js';
 
 export interface IdempotencyModuleContext {
@@ -20,14 +19,9 @@ export function idempotencyPlugins(setting: unknown, context: IdempotencyModuleC
   return [
     fromSettings('idempotency', () => {
       if (makeStore === undefined) return idempotencyPlugin(settings);
+      // The shared store keeps keys for the configured retention; the plugin refuses `ttlMs` beside a store.
       const { ttlMs, ...rest } = settings;
-      const retention = ttlMs === undefined ? DEFAULT_IDEMPOTENCY_TTL_MS : checkedTtl(ttlMs);
-      return idempotencyPlugin({ ...rest, store: makeStore(retention) });
+      return idempotencyPlugin({ ...rest, store: makeStore(idempotencyTtl(ttlMs)) });
     }),
   ];
-}
-
-function checkedTtl(value: unknown): number {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) return value;
-  throw new TypeError('ttlMs must be a whole number of milliseconds, 1 or more.');
 }

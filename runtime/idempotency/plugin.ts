@@ -52,6 +52,15 @@ function headerName(value: unknown, option: string): string {
   return value.toLowerCase();
 }
 
+/** The `ttlMs` option, checked; the default retention when absent. */
+export function idempotencyTtl(value: unknown): number {
+  const ttlMs = value ?? DEFAULT_IDEMPOTENCY_TTL_MS;
+  if (typeof ttlMs !== 'number' || !Number.isSafeInteger(ttlMs) || ttlMs < 1) {
+    fail('ttlMs must be a whole number of milliseconds, 1 or more.');
+  }
+  return ttlMs;
+}
+
 function resolveOptions(options: IdempotencyPluginOptions): ResolvedOptions {
   for (const name of Object.keys(options)) if (!OPTION_NAMES.has(name)) fail(`unknown option "${name}".`);
   const methods = options.methods ?? ['POST'];
@@ -62,9 +71,7 @@ function resolveOptions(options: IdempotencyPluginOptions): ResolvedOptions {
   if (!Array.isArray(credentialHeaders)) fail('credentialHeaders must be an array of header names.');
   const allowAnonymous = options.allowAnonymous ?? false;
   if (typeof allowAnonymous !== 'boolean') fail('allowAnonymous must be a boolean.');
-  const ttlMs = options.ttlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS;
-  if (!Number.isSafeInteger(ttlMs) || ttlMs < 1)
-    fail('ttlMs must be a whole number of milliseconds, 1 or more.');
+  const ttlMs = idempotencyTtl(options.ttlMs);
   if (options.store !== undefined && options.ttlMs !== undefined) {
     fail('ttlMs configures the default store; give your own store its retention instead.');
   }
