@@ -1,5 +1,5 @@
-// The SQL stores on PGlite (embedded PostgreSQL): every store contract, then what only the SQL backend promises
-// (migrations, schema checks, the sweep of expired rows) and what only PGlite needs (one process per data
+// The SQL stores on PGlite (embedded PostgreSQL): every store contract and SQL rule (contracts/sql-stores.ts),
+// then migrations, schema checks, the sweeper's timer, and what only PGlite needs (one process per data
 // directory: the lock file). One in-memory PGlite serves the whole file (it takes ~2 s to start); each
 // contract test gets empty tables.
 import { spawn } from 'node:child_process';
@@ -14,8 +14,7 @@ import {
   migrate,
   migrations,
   openSqlClient,
-  sqlStores,
-  sweepExpired,
+  pgliteLocation,
   SqlSessionStore,
   SqlSweeper,
   SqlUserSource,
@@ -24,16 +23,6 @@ import {
 import { resetSqlTables, sqlStoreContracts } from './contracts/sql-stores.js';
 
 const T0 = 1_700_000_000_000;
-/** The key column of every table with expiring rows. */
-const KEY_COLUMNS = {
-  svc_sessions: 'id_hash',
-  svc_refresh_tokens: 'token_hash',
-  svc_refresh_families: 'family_id',
-  svc_one_time_tokens: 'token_hash',
-  svc_login_throttle: 'key',
-  svc_rate_limits: 'key',
-  svc_idempotency: 'key',
-};
 const SQL_INDEX = fileURLToPath(new URL('../../runtime/stores/sql/index.ts', import.meta.url));
 
 let client: SqlClient;
@@ -105,64 +94,7 @@ describe('SQL migrations (PGlite)', () => {
   });
 });
 
-describe('sweepExpired (PGlite)', () => {
-  it('deletes the rows expired at `now` from every table and keeps the live ones', async () => {
-    await resetSqlTables(client);
-    const clock = { time: T0 };
-    const stores = sqlStores(client, { now: () => clock.time });
-    for (const [name, expiresAt] of [
-      ['gone', T0 - 1],
-      ['edge', T0],
-      ['live', T0 + 1],
-    ] as const) {
-      await stores.sessions.create(name, { userId: 'u', amr: ['pwd'], createdAt: T0 - 10, expiresAt });
-      await stores.refreshTokens.create(name, {
-        userId: 'u',
-        familyId: name,
-        amr: [],
-        createdAt: T0 - 10,
-        expiresAt,
-      });
-      await stores.refreshTokens.revokeFamily(name, T0 - 5, expiresAt);
-      await stores.oneTimeTokens.create(name, {
-        purpose: 'verify-email',
-        userId: 'u',
-        email: 'u@example.com',
-        createdAt: T0 - 10,
-        expiresAt,
-      });
-      await stores.throttle.hit(name, { windowMs: expiresAt - (T0 - 10), maxAttempts: 5, now: T0 - 10 });
-      clock.time = T0 - 10;
-      await stores.rateLimit.hit(name, expiresAt - clock.time, 5);
-    }
-    const idempotency = stores.idempotency(11);
-    clock.time = T0 - 12;
-    await idempotency.setPending('gone');
-    clock.time = T0 - 11;
-    await idempotency.setPending('edge');
-    clock.time = T0 - 10;
-    await idempotency.complete('live', { status: 200, body: 'ok' });
-
-    const deleted = await sweepExpired(client, T0);
-    expect(deleted).toEqual({
-      svc_sessions: 2,
-      svc_refresh_tokens: 2,
-      svc_refresh_families: 2,
-      svc_one_time_tokens: 2,
-      svc_login_throttle: 2,
-      svc_rate_limits: 2,
-      svc_idempotency: 2,
-    });
-    for (const [table, column] of Object.entries(KEY_COLUMNS)) {
-      const { rows } = await client.query<{ id: string }>(`SELECT ${column} AS id FROM ${table}`);
-      expect(
-        rows.map((row) => row.id),
-        table,
-      ).toEqual(['live']);
-    }
-    expect(await sweepExpired(client, T0)).toMatchObject({ svc_sessions: 0, svc_idempotency: 0 });
-  });
-
+describe('SqlSweeper', () => {
   it('SqlSweeper sweeps on its interval until stopped, and reports a failed sweep', async () => {
     await resetSqlTables(client);
     await new SqlSessionStore(client).create('old', {
@@ -186,6 +118,30 @@ describe('sweepExpired (PGlite)', () => {
     await failing.stop();
     expect(failures).toEqual([new Error('boom')]);
     expect(() => new SqlSweeper(client, { intervalMs: 0 })).toThrow(TypeError);
+  });
+
+  it('never overlaps a sweep still running, and sweeps no more once stopped', async () => {
+    let queries = 0;
+    let finish = () => {};
+    const held = new Promise<void>((resolve) => (finish = resolve));
+    const slow = {
+      async query() {
+        queries += 1;
+        await held;
+        return { rows: [], rowCount: 0 };
+      },
+    };
+    const sweeper = new SqlSweeper(slow, { intervalMs: 5 });
+    const first = sweeper.sweep();
+    expect(sweeper.sweep()).toBe(first);
+    await new Promise((resolve) => setTimeout(resolve, 30)); // several intervals pass while the DELETE hangs
+    expect(queries).toBe(1);
+    finish();
+    await first;
+    await sweeper.stop();
+    const afterStop = queries;
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(queries).toBe(afterStop);
   });
 });
 
@@ -256,7 +212,6 @@ describe('pglite: data directories', () => {
   });
 
   it('resolves a relative directory against the working directory and refuses an unknown scheme', async () => {
-    const { pgliteLocation } = await import('../../runtime/stores/sql/index.js');
     expect(pgliteLocation('pglite:.svc/data')).toBe(path.resolve(process.cwd(), '.svc/data'));
     expect(pgliteLocation('pglite:memory')).toBe('memory');
     await expect(openSqlClient('mysql://localhost/x')).rejects.toThrow(TypeError);

@@ -1,8 +1,8 @@
 // The SQL stores on a real PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test): every
-// store contract, then what only a server with many connections can show: concurrent migrators, compare-and-sets
-// raced from two pools (two processes), creates racing revocations, and STORE_UNAVAILABLE while the server is
-// unreachable, with recovery once it is back. The file works in a database of its own, dropped at the end, so
-// it runs beside other test files.
+// store contract and SQL rule (contracts/sql-stores.ts), then what only a server with many connections can
+// show: concurrent migrators, compare-and-sets raced from two pools (two processes), creates racing
+// revocations, and STORE_UNAVAILABLE while the server is unreachable, with recovery once it is back. The file
+// works in a database of its own, dropped at the end, so it runs beside other test files.
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import pg from 'pg';
@@ -14,7 +14,6 @@ import {
   migrations,
   openSqlClient,
   sqlStores,
-  sweepExpired,
   SqlRefreshTokenStore,
   SqlSessionStore,
   type SqlClient,
@@ -78,34 +77,9 @@ afterAll(async () => {
 
 sqlStoreContracts('PostgreSQL', () => client);
 
-describe('SQL client (PostgreSQL)', () => {
-  it('answers BIGINT as numbers, pings, and rethrows a query error unchanged', async () => {
-    expect(client.kind).toBe('postgres');
-    const { rows } = await client.query<{ n: unknown }>('SELECT $1::bigint AS n', [T0]);
-    expect(rows).toEqual([{ n: T0 }]);
-    await client.ping();
-    const error = await client.query('SELEC 1').then(
-      () => undefined,
-      (caught: unknown) => caught,
-    );
-    expect(error).not.toBeInstanceOf(SvcError);
-    expect((error as { code?: string }).code).toBe('42601');
-  });
-
-  it('rolls a transaction back when its function throws', async () => {
-    await resetSqlTables(client);
-    await expect(
-      client.transaction(async (tx) => {
-        await tx.query(`INSERT INTO svc_rate_limits (key, count, expires_at) VALUES ('k', 1, 1)`);
-        throw new Error('abandon');
-      }),
-    ).rejects.toThrow('abandon');
-    expect((await client.query('SELECT 1 FROM svc_rate_limits')).rowCount).toBe(0);
-  });
-});
-
 describe('SQL migrations (PostgreSQL)', () => {
   it('applies every migration once, and nothing the second time', async () => {
+    expect(client.kind).toBe('postgres');
     expect(firstMigration.applied).toEqual(migrations.map((migration) => migration.id));
     expect(await migrate(client)).toEqual({ applied: [] });
     await checkSchema(client);
@@ -139,23 +113,6 @@ describe('SQL migrations (PostgreSQL)', () => {
     const ahead = await schemaError(db);
     expect(ahead.details).toEqual({ missing: [], unknown: [9999] });
     expect(ahead.message).toContain('9999');
-  });
-});
-
-describe('sweepExpired (PostgreSQL)', () => {
-  it('deletes rows expired at `now` only', async () => {
-    await resetSqlTables(client);
-    const stores = sqlStores(client, { now: () => T0 - 10 });
-    await stores.sessions.create('gone', { userId: 'u', amr: [], createdAt: T0 - 10, expiresAt: T0 });
-    await stores.sessions.create('live', { userId: 'u', amr: [], createdAt: T0 - 10, expiresAt: T0 + 1 });
-    await stores.rateLimit.hit('gone', 10, 5);
-    await stores.rateLimit.hit('live', 11, 5);
-    const deleted = await sweepExpired(client, T0);
-    expect(deleted).toMatchObject({ svc_sessions: 1, svc_rate_limits: 1, svc_refresh_tokens: 0 });
-    expect(await stores.sessions.get('live', T0)).toBeDefined();
-    expect((await client.query<{ key: string }>('SELECT key FROM svc_rate_limits')).rows).toEqual([
-      { key: 'live' },
-    ]);
   });
 });
 

@@ -41,7 +41,7 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     const row = rows[0];
     if (row === undefined) return undefined;
     if (row.status === null) return 'pending';
-    const record: IdempotencyRecord = { status: Number(row.status), body: row.body ?? '' };
+    const record: IdempotencyRecord = { status: row.status, body: row.body ?? '' };
     if (row.content_type !== null) record.contentType = row.content_type;
     return record;
   }

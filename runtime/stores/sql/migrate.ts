@@ -23,7 +23,7 @@ export interface MigrateOptions {
 
 async function appliedIds(db: SqlQueryable): Promise<number[]> {
   const { rows } = await db.query<{ id: number }>('SELECT id FROM svc_migrations ORDER BY id');
-  return rows.map((row) => Number(row.id));
+  return rows.map((row) => row.id);
 }
 
 /**

@@ -5,15 +5,6 @@ import type {
   OneTimeTokenStore,
 } from '../../auth/stores/one-time-tokens.js';
 import type { SqlQueryable } from './client.js';
-import { num } from './rows.js';
-
-interface TokenRow {
-  purpose: OneTimeTokenPurpose;
-  user_id: string;
-  email: string;
-  created_at: unknown;
-  expires_at: unknown;
-}
 
 export class SqlOneTimeTokenStore implements OneTimeTokenStore {
   constructor(private readonly db: SqlQueryable) {}
@@ -35,21 +26,12 @@ export class SqlOneTimeTokenStore implements OneTimeTokenStore {
     purpose: OneTimeTokenPurpose,
     now: number,
   ): Promise<OneTimeTokenRecord | undefined> {
-    const { rows } = await this.db.query<TokenRow>(
+    const { rows } = await this.db.query<OneTimeTokenRecord>(
       `DELETE FROM svc_one_time_tokens WHERE token_hash = $1 AND purpose = $2 AND expires_at > $3
-       RETURNING purpose, user_id, email, created_at, expires_at`,
+       RETURNING purpose, user_id AS "userId", email, created_at AS "createdAt", expires_at AS "expiresAt"`,
       [tokenHash, purpose, now],
     );
-    const row = rows[0];
-    if (row === undefined) return undefined;
-    return {
-      purpose: row.purpose,
-      userId: row.user_id,
-      email: row.email,
-      createdAt: num(row.created_at),
-      expiresAt: num(row.expires_at),
-      usedAt: now,
-    };
+    return rows[0] === undefined ? undefined : { ...rows[0], usedAt: now };
   }
 
   async deleteByUser(userId: string, purpose: OneTimeTokenPurpose): Promise<void> {

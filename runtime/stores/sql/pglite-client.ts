@@ -30,8 +30,11 @@ export async function openPgliteClient(location: string): Promise<SqlClient> {
   const lock: DirLock | undefined = location === 'memory' ? undefined : lockDirectory(location);
   let db: PGlite;
   try {
-    const { PGlite } = await import('@electric-sql/pglite');
-    db = await PGlite.create(location === 'memory' ? undefined : location);
+    const { PGlite, types } = await import('@electric-sql/pglite');
+    // As pg-client.ts: BIGINT as a number, whatever its size (PGlite answers a bigint above 2^53).
+    db = await PGlite.create(location === 'memory' ? undefined : location, {
+      parsers: { [types.INT8]: Number },
+    });
   } catch (error) {
     lock?.release();
     throw error;

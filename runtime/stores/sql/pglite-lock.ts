@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { errors } from '../../../generated/modules/errors.js';
 
-export const LOCK_FILE = 'svc.lock';
+const LOCK_FILE = 'svc.lock';
 
 /** Directories this process holds: its own pid in a lock file is stale unless listed here (pid 1 in a container). */
 const heldHere = new Set<string>();

@@ -3,7 +3,6 @@
 // store's clock, never the database's.
 import type { RateLimitHit, RateLimitStore } from '../../edge/rate-limit/store.js';
 import type { SqlQueryable } from './client.js';
-import { num } from './rows.js';
 
 export interface SqlRateLimitStoreOptions {
   /** Clock in epoch milliseconds; tests pass a fake one. Default `Date.now`. */
@@ -16,7 +15,7 @@ INSERT INTO svc_rate_limits AS b (key, count, expires_at) VALUES ($1, 1, $2::big
 ON CONFLICT (key) DO UPDATE SET
   count = CASE WHEN b.expires_at > $2 THEN b.count + 1 ELSE 1 END,
   expires_at = CASE WHEN b.expires_at > $2 THEN b.expires_at ELSE $2 + $3 END
-RETURNING count, expires_at`;
+RETURNING count, expires_at AS "resetAt"`;
 
 export class SqlRateLimitStore implements RateLimitStore {
   private readonly now: () => number;
@@ -30,13 +29,8 @@ export class SqlRateLimitStore implements RateLimitStore {
 
   /** `limit` is unused: the table is not bounded, so no bucket is ever evicted. */
   async hit(key: string, windowMs: number, _limit: number): Promise<RateLimitHit> {
-    const { rows } = await this.db.query<{ count: unknown; expires_at: unknown }>(HIT, [
-      key,
-      this.now(),
-      windowMs,
-    ]);
-    const row = rows[0];
-    if (row === undefined) throw new Error('SqlRateLimitStore: the upsert returned no row');
-    return { count: num(row.count), resetAt: num(row.expires_at) };
+    const { rows } = await this.db.query<RateLimitHit>(HIT, [key, this.now(), windowMs]);
+    if (rows[0] === undefined) throw new Error('SqlRateLimitStore: the upsert returned no row');
+    return rows[0];
   }
 }

@@ -11,31 +11,23 @@
 // Creates take the family lock, then the user lock; revocations hold one lock each, so no cycle can deadlock.
 import type { RefreshTokenRecord, RefreshTokenStore } from '../../auth/stores/refresh-tokens.js';
 import type { SqlClient } from './client.js';
-import { num, optionalNum, textArray } from './rows.js';
+import { recordOf, type RowOf } from './rows.js';
 
 /** The advisory-lock keys (bigint) of a family and of a user, from the query parameter `param`. */
 const familyKey = (param: string) => `hashtextextended('svc:refresh-family:' || ${param}::text, 0)`;
 const userKey = (param: string) => `hashtextextended('svc:refresh-user:' || ${param}::text, 0)`;
 
-interface TokenRow {
-  user_id: string;
-  family_id: string;
-  amr: unknown;
-  created_at: unknown;
-  expires_at: unknown;
-  used_at: unknown;
-  revoked_at: unknown;
-}
+/** create's locks: $1 family, $2 user. */
+const LOCK_SHARED = `SELECT pg_advisory_xact_lock_shared(${familyKey('$1')}), pg_advisory_xact_lock_shared(${userKey('$2')})`;
+const LOCK_FAMILY = `SELECT pg_advisory_xact_lock(${familyKey('$1')})`;
+const LOCK_USER = `SELECT pg_advisory_xact_lock(${userKey('$1')})`;
 
 export class SqlRefreshTokenStore implements RefreshTokenStore {
   constructor(private readonly db: SqlClient) {}
 
   async create(tokenHash: string, record: RefreshTokenRecord): Promise<void> {
     await this.db.transaction(async (tx) => {
-      await tx.query(
-        `SELECT pg_advisory_xact_lock_shared(${familyKey('$1')}), pg_advisory_xact_lock_shared(${userKey('$2')})`,
-        [record.familyId, record.userId],
-      );
+      await tx.query(LOCK_SHARED, [record.familyId, record.userId]);
       // One statement: a live family mark is stretched to cover the new token and dates its revocation; a
       // user mark at or after the token's date revokes it too.
       await tx.query(
@@ -66,25 +58,13 @@ export class SqlRefreshTokenStore implements RefreshTokenStore {
   }
 
   async get(tokenHash: string, now: number): Promise<RefreshTokenRecord | undefined> {
-    const { rows } = await this.db.query<TokenRow>(
-      `SELECT user_id, family_id, amr, created_at, expires_at, used_at, revoked_at
+    const { rows } = await this.db.query<RowOf<RefreshTokenRecord>>(
+      `SELECT user_id AS "userId", family_id AS "familyId", amr, created_at AS "createdAt",
+         expires_at AS "expiresAt", used_at AS "usedAt", revoked_at AS "revokedAt"
        FROM svc_refresh_tokens WHERE token_hash = $1 AND expires_at > $2`,
       [tokenHash, now],
     );
-    const row = rows[0];
-    if (row === undefined) return undefined;
-    const record: RefreshTokenRecord = {
-      userId: row.user_id,
-      familyId: row.family_id,
-      amr: textArray(row.amr),
-      createdAt: num(row.created_at),
-      expiresAt: num(row.expires_at),
-    };
-    const usedAt = optionalNum(row.used_at);
-    const revokedAt = optionalNum(row.revoked_at);
-    if (usedAt !== undefined) record.usedAt = usedAt;
-    if (revokedAt !== undefined) record.revokedAt = revokedAt;
-    return record;
+    return rows[0] === undefined ? undefined : recordOf(rows[0]);
   }
 
   // Compare-and-swap in one conditional UPDATE: concurrent callers queue on the row lock, and each re-checks
@@ -100,7 +80,7 @@ export class SqlRefreshTokenStore implements RefreshTokenStore {
 
   async revokeFamily(familyId: string, now: number, until: number): Promise<void> {
     await this.db.transaction(async (tx) => {
-      await tx.query(`SELECT pg_advisory_xact_lock(${familyKey('$1')})`, [familyId]);
+      await tx.query(LOCK_FAMILY, [familyId]);
       // The mark lasts until `until` or the family's last expiry, whichever is later. A mark that already
       // ended is replaced; a live one keeps its revocation time and is only stretched.
       await tx.query(
@@ -121,7 +101,7 @@ export class SqlRefreshTokenStore implements RefreshTokenStore {
 
   async revokeUser(userId: string, now: number): Promise<void> {
     await this.db.transaction(async (tx) => {
-      await tx.query(`SELECT pg_advisory_xact_lock(${userKey('$1')})`, [userId]);
+      await tx.query(LOCK_USER, [userId]);
       await tx.query(
         `WITH marked AS (
            INSERT INTO svc_refresh_users AS mark (user_id, revoked_at) VALUES ($1, $2)

@@ -1,20 +1,13 @@
-// Column readers shared by the stores. node-postgres (configured by pg-client.ts) and PGlite both answer BIGINT
-// as numbers; reading through these keeps a store correct if a driver answers a string or a bigint instead.
+// Stores select each column under its record field's name (`created_at AS "createdAt"`), and both clients answer
+// BIGINT as numbers and text[] as arrays (client.ts), so a row is its record but for NULL: a record leaves an
+// unset optional field out.
 
-/** A NOT NULL numeric column. */
-export function num(value: unknown): number {
-  if (typeof value === 'number') return value;
-  if (typeof value === 'bigint' || typeof value === 'string') return Number(value);
-  throw new TypeError(`svckit sql: expected a number, got ${typeof value}`);
-}
+/** The row of a record `T`: an optional field is a column that may be NULL. */
+export type RowOf<T> = { [K in keyof T]: undefined extends T[K] ? Exclude<T[K], undefined> | null : T[K] };
 
-/** A nullable numeric column: undefined for NULL, so optional record fields stay absent. */
-export function optionalNum(value: unknown): number | undefined {
-  return value === null || value === undefined ? undefined : num(value);
-}
-
-/** A text[] column. */
-export function textArray(value: unknown): string[] {
-  if (!Array.isArray(value)) throw new TypeError('svckit sql: expected a text[] column');
-  return value.map(String);
+/** `row` as its record: NULL columns left out. */
+export function recordOf<T>(row: RowOf<T>): T {
+  const record: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) if (value !== null) record[key] = value;
+  return record as T;
 }

@@ -1,14 +1,10 @@
 // SessionStore on svc_sessions, keyed by the SHA-256 of the session id (seed 000 "Stores").
 import type { SessionRecord, SessionStore } from '../../auth/stores/sessions.js';
 import type { SqlQueryable } from './client.js';
-import { num, textArray } from './rows.js';
 
-interface SessionRow {
-  user_id: string;
-  amr: unknown;
-  created_at: unknown;
-  expires_at: unknown;
-}
+// Columns named as the record's fields (rows.ts): a row is a SessionRecord.
+const GET = `SELECT user_id AS "userId", amr, created_at AS "createdAt", expires_at AS "expiresAt"
+  FROM svc_sessions WHERE id_hash = $1 AND expires_at > $2`;
 
 export class SqlSessionStore implements SessionStore {
   constructor(private readonly db: SqlQueryable) {}
@@ -21,18 +17,8 @@ export class SqlSessionStore implements SessionStore {
   }
 
   async get(idHash: string, now: number): Promise<SessionRecord | undefined> {
-    const { rows } = await this.db.query<SessionRow>(
-      `SELECT user_id, amr, created_at, expires_at FROM svc_sessions WHERE id_hash = $1 AND expires_at > $2`,
-      [idHash, now],
-    );
-    const row = rows[0];
-    if (row === undefined) return undefined;
-    return {
-      userId: row.user_id,
-      amr: textArray(row.amr),
-      createdAt: num(row.created_at),
-      expiresAt: num(row.expires_at),
-    };
+    const { rows } = await this.db.query<SessionRecord>(GET, [idHash, now]);
+    return rows[0];
   }
 
   async delete(idHash: string): Promise<void> {

@@ -2,20 +2,12 @@
 // concurrent failures for one key queue on its row and each counts exactly once.
 import type { ThrottleEntry, ThrottleHit, ThrottleStore } from '../../auth/throttle/store.js';
 import type { SqlQueryable } from './client.js';
-import { num, optionalNum } from './rows.js';
+import { recordOf, type RowOf } from './rows.js';
 
-interface EntryRow {
-  count: unknown;
-  window_ends_at: unknown;
-  locked_until: unknown;
-}
+/** The columns of a ThrottleEntry, named as its fields (rows.ts). */
+const ENTRY = 'count, window_ends_at AS "windowEndsAt", locked_until AS "lockedUntil"';
 
-function toEntry(row: EntryRow): ThrottleEntry {
-  const entry: ThrottleEntry = { count: num(row.count), windowEndsAt: num(row.window_ends_at) };
-  const lockedUntil = optionalNum(row.locked_until);
-  if (lockedUntil !== undefined) entry.lockedUntil = lockedUntil;
-  return entry;
-}
+const GET = `SELECT ${ENTRY} FROM svc_login_throttle WHERE key = $1 AND expires_at > $2`;
 
 // $2 now, $3 windowMs, $4 maxAttempts. Every SET expression reads the row as it was before this hit:
 // - a window that ended starts over at 1, else the count goes up by one;
@@ -33,23 +25,20 @@ ON CONFLICT (key) DO UPDATE SET
     WHEN t.expires_at <= $2 THEN NULL
     ELSE t.locked_until
   END
-RETURNING count, window_ends_at, locked_until`;
+RETURNING ${ENTRY}`;
 
 export class SqlThrottleStore implements ThrottleStore {
   constructor(private readonly db: SqlQueryable) {}
 
   async get(key: string, now: number): Promise<ThrottleEntry | undefined> {
-    const { rows } = await this.db.query<EntryRow>(
-      'SELECT count, window_ends_at, locked_until FROM svc_login_throttle WHERE key = $1 AND expires_at > $2',
-      [key, now],
-    );
-    return rows[0] === undefined ? undefined : toEntry(rows[0]);
+    const { rows } = await this.db.query<RowOf<ThrottleEntry>>(GET, [key, now]);
+    return rows[0] === undefined ? undefined : recordOf(rows[0]);
   }
 
   async hit(key: string, { windowMs, maxAttempts, now }: ThrottleHit): Promise<ThrottleEntry> {
-    const { rows } = await this.db.query<EntryRow>(HIT, [key, now, windowMs, maxAttempts]);
+    const { rows } = await this.db.query<RowOf<ThrottleEntry>>(HIT, [key, now, windowMs, maxAttempts]);
     if (rows[0] === undefined) throw new Error('SqlThrottleStore: the upsert returned no row');
-    return toEntry(rows[0]);
+    return recordOf(rows[0]);
   }
 
   async clear(key: string): Promise<void> {

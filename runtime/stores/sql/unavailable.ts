@@ -53,7 +53,7 @@ function networkCode(error: unknown): string | undefined {
 }
 
 /** A short reason when `error` means PostgreSQL is unreachable, down or timed out; undefined otherwise. */
-export function unavailableReason(error: unknown): string | undefined {
+function unavailableReason(error: unknown): string | undefined {
   // Network codes first: EPIPE also has the shape of a SQLSTATE.
   const code = networkCode(error);
   if (code !== undefined) return code;

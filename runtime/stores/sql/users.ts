@@ -4,13 +4,15 @@ import { randomUUID } from 'node:crypto';
 import { errors } from '../../../generated/modules/errors.js';
 import {
   normalizeEmail,
+  publicUser,
   type AuthUser,
   type NewUser,
   type PublicUser,
   type UserPatch,
   type UserSource,
 } from '../../auth/stores/users.js';
-import type { SqlQueryable } from './client.js';
+import type { SqlQueryable, SqlResult } from './client.js';
+import { recordOf, type RowOf } from './rows.js';
 import { sqlState } from './unavailable.js';
 
 export interface SqlUserSourceOptions {
@@ -20,20 +22,28 @@ export interface SqlUserSourceOptions {
   now?: () => number;
 }
 
-interface UserRow {
-  id: string;
-  email: string;
-  password_hash: string | null;
-  email_verified: boolean;
-}
+type UserRow = RowOf<AuthUser>;
 
-const COLUMNS = 'id, email, password_hash, email_verified';
+/** The columns of an AuthUser, named as its fields (rows.ts). */
+const COLUMNS = 'id, email, password_hash AS "passwordHash", email_verified AS "emailVerified"';
 
-function toUser(row: UserRow): AuthUser {
-  const user: AuthUser = { id: row.id, email: row.email, emailVerified: row.email_verified };
-  if (row.password_hash !== null) user.passwordHash = row.password_hash;
-  return user;
-}
+const FIND_BY_EMAIL = `SELECT ${COLUMNS} FROM svc_users WHERE lower(email) = lower($1) LIMIT 2`;
+const FIND_BY_ID = `SELECT ${COLUMNS} FROM svc_users WHERE id = $1`;
+const FIND_BY_IDS = `SELECT ${COLUMNS} FROM svc_users WHERE id = ANY($1::text[])`;
+
+// NOT EXISTS refuses a taken address even where the unique index is missing; the index decides races.
+const CREATE = `INSERT INTO svc_users (id, email, password_hash, email_verified, created_at)
+  SELECT $1::text, $2::text, $3::text, $4::boolean, $5::bigint
+  WHERE NOT EXISTS (SELECT 1 FROM svc_users WHERE lower(email) = lower($2))
+  RETURNING ${COLUMNS}`;
+
+// A NULL parameter leaves its column as it is; a new email ($2) must be free of every other row.
+const UPDATE = `UPDATE svc_users SET
+    email = COALESCE($2::text, email),
+    password_hash = COALESCE($3::text, password_hash),
+    email_verified = COALESCE($4::boolean, email_verified)
+  WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM svc_users WHERE lower(email) = lower($2::text) AND id <> $1)
+  RETURNING ${COLUMNS}`;
 
 /** A unique violation on the email index (not the primary key) means the address is taken. */
 function emailTaken(error: unknown): boolean {
@@ -53,65 +63,41 @@ export class SqlUserSource implements UserSource {
   }
 
   async findByEmail(email: string): Promise<AuthUser | null> {
-    const { rows } = await this.db.query<UserRow>(
-      `SELECT ${COLUMNS} FROM svc_users WHERE lower(email) = lower($1) LIMIT 2`,
-      [normalizeEmail(email)],
-    );
+    const { rows } = await this.db.query<UserRow>(FIND_BY_EMAIL, [normalizeEmail(email)]);
     // Only rows written before the unique index (or by hand) can differ in case alone.
     if (rows.length > 1) throw errors.AUTH_EMAIL_AMBIGUOUS();
-    return rows[0] === undefined ? null : toUser(rows[0]);
+    return rows[0] === undefined ? null : recordOf(rows[0]);
   }
 
   async findById(id: string): Promise<AuthUser | null> {
-    const { rows } = await this.db.query<UserRow>(`SELECT ${COLUMNS} FROM svc_users WHERE id = $1`, [id]);
-    return rows[0] === undefined ? null : toUser(rows[0]);
+    const { rows } = await this.db.query<UserRow>(FIND_BY_ID, [id]);
+    return rows[0] === undefined ? null : recordOf(rows[0]);
   }
 
   async create(user: NewUser): Promise<AuthUser> {
-    // NOT EXISTS refuses a taken address even where the unique index is missing; the index decides races.
-    try {
-      const { rows } = await this.db.query<UserRow>(
-        `INSERT INTO svc_users (id, email, password_hash, email_verified, created_at)
-         SELECT $1::text, $2::text, $3::text, $4::boolean, $5::bigint
-         WHERE NOT EXISTS (SELECT 1 FROM svc_users WHERE lower(email) = lower($2))
-         RETURNING ${COLUMNS}`,
-        [
-          this.newId(),
-          normalizeEmail(user.email),
-          user.passwordHash ?? null,
-          user.emailVerified ?? false,
-          this.now(),
-        ],
-      );
-      if (rows[0] === undefined) throw errors.AUTH_EMAIL_TAKEN();
-      return toUser(rows[0]);
-    } catch (error) {
-      throw emailTaken(error) ? errors.AUTH_EMAIL_TAKEN() : error;
-    }
+    const { rows } = await this.write(CREATE, [
+      this.newId(),
+      normalizeEmail(user.email),
+      user.passwordHash ?? null,
+      user.emailVerified ?? false,
+      this.now(),
+    ]);
+    if (rows[0] === undefined) throw errors.AUTH_EMAIL_TAKEN();
+    return recordOf(rows[0]);
   }
 
   async update(id: string, patch: UserPatch): Promise<AuthUser | null> {
-    const sets: string[] = [];
-    const params: unknown[] = [id];
-    const email = patch.email === undefined ? undefined : normalizeEmail(patch.email);
-    if (email !== undefined) sets.push(`email = $${params.push(email)}`);
-    if (patch.passwordHash !== undefined) sets.push(`password_hash = $${params.push(patch.passwordHash)}`);
-    if (patch.emailVerified !== undefined) sets.push(`email_verified = $${params.push(patch.emailVerified)}`);
-    if (sets.length === 0) return this.findById(id);
-    const free =
-      email === undefined
-        ? ''
-        : ' AND NOT EXISTS (SELECT 1 FROM svc_users WHERE lower(email) = lower($2) AND id <> $1)';
-    let rows: UserRow[];
-    try {
-      ({ rows } = await this.db.query<UserRow>(
-        `UPDATE svc_users SET ${sets.join(', ')} WHERE id = $1${free} RETURNING ${COLUMNS}`,
-        params,
-      ));
-    } catch (error) {
-      throw emailTaken(error) ? errors.AUTH_EMAIL_TAKEN() : error;
+    const { email, passwordHash, emailVerified } = patch;
+    if (email === undefined && passwordHash === undefined && emailVerified === undefined) {
+      return this.findById(id);
     }
-    if (rows[0] !== undefined) return toUser(rows[0]);
+    const { rows } = await this.write(UPDATE, [
+      id,
+      email === undefined ? null : normalizeEmail(email),
+      passwordHash ?? null,
+      emailVerified ?? null,
+    ]);
+    if (rows[0] !== undefined) return recordOf(rows[0]);
     // No row changed: an unknown id, or (with a new email) an address another row holds.
     if (email !== undefined && (await this.findById(id)) !== null) throw errors.AUTH_EMAIL_TAKEN();
     return null;
@@ -120,14 +106,20 @@ export class SqlUserSource implements UserSource {
   async findByIds(ids: readonly string[]): Promise<PublicUser[]> {
     if (ids.length === 0) return [];
     const unique = [...new Set(ids)];
-    const { rows } = await this.db.query<UserRow>(
-      `SELECT ${COLUMNS} FROM svc_users WHERE id = ANY($1::text[])`,
-      [unique],
-    );
+    const { rows } = await this.db.query<UserRow>(FIND_BY_IDS, [unique]);
     const byId = new Map(rows.map((row) => [row.id, row]));
     return unique.flatMap((id) => {
       const row = byId.get(id);
-      return row === undefined ? [] : [{ id: row.id, email: row.email, emailVerified: row.email_verified }];
+      return row === undefined ? [] : [publicUser(row)];
     });
+  }
+
+  /** An INSERT or UPDATE whose unique violation on the email index is AUTH_EMAIL_TAKEN. */
+  private async write(text: string, params: readonly unknown[]): Promise<SqlResult<UserRow>> {
+    try {
+      return await this.db.query<UserRow>(text, params);
+    } catch (error) {
+      throw emailTaken(error) ? errors.AUTH_EMAIL_TAKEN() : error;
+    }
   }
 }

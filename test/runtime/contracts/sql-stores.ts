@@ -1,7 +1,11 @@
-// Every store contract against the SQL stores, for one backend (PGlite or PostgreSQL). `client` gives the
-// file's migrated client; each contract test starts from empty svc_ tables.
-import type { AuthUser } from 'svckit';
+// Every store contract against the SQL stores, for one backend (PGlite or PostgreSQL), then what the SQL client
+// and stores promise beyond the contracts, and the sweep. `client` gives the file's migrated client; each test
+// starts from empty svc_ tables.
+import { describe, expect, it } from 'vitest';
+import { HttpError, MemoryThrottleStore, SvcError, type AuthUser, type RefreshTokenRecord } from 'svckit';
 import {
+  sqlStores,
+  sweepExpired,
   SqlIdempotencyStore,
   SqlOneTimeTokenStore,
   SqlRateLimitStore,
@@ -11,6 +15,7 @@ import {
   SqlUserSource,
   type SqlClient,
 } from '../../../runtime/stores/sql/index.js';
+import { fakeClock } from './fake-clock.js';
 import { idempotencyStoreContract } from './idempotency-store.js';
 import { oneTimeTokenStoreContract } from './one-time-token-store.js';
 import { rateLimitStoreContract } from './rate-limit-store.js';
@@ -21,6 +26,17 @@ import { userSourceContract } from './user-source.js';
 
 const T0 = 1_700_000_000_000;
 
+/** The key column of every table with expiring rows. */
+const KEY_COLUMNS = {
+  svc_sessions: 'id_hash',
+  svc_refresh_tokens: 'token_hash',
+  svc_refresh_families: 'family_id',
+  svc_one_time_tokens: 'token_hash',
+  svc_login_throttle: 'key',
+  svc_rate_limits: 'key',
+  svc_idempotency: 'key',
+};
+
 /** Empties the svc_ tables. The ambiguity test drops the email index to hold rows differing in case; it comes back. */
 export async function resetSqlTables(client: SqlClient): Promise<SqlClient> {
   await client.query(`
@@ -29,6 +45,13 @@ export async function resetSqlTables(client: SqlClient): Promise<SqlClient> {
     CREATE UNIQUE INDEX IF NOT EXISTS svc_users_email_key ON svc_users (lower(email));
   `);
   return client;
+}
+
+async function rejection(action: Promise<unknown>): Promise<unknown> {
+  return action.then(
+    () => expect.unreachable('expected a rejection'),
+    (caught: unknown) => caught,
+  );
 }
 
 export function sqlStoreContracts(backend: string, client: () => SqlClient): void {
@@ -66,4 +89,191 @@ export function sqlStoreContracts(backend: string, client: () => SqlClient): voi
     `SqlIdempotencyStore (${backend})`,
     async ({ now, ttlMs }) => new SqlIdempotencyStore(await reset(), { now, ttlMs }),
   );
+
+  describe(`SqlClient (${backend})`, () => {
+    it('answers BIGINT as numbers (above 2^53 too), text[] as arrays, and a multi-statement text with its last result', async () => {
+      const db = client();
+      const { rows } = await db.query(
+        'SELECT $1::bigint AS n, 9007199254740993::bigint AS big, $2::text[] AS list',
+        [T0, ['a', 'b']],
+      );
+      expect(rows).toEqual([{ n: T0, big: 2 ** 53, list: ['a', 'b'] }]);
+      expect((await db.query('SELECT 1 AS one; SELECT 2 AS two')).rows).toEqual([{ two: 2 }]);
+      await db.ping();
+    });
+
+    it('rethrows a query error unchanged', async () => {
+      const error = await rejection(client().query('SELEC 1'));
+      expect(error).not.toBeInstanceOf(SvcError);
+      expect((error as { code?: string }).code).toBe('42601');
+    });
+
+    it('rolls a transaction back when its function throws', async () => {
+      const db = await reset();
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.query(`INSERT INTO svc_rate_limits (key, count, expires_at) VALUES ('k', 1, 1)`);
+          throw new Error('abandon');
+        }),
+      ).rejects.toThrow('abandon');
+      expect((await db.query('SELECT 1 FROM svc_rate_limits')).rowCount).toBe(0);
+    });
+  });
+
+  describe(`SQL stores beyond the contracts (${backend})`, () => {
+    it('SqlUserSource: an id collision is not AUTH_EMAIL_TAKEN; an empty update changes nothing', async () => {
+      const { users } = sqlStores(await reset(), { newUserId: () => 'same-id', now: () => T0 });
+      const user = await users.create({ email: 'a@example.com' });
+      expect(user.id).toBe('same-id');
+      const collision = await rejection(users.create({ email: 'b@example.com' }));
+      expect(collision).not.toBeInstanceOf(HttpError);
+      expect((collision as { code?: string }).code).toBe('23505');
+      expect(await users.update(user.id, {})).toEqual(user);
+      expect(await users.update('no-such-id', {})).toBeNull();
+    });
+
+    it('SqlThrottleStore follows MemoryThrottleStore hit by hit, a lock outliving its window included', async () => {
+      const sql = new SqlThrottleStore(await reset());
+      const memory = new MemoryThrottleStore();
+      // [key, now, maxAttempts]: a hit; [key, now]: a get. Window (and lock) 100 ms.
+      const steps: [string, number, number?][] = [
+        ['k', 0, 3],
+        ['k', 10, 3],
+        ['k', 20, 3], // locked until 120; the window ends at 100
+        ['k', 50],
+        ['k', 100, 3], // a new window while the lock holds
+        ['k', 119],
+        ['k', 120],
+        ['k', 130, 3], // the lock ended, the window runs: the ended lock stays as it was
+        ['k', 140, 3], // the limit again: locked until 240
+        ['k', 239],
+        ['k', 240], // window (200) and lock over
+        ['k', 240, 3], // afresh, no lock
+        ['once', 0, 1], // maxAttempts 1: the first failure locks
+        ['once', 50, 1], // a hit while locked keeps the lock
+      ];
+      for (const [key, now, maxAttempts] of steps) {
+        const [expected, actual] =
+          maxAttempts === undefined
+            ? [await memory.get(key, now), await sql.get(key, now)]
+            : [
+                await memory.hit(key, { windowMs: 100, maxAttempts, now }),
+                await sql.hit(key, { windowMs: 100, maxAttempts, now }),
+              ];
+        expect(actual, `${key} at ${now}`).toStrictEqual(expected);
+      }
+    });
+
+    it('SqlOneTimeTokenStore: a token created already used can never be consumed', async () => {
+      const store = new SqlOneTimeTokenStore(await reset());
+      const record = { userId: 'u', email: 'u@example.com', createdAt: T0, expiresAt: T0 + 1000 };
+      await store.create('t', { ...record, purpose: 'verify-email', usedAt: T0 });
+      expect(await store.consume('t', 'verify-email', T0 + 1)).toBeUndefined();
+    });
+
+    it('SqlIdempotencyStore: an expired completed key, reserved again, is pending and forgets its old response', async () => {
+      const clock = fakeClock(T0);
+      const store = new SqlIdempotencyStore(await reset(), { now: clock.now, ttlMs: 10 });
+      await store.setPending('k');
+      await store.complete('k', { status: 200, body: 'old', contentType: 'text/plain' });
+      clock.advance(10);
+      expect(await store.setPending('k')).toBe(true);
+      expect(await store.get('k')).toBe('pending');
+      await store.complete('k', { status: 204, body: '' });
+      expect(await store.get('k')).toStrictEqual({ status: 204, body: '' });
+    });
+
+    describe('SqlRefreshTokenStore revocation marks', () => {
+      const token = (userId: string, familyId: string, createdAt: number): RefreshTokenRecord => ({
+        userId,
+        familyId,
+        amr: [],
+        createdAt,
+        expiresAt: createdAt + 50,
+      });
+
+      it('a user mark revokes a token dated at its very instant, not one dated after', async () => {
+        const store = new SqlRefreshTokenStore(await reset());
+        await store.revokeUser('alice', T0 + 10);
+        await store.create('at', token('alice', 'f1', T0 + 10));
+        await store.create('after', token('alice', 'f2', T0 + 11));
+        expect((await store.get('at', T0 + 12))?.revokedAt).toBe(T0 + 10);
+        expect((await store.get('after', T0 + 12))?.revokedAt).toBeUndefined();
+      });
+
+      it('a family mark ends at its expiry; a live mark keeps its time and is stretched, an ended one is replaced', async () => {
+        const store = new SqlRefreshTokenStore(await reset());
+        await store.revokeFamily('f', T0 + 10, T0 + 100);
+        await store.create('at-end', token('u', 'f', T0 + 100));
+        expect((await store.get('at-end', T0 + 101))?.revokedAt).toBeUndefined();
+        // The mark ended at T0 + 100: a new revocation dates it anew (and lasts until T0 + 300).
+        await store.revokeFamily('f', T0 + 200, T0 + 300);
+        await store.create('replaced', token('u', 'f', T0 + 250));
+        expect((await store.get('replaced', T0 + 251))?.revokedAt).toBe(T0 + 200);
+        // The mark is live: it keeps T0 + 200 and now lasts until T0 + 400.
+        await store.revokeFamily('f', T0 + 260, T0 + 400);
+        await store.create('stretched', token('u', 'f', T0 + 350));
+        expect((await store.get('stretched', T0 + 351))?.revokedAt).toBe(T0 + 200);
+      });
+    });
+  });
+
+  describe(`sweepExpired (${backend})`, () => {
+    it('deletes the rows expired at `now` from every table and keeps the live ones', async () => {
+      const db = await reset();
+      const clock = { time: T0 };
+      const stores = sqlStores(db, { now: () => clock.time });
+      for (const [name, expiresAt] of [
+        ['gone', T0 - 1],
+        ['edge', T0],
+        ['live', T0 + 1],
+      ] as const) {
+        await stores.sessions.create(name, { userId: 'u', amr: ['pwd'], createdAt: T0 - 10, expiresAt });
+        await stores.refreshTokens.create(name, {
+          userId: 'u',
+          familyId: name,
+          amr: [],
+          createdAt: T0 - 10,
+          expiresAt,
+        });
+        await stores.refreshTokens.revokeFamily(name, T0 - 5, expiresAt);
+        await stores.oneTimeTokens.create(name, {
+          purpose: 'verify-email',
+          userId: 'u',
+          email: 'u@example.com',
+          createdAt: T0 - 10,
+          expiresAt,
+        });
+        await stores.throttle.hit(name, { windowMs: expiresAt - (T0 - 10), maxAttempts: 5, now: T0 - 10 });
+        clock.time = T0 - 10;
+        await stores.rateLimit.hit(name, expiresAt - clock.time, 5);
+      }
+      const idempotency = stores.idempotency(11);
+      clock.time = T0 - 12;
+      await idempotency.setPending('gone');
+      clock.time = T0 - 11;
+      await idempotency.setPending('edge');
+      clock.time = T0 - 10;
+      await idempotency.complete('live', { status: 200, body: 'ok' });
+
+      const deleted = await sweepExpired(db, T0);
+      expect(deleted).toEqual({
+        svc_sessions: 2,
+        svc_refresh_tokens: 2,
+        svc_refresh_families: 2,
+        svc_one_time_tokens: 2,
+        svc_login_throttle: 2,
+        svc_rate_limits: 2,
+        svc_idempotency: 2,
+      });
+      for (const [table, column] of Object.entries(KEY_COLUMNS)) {
+        const { rows } = await db.query<{ id: string }>(`SELECT ${column} AS id FROM ${table}`);
+        expect(
+          rows.map((row) => row.id),
+          table,
+        ).toEqual(['live']);
+      }
+      expect(await sweepExpired(db, T0)).toMatchObject({ svc_sessions: 0, svc_idempotency: 0 });
+    });
+  });
 }
