@@ -183,6 +183,84 @@ describe('Redis stores: keys', () => {
   });
 });
 
+describe('Redis stores: indexes and marks', () => {
+  // An index member whose key expired or now belongs to someone else (the same hash created again) is no
+  // longer that owner's: the bulk operations must pass it by.
+  it('bulk operations touch only the records that still belong to the index owner', async () => {
+    const prefix = freshPrefix();
+    const { sessions, refreshTokens, oneTimeTokens } = redisStores(client, { prefix });
+    await sessions.create('s1', { userId: 'alice', amr: [], createdAt: T0, expiresAt: T0 + HOUR });
+    await sessions.create('s1', { userId: 'bob', amr: [], createdAt: T0, expiresAt: T0 + HOUR });
+    await sessions.create('s2', { userId: 'alice', amr: [], createdAt: T0, expiresAt: T0 + HOUR });
+    await client.del(`${prefix}session:s2`); // as if it expired
+    expect(await sessions.deleteByUser('alice')).toBe(0);
+    expect((await sessions.get('s1', T0))?.userId).toBe('bob');
+
+    const token = { userId: 'alice', familyId: 'fa', amr: [], createdAt: T0, expiresAt: T0 + DAY };
+    await refreshTokens.create('r1', token);
+    await refreshTokens.create('r1', { ...token, userId: 'bob', familyId: 'fb' });
+    await refreshTokens.revokeFamily('fa', T0 + 1, T0 + DAY);
+    await refreshTokens.revokeUser('alice', T0 + 1);
+    expect(await refreshTokens.markUsed('r1', T0 + 2)).toBe(true);
+
+    const mail = { email: 'a@example.com', createdAt: T0, expiresAt: T0 + HOUR };
+    await oneTimeTokens.create('o1', { ...mail, userId: 'alice', purpose: 'reset-password' });
+    await oneTimeTokens.create('o1', { ...mail, userId: 'bob', purpose: 'reset-password' });
+    await oneTimeTokens.deleteByUser('alice', 'reset-password');
+    expect((await oneTimeTokens.consume('o1', 'reset-password', T0 + 1))?.userId).toBe('bob');
+
+    // Passed-by members leave the index.
+    for (const index of [
+      'session-user:alice',
+      'refresh-family:fa',
+      'refresh-user:alice',
+      'one-time-user:alice',
+    ]) {
+      expect(await client.smembers(prefix + index), index).toEqual([]);
+    }
+  });
+
+  it('keeps the optional fields a record is created with', async () => {
+    const { refreshTokens, oneTimeTokens } = redisStores(client, { prefix: freshPrefix() });
+    const token = { userId: 'u1', familyId: 'f1', amr: ['pwd'], createdAt: T0, expiresAt: T0 + DAY };
+    await refreshTokens.create('used', { ...token, usedAt: T0 + 1 });
+    await refreshTokens.create('revoked', { ...token, revokedAt: T0 + 2 });
+    expect(await refreshTokens.get('used', T0 + 3)).toEqual({ ...token, usedAt: T0 + 1 });
+    expect(await refreshTokens.get('revoked', T0 + 3)).toEqual({ ...token, revokedAt: T0 + 2 });
+    expect(await refreshTokens.markUsed('used', T0 + 3)).toBe(false);
+    expect(await refreshTokens.markUsed('revoked', T0 + 3)).toBe(false);
+    // A revokedAt of its own is not replaced by a family mark.
+    await refreshTokens.revokeFamily('f1', T0 + 5, T0 + DAY);
+    await refreshTokens.create('late', { ...token, createdAt: T0 + 6, revokedAt: T0 + 4 });
+    expect((await refreshTokens.get('late', T0 + 7))?.revokedAt).toBe(T0 + 4);
+
+    const mail = { userId: 'u1', email: 'u1@example.com', createdAt: T0, expiresAt: T0 + HOUR };
+    await oneTimeTokens.create('spent', { ...mail, purpose: 'verify-email', usedAt: T0 + 1 });
+    expect(await oneTimeTokens.consume('spent', 'verify-email', T0 + 2)).toBeUndefined();
+  });
+
+  it('a family mark outlives every token created in the family while it holds', async () => {
+    const { refreshTokens } = redisStores(client, { prefix: freshPrefix() });
+    await refreshTokens.revokeFamily('f1', T0, T0 + 100);
+    const token = { userId: 'u1', familyId: 'f1', amr: [], createdAt: T0 + 10, expiresAt: T0 + 10 * DAY };
+    await refreshTokens.create('racing', token);
+    // Past the mark's own `until`, but within the racing token's life: the mark still holds.
+    const later = T0 + 5 * DAY;
+    await refreshTokens.create('later', { ...token, createdAt: later, expiresAt: later + DAY });
+    expect((await refreshTokens.get('later', later + 1))?.revokedAt).toBe(T0);
+  });
+
+  it('writes nothing for a record already expired when created', async () => {
+    const prefix = freshPrefix();
+    const { sessions, refreshTokens, oneTimeTokens } = redisStores(client, { prefix });
+    await sessions.create('s1', { userId: 'u1', amr: [], createdAt: T0, expiresAt: T0 });
+    await refreshTokens.create('r1', { userId: 'u1', familyId: 'f1', amr: [], createdAt: T0, expiresAt: T0 });
+    const mail = { userId: 'u1', email: 'u1@example.com', createdAt: T0, expiresAt: T0 };
+    await oneTimeTokens.create('o1', { ...mail, purpose: 'verify-email' });
+    expect(await keysOf(client, prefix)).toEqual([]);
+  });
+});
+
 describe('Redis stores: atomic across instances', () => {
   /** The same store on each client, as if every call came from another service instance. */
   function onEveryClient<T>(make: (redis: RedisClient) => T): (index: number) => T {
@@ -355,7 +433,9 @@ describe('Redis stores: Redis unreachable', () => {
       await eventually(() => stores.sessions.create('s3', session), 5000);
       expect(await stores.sessions.get('s3', T0)).toEqual(session);
       expect(await stores.rateLimit.hit('ip', 1000, 5)).toEqual({ count: 1, resetAt: T0 + 1000 });
+      // A script Redis ran and then forgot is sent whole again.
       await redis.script('FLUSH');
+      expect(await stores.rateLimit.hit('ip', 1000, 5)).toEqual({ count: 2, resetAt: T0 + 1000 });
       expect(await stores.idempotency().setPending('k')).toBe(true);
     } finally {
       await closeRedis(redis);

@@ -6,26 +6,28 @@ import type { IdempotencyRecord, IdempotencyStore } from '../../idempotency/stor
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../../idempotency/memory-store.js';
 import type { RedisClient } from './client.js';
 import { redisCall } from './errors.js';
-import { prefixOf, toNumber, type RedisStoreOptions } from './keys.js';
-import { RedisScript } from './script.js';
+import { HashRecord } from './hash.js';
+import { prefixOf, type RedisStoreOptions } from './keys.js';
+import { LUA_RECORDS, RedisScript } from './script.js';
 
-// KEYS: entry. ARGV: now, now + ttlMs, ttlMs. The check-and-set: 1 when the key was free (or expired).
-const SET_PENDING = new RedisScript(`
+const RECORD = new HashRecord<IdempotencyRecord>({
+  status: 'number',
+  body: 'string',
+  contentType: 'string?',
+});
+
+// KEYS: entry. ARGV: now, ttlMs, then the entry's fields. The check-and-set: 1 when the key was free (or
+// expired).
+const SET_PENDING = new RedisScript(`${LUA_RECORDS}
 local expiresAt = redis.call('HGET', KEYS[1], 'expiresAt')
 if expiresAt and tonumber(expiresAt) > tonumber(ARGV[1]) then return 0 end
-redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'state', 'pending', 'expiresAt', ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
+put_record(KEYS[1], tonumber(ARGV[2]), 3)
 return 1
 `);
 
-// KEYS: entry. ARGV: now + ttlMs, ttlMs, status, body, '1' when there is a content type, content type.
-// Replaces the entry in one step.
-const COMPLETE = new RedisScript(`
-redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'state', 'done', 'expiresAt', ARGV[1], 'status', ARGV[3], 'body', ARGV[4])
-if ARGV[5] == '1' then redis.call('HSET', KEYS[1], 'contentType', ARGV[6]) end
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
+// KEYS: entry. ARGV: ttlMs, then the entry's fields. Replaces the entry in one step.
+const COMPLETE = new RedisScript(`${LUA_RECORDS}
+put_record(KEYS[1], tonumber(ARGV[1]), 2)
 return 1
 `);
 
@@ -56,36 +58,19 @@ export class RedisIdempotencyStore implements IdempotencyStore {
 
   async get(key: string): Promise<IdempotencyRecord | 'pending' | undefined> {
     const fields = await redisCall(() => this.client.hgetall(this.prefix + key));
-    if (fields.expiresAt === undefined || toNumber(fields.expiresAt) <= this.now()) return undefined;
-    if (fields.state === 'pending') return 'pending';
-    const record: IdempotencyRecord = { status: toNumber(fields.status), body: fields.body ?? '' };
-    if (fields.contentType !== undefined) record.contentType = fields.contentType;
-    return record;
+    if (fields.expiresAt === undefined || Number(fields.expiresAt) <= this.now()) return undefined;
+    return fields.state === 'pending' ? 'pending' : RECORD.read(fields);
   }
 
   async setPending(key: string): Promise<boolean> {
     const now = this.now();
-    const reply = await SET_PENDING.run(
-      this.client,
-      [this.prefix + key],
-      [now, now + this.ttlMs, this.ttlMs],
-    );
-    return toNumber(reply) === 1;
+    const entry = ['state', 'pending', 'expiresAt', now + this.ttlMs];
+    return (await SET_PENDING.run(this.client, [this.prefix + key], [now, this.ttlMs, ...entry])) === 1;
   }
 
   async complete(key: string, record: IdempotencyRecord): Promise<void> {
-    await COMPLETE.run(
-      this.client,
-      [this.prefix + key],
-      [
-        this.now() + this.ttlMs,
-        this.ttlMs,
-        record.status,
-        record.body,
-        record.contentType === undefined ? '0' : '1',
-        record.contentType ?? '',
-      ],
-    );
+    const entry = ['state', 'done', 'expiresAt', this.now() + this.ttlMs, ...RECORD.args(record)];
+    await COMPLETE.run(this.client, [this.prefix + key], [this.ttlMs, ...entry]);
   }
 
   async release(key: string): Promise<void> {

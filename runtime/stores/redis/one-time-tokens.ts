@@ -8,46 +8,39 @@ import type {
   OneTimeTokenStore,
 } from '../../auth/stores/one-time-tokens.js';
 import type { RedisClient } from './client.js';
-import { arrayReply, prefixOf, toNumber, type RedisStoreOptions } from './keys.js';
-import { LUA_INDEX_ADD, RedisScript } from './script.js';
+import { HashRecord } from './hash.js';
+import { prefixOf, type RedisStoreOptions } from './keys.js';
+import { LUA_RECORDS, PUT_INDEXED, RedisScript } from './script.js';
 
-// KEYS: token, user index. ARGV: tokenHash, purpose, userId, email, createdAt, expiresAt, usedAt or ''.
-const CREATE = new RedisScript(`${LUA_INDEX_ADD}
-redis.call('DEL', KEYS[1])
-local ttl = tonumber(ARGV[6]) - tonumber(ARGV[5])
-if ttl <= 0 then return 0 end
-redis.call('HSET', KEYS[1], 'purpose', ARGV[2], 'userId', ARGV[3], 'email', ARGV[4], 'createdAt', ARGV[5],
-  'expiresAt', ARGV[6])
-if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'usedAt', ARGV[7]) end
-redis.call('PEXPIRE', KEYS[1], ttl)
-index_add(KEYS[2], ARGV[1], ttl)
-return 1
-`);
+const TOKEN = new HashRecord<OneTimeTokenRecord>({
+  purpose: 'string',
+  userId: 'string',
+  email: 'string',
+  createdAt: 'number',
+  expiresAt: 'number',
+  usedAt: 'number?',
+});
 
 // KEYS: token. ARGV: tokenHash, purpose, now, user index key prefix. The compare-and-swap: the one call that
-// finds the token with its purpose and unused deletes it, and gets the record unless it expired.
+// finds the token with its purpose and unused deletes it, and gets the record (HGETALL) unless it expired.
 const CONSUME = new RedisScript(`
-local token = redis.call('HMGET', KEYS[1], 'purpose', 'userId', 'email', 'createdAt', 'expiresAt', 'usedAt')
-if not token[1] or token[1] ~= ARGV[2] or token[6] then return false end
+local token = redis.call('HMGET', KEYS[1], 'purpose', 'userId', 'expiresAt', 'usedAt')
+if token[1] ~= ARGV[2] or token[4] then return false end
+local record = redis.call('HGETALL', KEYS[1])
 redis.call('DEL', KEYS[1])
 redis.call('SREM', ARGV[4] .. token[2], ARGV[1])
-if tonumber(token[5]) <= tonumber(ARGV[3]) then return false end
-return {token[1], token[2], token[3], token[4], token[5]}
+if tonumber(token[3]) <= tonumber(ARGV[3]) then return false end
+return record
 `);
 
 // KEYS: user index. ARGV: userId, purpose, token key prefix.
-const DELETE_BY_USER = new RedisScript(`
-for _, tokenHash in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  local key = ARGV[3] .. tokenHash
-  local token = redis.call('HMGET', key, 'userId', 'purpose')
-  if token[1] ~= ARGV[1] then
-    -- Expired (or replaced) since it was indexed.
-    redis.call('SREM', KEYS[1], tokenHash)
-  elseif token[2] == ARGV[2] then
+const DELETE_BY_USER = new RedisScript(`${LUA_RECORDS}
+index_each(KEYS[1], ARGV[3], 'userId', ARGV[1], function(key, tokenHash)
+  if redis.call('HGET', key, 'purpose') == ARGV[2] then
     redis.call('DEL', key)
     redis.call('SREM', KEYS[1], tokenHash)
   end
-end
+end)
 return 1
 `);
 
@@ -65,18 +58,10 @@ export class RedisOneTimeTokenStore implements OneTimeTokenStore {
   }
 
   async create(tokenHash: string, record: OneTimeTokenRecord): Promise<void> {
-    await CREATE.run(
+    await PUT_INDEXED.run(
       this.client,
       [this.tokenPrefix + tokenHash, this.userPrefix + record.userId],
-      [
-        tokenHash,
-        record.purpose,
-        record.userId,
-        record.email,
-        record.createdAt,
-        record.expiresAt,
-        record.usedAt ?? '',
-      ],
+      [tokenHash, record.expiresAt - record.createdAt, ...TOKEN.args(record)],
     );
   }
 
@@ -90,16 +75,8 @@ export class RedisOneTimeTokenStore implements OneTimeTokenStore {
       [this.tokenPrefix + tokenHash],
       [tokenHash, purpose, now, this.userPrefix],
     );
-    if (reply === null) return undefined;
-    const [storedPurpose, userId, email, createdAt, expiresAt] = arrayReply(reply);
-    return {
-      purpose: storedPurpose as OneTimeTokenPurpose,
-      userId: String(userId),
-      email: String(email),
-      createdAt: toNumber(createdAt),
-      expiresAt: toNumber(expiresAt),
-      usedAt: now,
-    };
+    const record = TOKEN.readReply(reply);
+    return record === undefined ? undefined : { ...record, usedAt: now };
   }
 
   async deleteByUser(userId: string, purpose: OneTimeTokenPurpose): Promise<void> {

@@ -4,7 +4,8 @@
 // Unlike the memory store it has no capacity bound, so `limit` is not needed (Redis evicts by its own policy).
 import type { RateLimitHit, RateLimitStore } from '../../edge/rate-limit/store.js';
 import type { RedisClient } from './client.js';
-import { arrayReply, prefixOf, toNumber, type RedisStoreOptions } from './keys.js';
+import { arrayReply } from './hash.js';
+import { prefixOf, type RedisStoreOptions } from './keys.js';
 import { RedisScript } from './script.js';
 
 // KEYS: bucket. ARGV: now, now + windowMs, windowMs. Replies {count, resetAt}.
@@ -40,6 +41,6 @@ export class RedisRateLimitStore implements RateLimitStore {
     const now = this.now();
     const reply = await HIT.run(this.client, [this.prefix + key], [now, now + windowMs, windowMs]);
     const [count, resetAt] = arrayReply(reply);
-    return { count: toNumber(count), resetAt: toNumber(resetAt) };
+    return { count: Number(count), resetAt: Number(resetAt) };
   }
 }

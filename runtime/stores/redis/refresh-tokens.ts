@@ -11,8 +11,9 @@
 import type { RefreshTokenRecord, RefreshTokenStore } from '../../auth/stores/refresh-tokens.js';
 import type { RedisClient } from './client.js';
 import { redisCall } from './errors.js';
-import { optionalNumber, prefixOf, toNumber, type RedisStoreOptions } from './keys.js';
-import { LUA_INDEX_ADD, RedisScript } from './script.js';
+import { HashRecord } from './hash.js';
+import { prefixOf, type RedisStoreOptions } from './keys.js';
+import { LUA_RECORDS, RedisScript } from './script.js';
 
 /**
  * How long a revokeUser mark lasts (24 h). It only has to outlive the sign-ins and rotations in flight when the
@@ -20,36 +21,40 @@ import { LUA_INDEX_ADD, RedisScript } from './script.js';
  */
 export const USER_REVOCATION_MARK_TTL_MS = 86_400_000;
 
-// KEYS: token, family index, user index, family mark, user mark.
-// ARGV: tokenHash, userId, familyId, amr, createdAt, expiresAt, usedAt or '', revokedAt or ''.
-// The record's createdAt is the clock: a rotation racing a revocation is born revoked.
-const CREATE = new RedisScript(`${LUA_INDEX_ADD}
-local now = tonumber(ARGV[5])
-local expiresAt = tonumber(ARGV[6])
-local revokedAt = ARGV[8]
+const TOKEN = new HashRecord<RefreshTokenRecord>({
+  userId: 'string',
+  familyId: 'string',
+  amr: 'json',
+  createdAt: 'number',
+  expiresAt: 'number',
+  usedAt: 'number?',
+  revokedAt: 'number?',
+});
+
+// KEYS: token, family index, user index, family mark, user mark. ARGV: tokenHash, createdAt, expiresAt, then
+// the record's fields. The record's createdAt is the clock: a rotation racing a revocation is born revoked.
+const CREATE = new RedisScript(`${LUA_RECORDS}
+local now, expiresAt = tonumber(ARGV[2]), tonumber(ARGV[3])
+local ttl = expiresAt - now
+local revokedAt = false
 local mark = redis.call('HMGET', KEYS[4], 'revokedAt', 'expiresAt')
 if mark[1] then
   if tonumber(mark[2]) <= now then
     redis.call('DEL', KEYS[4])
   else
-    if revokedAt == '' then revokedAt = mark[1] end
+    revokedAt = mark[1]
     -- The mark outlives every token created in the family while it holds.
     if expiresAt > tonumber(mark[2]) then
-      redis.call('HSET', KEYS[4], 'expiresAt', ARGV[6])
-      redis.call('PEXPIRE', KEYS[4], expiresAt - now)
+      redis.call('HSET', KEYS[4], 'expiresAt', ARGV[3])
+      redis.call('PEXPIRE', KEYS[4], ttl)
     end
   end
 end
 local userMark = redis.call('GET', KEYS[5])
-if userMark and revokedAt == '' and now <= tonumber(userMark) then revokedAt = userMark end
-redis.call('DEL', KEYS[1])
-local ttl = expiresAt - now
-if ttl <= 0 then return 0 end
-redis.call('HSET', KEYS[1], 'userId', ARGV[2], 'familyId', ARGV[3], 'amr', ARGV[4], 'createdAt', ARGV[5],
-  'expiresAt', ARGV[6])
-if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'usedAt', ARGV[7]) end
-if revokedAt ~= '' then redis.call('HSET', KEYS[1], 'revokedAt', revokedAt) end
-redis.call('PEXPIRE', KEYS[1], ttl)
+if not revokedAt and userMark and now <= tonumber(userMark) then revokedAt = userMark end
+if not put_record(KEYS[1], ttl, 4) then return 0 end
+-- A revokedAt the record came with stays.
+if revokedAt then redis.call('HSETNX', KEYS[1], 'revokedAt', revokedAt) end
 index_add(KEYS[2], ARGV[1], ttl)
 index_add(KEYS[3], ARGV[1], ttl)
 return 1
@@ -64,20 +69,13 @@ return 1
 `);
 
 // KEYS: family index, family mark. ARGV: now, until, token key prefix, familyId.
-const REVOKE_FAMILY = new RedisScript(`
+const REVOKE_FAMILY = new RedisScript(`${LUA_RECORDS}
 local now = tonumber(ARGV[1])
 local lastExpiry = tonumber(ARGV[2])
-for _, tokenHash in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  local key = ARGV[3] .. tokenHash
-  local token = redis.call('HMGET', key, 'familyId', 'expiresAt')
-  if token[1] == ARGV[4] then
-    redis.call('HSETNX', key, 'revokedAt', ARGV[1])
-    lastExpiry = math.max(lastExpiry, tonumber(token[2]))
-  else
-    -- Expired (or replaced) since it was indexed.
-    redis.call('SREM', KEYS[1], tokenHash)
-  end
-end
+index_each(KEYS[1], ARGV[3], 'familyId', ARGV[4], function(key)
+  redis.call('HSETNX', key, 'revokedAt', ARGV[1])
+  lastExpiry = math.max(lastExpiry, tonumber(redis.call('HGET', key, 'expiresAt')))
+end)
 local markEnds = redis.call('HGET', KEYS[2], 'expiresAt')
 if markEnds and tonumber(markEnds) > now then
   if lastExpiry <= tonumber(markEnds) then return 1 end
@@ -93,15 +91,10 @@ return 1
 `);
 
 // KEYS: user index, user mark. ARGV: now, token key prefix, userId, mark TTL.
-const REVOKE_USER = new RedisScript(`
-for _, tokenHash in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  local key = ARGV[2] .. tokenHash
-  if redis.call('HGET', key, 'userId') == ARGV[3] then
-    redis.call('HSETNX', key, 'revokedAt', ARGV[1])
-  else
-    redis.call('SREM', KEYS[1], tokenHash)
-  end
-end
+const REVOKE_USER = new RedisScript(`${LUA_RECORDS}
+index_each(KEYS[1], ARGV[2], 'userId', ARGV[3], function(key)
+  redis.call('HSETNX', key, 'revokedAt', ARGV[1])
+end)
 -- Of two resets, the later mark covers both.
 local mark = redis.call('GET', KEYS[2])
 if mark and tonumber(mark) >= tonumber(ARGV[1]) then
@@ -141,42 +134,17 @@ export class RedisRefreshTokenStore implements RefreshTokenStore {
         this.familyMarkPrefix + record.familyId,
         this.userMarkPrefix + record.userId,
       ],
-      [
-        tokenHash,
-        record.userId,
-        record.familyId,
-        JSON.stringify(record.amr),
-        record.createdAt,
-        record.expiresAt,
-        record.usedAt ?? '',
-        record.revokedAt ?? '',
-      ],
+      [tokenHash, record.createdAt, record.expiresAt, ...TOKEN.args(record)],
     );
   }
 
   async get(tokenHash: string, now: number): Promise<RefreshTokenRecord | undefined> {
-    const fields = await redisCall(() => this.client.hgetall(this.tokenPrefix + tokenHash));
-    if (fields.userId === undefined || fields.familyId === undefined || fields.expiresAt === undefined) {
-      return undefined;
-    }
-    const expiresAt = toNumber(fields.expiresAt);
-    if (expiresAt <= now) return undefined;
-    const record: RefreshTokenRecord = {
-      userId: fields.userId,
-      familyId: fields.familyId,
-      amr: JSON.parse(fields.amr ?? '[]') as string[],
-      createdAt: toNumber(fields.createdAt),
-      expiresAt,
-    };
-    const usedAt = optionalNumber(fields.usedAt);
-    const revokedAt = optionalNumber(fields.revokedAt);
-    if (usedAt !== undefined) record.usedAt = usedAt;
-    if (revokedAt !== undefined) record.revokedAt = revokedAt;
-    return record;
+    const record = TOKEN.read(await redisCall(() => this.client.hgetall(this.tokenPrefix + tokenHash)));
+    return record !== undefined && record.expiresAt > now ? record : undefined;
   }
 
   async markUsed(tokenHash: string, now: number): Promise<boolean> {
-    return toNumber(await MARK_USED.run(this.client, [this.tokenPrefix + tokenHash], [now])) === 1;
+    return (await MARK_USED.run(this.client, [this.tokenPrefix + tokenHash], [now])) === 1;
   }
 
   async revokeFamily(familyId: string, now: number, until: number): Promise<void> {

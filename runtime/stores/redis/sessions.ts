@@ -5,19 +5,16 @@
 import type { SessionRecord, SessionStore } from '../../auth/stores/sessions.js';
 import type { RedisClient } from './client.js';
 import { redisCall } from './errors.js';
-import { prefixOf, toNumber, type RedisStoreOptions } from './keys.js';
-import { LUA_INDEX_ADD, RedisScript } from './script.js';
+import { HashRecord } from './hash.js';
+import { prefixOf, type RedisStoreOptions } from './keys.js';
+import { LUA_RECORDS, PUT_INDEXED, RedisScript } from './script.js';
 
-// KEYS: session, user index. ARGV: idHash, userId, amr, createdAt, expiresAt.
-const CREATE = new RedisScript(`${LUA_INDEX_ADD}
-redis.call('DEL', KEYS[1])
-local ttl = tonumber(ARGV[5]) - tonumber(ARGV[4])
-if ttl <= 0 then return 0 end
-redis.call('HSET', KEYS[1], 'userId', ARGV[2], 'amr', ARGV[3], 'createdAt', ARGV[4], 'expiresAt', ARGV[5])
-redis.call('PEXPIRE', KEYS[1], ttl)
-index_add(KEYS[2], ARGV[1], ttl)
-return 1
-`);
+const SESSION = new HashRecord<SessionRecord>({
+  userId: 'string',
+  amr: 'json',
+  createdAt: 'number',
+  expiresAt: 'number',
+});
 
 // KEYS: session. ARGV: idHash, user index key prefix.
 const DELETE = new RedisScript(`
@@ -29,15 +26,12 @@ return 1
 `);
 
 // KEYS: user index. ARGV: userId, session key prefix. Counts the sessions still stored (expired keys are gone).
-const DELETE_BY_USER = new RedisScript(`
+const DELETE_BY_USER = new RedisScript(`${LUA_RECORDS}
 local ended = 0
-for _, idHash in ipairs(redis.call('SMEMBERS', KEYS[1])) do
-  local key = ARGV[2] .. idHash
-  if redis.call('HGET', key, 'userId') == ARGV[1] then
-    redis.call('DEL', key)
-    ended = ended + 1
-  end
-end
+index_each(KEYS[1], ARGV[2], 'userId', ARGV[1], function(key)
+  redis.call('DEL', key)
+  ended = ended + 1
+end)
 redis.call('DEL', KEYS[1])
 return ended
 `);
@@ -56,24 +50,16 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async create(idHash: string, record: SessionRecord): Promise<void> {
-    await CREATE.run(
+    await PUT_INDEXED.run(
       this.client,
       [this.sessionPrefix + idHash, this.userPrefix + record.userId],
-      [idHash, record.userId, JSON.stringify(record.amr), record.createdAt, record.expiresAt],
+      [idHash, record.expiresAt - record.createdAt, ...SESSION.args(record)],
     );
   }
 
   async get(idHash: string, now: number): Promise<SessionRecord | undefined> {
-    const fields = await redisCall(() => this.client.hgetall(this.sessionPrefix + idHash));
-    if (fields.userId === undefined || fields.expiresAt === undefined) return undefined;
-    const expiresAt = toNumber(fields.expiresAt);
-    if (expiresAt <= now) return undefined;
-    return {
-      userId: fields.userId,
-      amr: JSON.parse(fields.amr ?? '[]') as string[],
-      createdAt: toNumber(fields.createdAt),
-      expiresAt,
-    };
+    const record = SESSION.read(await redisCall(() => this.client.hgetall(this.sessionPrefix + idHash)));
+    return record !== undefined && record.expiresAt > now ? record : undefined;
   }
 
   async delete(idHash: string): Promise<void> {
@@ -87,6 +73,6 @@ export class RedisSessionStore implements SessionStore {
       [this.userPrefix + userId],
       [userId, this.sessionPrefix],
     );
-    return toNumber(ended);
+    return Number(ended);
   }
 }

@@ -9,42 +9,40 @@ import {
 } from '../../auth/throttle/store.js';
 import type { RedisClient } from './client.js';
 import { redisCall } from './errors.js';
-import { arrayReply, optionalNumber, prefixOf, toNumber, type RedisStoreOptions } from './keys.js';
+import { HashRecord } from './hash.js';
+import { prefixOf, type RedisStoreOptions } from './keys.js';
 import { RedisScript } from './script.js';
 
-// KEYS: entry. ARGV: now, now + windowMs, maxAttempts. Replies {count, windowEndsAt, lockedUntil or ''}.
-// The same steps as MemoryThrottleStore.hit.
+const ENTRY = new HashRecord<ThrottleEntry>({
+  count: 'number',
+  windowEndsAt: 'number',
+  lockedUntil: 'number?',
+});
+
+// KEYS: entry. ARGV: now, now + windowMs, maxAttempts. Replies the entry (HGETALL).
+// The same steps as MemoryThrottleStore.hit; ends_at is entryExpiresAt.
 const HIT = new RedisScript(`
-local now = tonumber(ARGV[1])
+local now, windowEnd = tonumber(ARGV[1]), tonumber(ARGV[2])
 local entry = redis.call('HMGET', KEYS[1], 'count', 'windowEndsAt', 'lockedUntil')
-local count, windowEndsAt, lockedUntil = tonumber(entry[1]), entry[2], entry[3]
-if count and math.max(tonumber(windowEndsAt), tonumber(lockedUntil or '0')) <= now then
+local count, windowEndsAt, lockedUntil = tonumber(entry[1]), tonumber(entry[2]), tonumber(entry[3])
+local function ends_at() return math.max(windowEndsAt, lockedUntil or 0) end
+if count and ends_at() <= now then
+  redis.call('DEL', KEYS[1])
   count = nil
 end
 if not count then
-  redis.call('DEL', KEYS[1])
-  count, windowEndsAt, lockedUntil = 0, ARGV[2], false
-elseif tonumber(windowEndsAt) <= now then
+  count, windowEndsAt, lockedUntil = 0, windowEnd, nil
+elseif windowEndsAt <= now then
   -- The window ended while a lock still held: a new window starts counting from zero.
-  count, windowEndsAt = 0, ARGV[2]
+  count, windowEndsAt = 0, windowEnd
 end
 count = count + 1
-if count >= tonumber(ARGV[3]) and not (lockedUntil and tonumber(lockedUntil) > now) then
-  lockedUntil = ARGV[2]
-end
+if count >= tonumber(ARGV[3]) and not (lockedUntil and lockedUntil > now) then lockedUntil = windowEnd end
 redis.call('HSET', KEYS[1], 'count', count, 'windowEndsAt', windowEndsAt)
 if lockedUntil then redis.call('HSET', KEYS[1], 'lockedUntil', lockedUntil) end
-local ttl = math.max(tonumber(windowEndsAt), tonumber(lockedUntil or '0')) - now
-redis.call('PEXPIRE', KEYS[1], math.max(ttl, 1))
-return {count, windowEndsAt, lockedUntil or ''}
+redis.call('PEXPIRE', KEYS[1], math.max(ends_at() - now, 1))
+return redis.call('HGETALL', KEYS[1])
 `);
-
-function entryOf(count: unknown, windowEndsAt: unknown, lockedUntil: unknown): ThrottleEntry {
-  const entry: ThrottleEntry = { count: toNumber(count), windowEndsAt: toNumber(windowEndsAt) };
-  const locked = optionalNumber(lockedUntil);
-  if (locked !== undefined) entry.lockedUntil = locked;
-  return entry;
-}
 
 export class RedisThrottleStore implements ThrottleStore {
   private readonly prefix: string;
@@ -57,18 +55,15 @@ export class RedisThrottleStore implements ThrottleStore {
   }
 
   async get(key: string, now: number): Promise<ThrottleEntry | undefined> {
-    const [count, windowEndsAt, lockedUntil] = await redisCall(() =>
-      this.client.hmget(this.prefix + key, 'count', 'windowEndsAt', 'lockedUntil'),
-    );
-    if (count === null || count === undefined) return undefined;
-    const entry = entryOf(count, windowEndsAt, lockedUntil);
-    return entryExpiresAt(entry) <= now ? undefined : entry;
+    const entry = ENTRY.read(await redisCall(() => this.client.hgetall(this.prefix + key)));
+    return entry !== undefined && entryExpiresAt(entry) > now ? entry : undefined;
   }
 
   async hit(key: string, { windowMs, maxAttempts, now }: ThrottleHit): Promise<ThrottleEntry> {
     const reply = await HIT.run(this.client, [this.prefix + key], [now, now + windowMs, maxAttempts]);
-    const [count, windowEndsAt, lockedUntil] = arrayReply(reply);
-    return entryOf(count, windowEndsAt, lockedUntil);
+    const entry = ENTRY.readReply(reply);
+    if (entry === undefined) throw new TypeError('RedisThrottleStore: the hit script wrote no entry.');
+    return entry;
   }
 
   async clear(key: string): Promise<void> {
