@@ -2,12 +2,10 @@
 // failing over) makes every store call refuse with STORE_UNAVAILABLE (503) rather than serve a request
 // without the check or the write it needed. Any other Redis error (a script or argument mistake) is a bug
 // and passes through unchanged.
-import { errors } from '../../../generated/modules/errors.js';
+import { storeUnavailable } from '../unavailable.js';
 
 /** Error replies that mean "not now" rather than "wrong": Redis is starting, busy, read-only or refusing us. */
 const UNAVAILABLE_REPLY = /^(LOADING|BUSY|MASTERDOWN|READONLY|OOM|TRYAGAIN|CLUSTERDOWN|NOAUTH|WRONGPASS)\b/;
-
-const MAX_REASON_LENGTH = 120;
 
 /** Whether `error`, thrown by an ioredis command, means Redis could not serve it. */
 export function isRedisUnavailable(error: unknown): boolean {
@@ -20,16 +18,7 @@ export function isRedisUnavailable(error: unknown): boolean {
 
 /** STORE_UNAVAILABLE for an unavailability failure, else the error itself. */
 export function redisFailure(error: unknown): unknown {
-  if (!isRedisUnavailable(error)) return error;
-  const message = (error as Error).message;
-  const reason = message.length > MAX_REASON_LENGTH ? `${message.slice(0, MAX_REASON_LENGTH)}…` : message;
-  return errors.STORE_UNAVAILABLE({
-    // The reason (addresses, driver wording) goes to the error reporter only, never to the client.
-    message: 'Redis is unavailable.',
-    internalDetails: { reason },
-    details: { store: 'redis' },
-    cause: error,
-  });
+  return isRedisUnavailable(error) ? storeUnavailable('redis', (error as Error).message, error) : error;
 }
 
 /** Runs one Redis round trip, mapping its failure through redisFailure. */

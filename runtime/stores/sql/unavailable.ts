@@ -1,7 +1,7 @@
 // Tells "PostgreSQL did not answer" apart from every other failure. The first becomes STORE_UNAVAILABLE (503):
 // the request is refused rather than served without the check or the write it needed, and works again once the
 // server is back. Everything else (a constraint violation, a bug in a query) is rethrown unchanged.
-import { errors } from '../../../generated/modules/errors.js';
+import { storeUnavailable } from '../unavailable.js';
 import { HttpError } from '../../http/errors.js';
 
 /** Node's errors for a peer that is gone, refuses, or cannot be found. */
@@ -18,8 +18,6 @@ const NETWORK_CODES = new Set([
 
 /** Server states that end or refuse connections: shutdown, crash recovery, starting up, too many clients. */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
-
-const MAX_REASON_LENGTH = 120;
 
 /** node-postgres and pg-pool report these without a code. */
 const DRIVER_MESSAGES = [
@@ -79,14 +77,6 @@ export function isStoreUnavailable(error: unknown): boolean {
 
 /** STORE_UNAVAILABLE for an unreachable server, else `error` itself. */
 export function classifyPgError(error: unknown): unknown {
-  const full = unavailableReason(error);
-  if (full === undefined) return error;
-  const reason = full.length > MAX_REASON_LENGTH ? `${full.slice(0, MAX_REASON_LENGTH)}…` : full;
-  return errors.STORE_UNAVAILABLE({
-    // The reason (addresses, driver wording) goes to the error reporter only, never to the client.
-    message: 'PostgreSQL is unavailable.',
-    internalDetails: { reason },
-    details: { store: 'database' },
-    cause: error,
-  });
+  const reason = unavailableReason(error);
+  return reason === undefined ? error : storeUnavailable('database', reason, error);
 }
