@@ -1,6 +1,7 @@
 // The in-memory idempotency store (seed 001 "Limits"): entries live `ttlMs`, at most `maxEntries` are kept and
 // the oldest is evicted to make room. Every operation is synchronous inside, so setPending is atomic within
 // one process; several processes need a shared store.
+import { positiveWholeNumber } from '../config/whole-number.js';
 import type { IdempotencyRecord, IdempotencyStore } from './store.js';
 
 export const DEFAULT_IDEMPOTENCY_TTL_MS = 86_400_000;
@@ -20,13 +21,6 @@ interface Entry {
   expiresAt: number;
 }
 
-function positiveInteger(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new TypeError(`MemoryIdempotencyStore: ${name} must be a whole number, 1 or more.`);
-  }
-  return value;
-}
-
 export class MemoryIdempotencyStore implements IdempotencyStore {
   readonly ttlMs: number;
   readonly maxEntries: number;
@@ -35,8 +29,18 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
   private readonly entries = new Map<string, Entry>();
 
   constructor(options: MemoryIdempotencyStoreOptions = {}) {
-    this.ttlMs = positiveInteger(options.ttlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS, 'ttlMs');
-    this.maxEntries = positiveInteger(options.maxEntries ?? DEFAULT_IDEMPOTENCY_MAX_ENTRIES, 'maxEntries');
+    this.ttlMs = positiveWholeNumber(
+      options.ttlMs,
+      DEFAULT_IDEMPOTENCY_TTL_MS,
+      'MemoryIdempotencyStore',
+      'ttlMs',
+    );
+    this.maxEntries = positiveWholeNumber(
+      options.maxEntries,
+      DEFAULT_IDEMPOTENCY_MAX_ENTRIES,
+      'MemoryIdempotencyStore',
+      'maxEntries',
+    );
     this.now = options.now ?? Date.now;
   }
 

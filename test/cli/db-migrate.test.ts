@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { migrations, openStores } from 'svckit';
-import { createDatabase } from '../e2e/backends.js';
+import { createDatabase } from '../backends.js';
 import { runSvc } from './run-svc.js';
 
 const ALL_IDS = migrations.map((migration) => migration.id).join(', ');

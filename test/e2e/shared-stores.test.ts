@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { REPO_ROOT } from '../cli/run-svc.js';
-import { createDatabase, startRedis, type TestDatabase, type TestRedis } from './backends.js';
+import { createDatabase, startRedis, type TestDatabase, type TestRedis } from '../backends.js';
 import { startService, type RunningService } from './service-process.js';
 
 const SECRET = 'e2e-shared-stores-secret-0123456789abcdef';

@@ -23,7 +23,7 @@ import {
   type TcpProxy,
   type TestDatabase,
   type TestRedis,
-} from '../e2e/backends.js';
+} from '../backends.js';
 import { adapters, call, type AdapterUnderTest, type RunningServer } from './harness.js';
 
 const PASSWORD = 'a long enough password';

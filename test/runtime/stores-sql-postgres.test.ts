@@ -3,9 +3,7 @@
 // show: concurrent migrators, compare-and-sets raced from two pools (two processes), creates racing
 // revocations, and STORE_UNAVAILABLE while the server is unreachable, with recovery once it is back. The file
 // works in a database of its own, dropped at the end, so it runs beside other test files.
-import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError, SvcError, type RefreshTokenRecord } from 'svckit';
 import {
@@ -19,37 +17,26 @@ import {
   type SqlClient,
   type SqlClientOptions,
 } from '../../runtime/stores/sql/index.js';
+import {
+  createDatabase as createTestDatabase,
+  databaseServer,
+  freePort,
+  tcpProxy,
+  throughProxy,
+  type TestDatabase,
+} from '../backends.js';
 import { resetSqlTables, sqlStoreContracts } from './contracts/sql-stores.js';
 
-const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const T0 = 1_700_000_000_000;
 const DAY = 86_400_000;
 
-function databaseUrl(name: string): string {
-  const url = new URL(BASE_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-/** Runs `sql` on the maintenance database (CREATE/DROP DATABASE cannot run in the database they name). */
-async function admin(sql: string): Promise<void> {
-  const connection = new pg.Client({ connectionString: databaseUrl('postgres') });
-  await connection.connect();
-  try {
-    await connection.query(sql);
-  } finally {
-    await connection.end();
-  }
-}
-
-const databases: string[] = [];
+const databases: TestDatabase[] = [];
 
 /** A fresh, empty database of this file; dropped afterAll. */
 async function createDatabase(): Promise<string> {
-  const name = `svc_test_${randomBytes(6).toString('hex')}`;
-  await admin(`CREATE DATABASE ${name}`);
-  databases.push(name);
-  return databaseUrl(name);
+  const database = await createTestDatabase();
+  databases.push(database);
+  return database.url;
 }
 
 const clients: SqlClient[] = [];
@@ -72,7 +59,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const opened of clients) await opened.close();
-  for (const name of databases) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  for (const database of databases) await database.drop();
 });
 
 sqlStoreContracts('PostgreSQL', () => client);
@@ -232,23 +219,20 @@ describe('STORE_UNAVAILABLE (PostgreSQL)', () => {
   });
 
   it('answers STORE_UNAVAILABLE while the server is unreachable and works again once it is back', async () => {
-    const target = new URL(BASE_URL);
-    const proxy = await tcpProxy(target.hostname, Number(target.port || 5432));
+    const proxy = await tcpProxy(databaseServer(url));
     const idleErrors: Error[] = [];
-    const proxied = new URL(url);
-    proxied.host = `127.0.0.1:${proxy.port}`;
-    const db = await open(proxied.toString(), { onIdleError: (error) => idleErrors.push(error) });
+    const db = await open(throughProxy(url, proxy.port), { onIdleError: (error) => idleErrors.push(error) });
     const sessions = new SqlSessionStore(db);
     await sessions.create('s', { userId: 'u', amr: [], createdAt: T0, expiresAt: T0 + DAY });
-    await proxy.stop(); // drops the pooled connection and refuses new ones
+    await proxy.cut(); // drops the pooled connection and refuses new ones
     // The idle connection's error reaches onIdleError instead of crashing the process.
     await expect.poll(() => idleErrors.length).toBeGreaterThan(0);
     await unavailable(sessions.get('s', T0));
     await unavailable(db.transaction((tx) => tx.query('SELECT 1')));
-    await proxy.start();
+    await proxy.restore();
     expect(await sessions.get('s', T0)).toMatchObject({ userId: 'u' });
     await db.ping();
-    await proxy.stop();
+    await proxy.close();
   });
 });
 
@@ -260,47 +244,4 @@ async function schemaError(db: SqlClient): Promise<SvcError> {
   expect(error).toBeInstanceOf(SvcError);
   expect((error as SvcError).code).toBe('STORE_SCHEMA_MISMATCH');
   return error as SvcError;
-}
-
-/** A port on 127.0.0.1 where nothing listens: one just freed. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** A TCP relay to PostgreSQL that can be cut (every connection dropped, new ones refused) and restored. */
-async function tcpProxy(host: string, targetPort: number) {
-  const sockets = new Set<net.Socket>();
-  let server: net.Server | undefined;
-  let port = 0;
-  const start = async () => {
-    server = net.createServer((downstream) => {
-      const upstream = net.connect(targetPort, host);
-      for (const socket of [downstream, upstream]) {
-        sockets.add(socket);
-        socket.on('close', () => sockets.delete(socket));
-        socket.on('error', () => {
-          downstream.destroy();
-          upstream.destroy();
-        });
-      }
-      downstream.pipe(upstream).pipe(downstream);
-    });
-    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
-    port = (server.address() as net.AddressInfo).port;
-  };
-  await start();
-  return {
-    get port() {
-      return port;
-    },
-    start,
-    async stop() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server!.close(() => resolve()));
-    },
-  };
 }

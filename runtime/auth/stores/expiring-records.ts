@@ -3,13 +3,11 @@
 // (the sessions of a user, the tokens of a family). When full, a new record first sweeps the expired ones (as
 // of the caller's `now`), then evicts the oldest by insertion order. Indexes follow every removal.
 
+import { positiveWholeNumber } from '../../config/whole-number.js';
+
 /** The `maxEntries` option of a memory store: a whole number, 1 or more; a TypeError names the store. */
 export function checkedMaxEntries(value: number | undefined, fallback: number, store: string): number {
-  const maxEntries = value ?? fallback;
-  if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
-    throw new TypeError(`${store}: maxEntries must be a whole number, 1 or more.`);
-  }
-  return maxEntries;
+  return positiveWholeNumber(value, fallback, store, 'maxEntries');
 }
 
 export class ExpiringRecords<R extends { expiresAt: number }, Index extends string = never> {

@@ -3,6 +3,7 @@
 // losing one is worse than refusing a sign-up, so a full source answers AUTH_STORE_FULL (507) to `create`.
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../../generated/modules/errors.js';
+import { positiveWholeNumber } from '../../config/whole-number.js';
 import {
   normalizeEmail,
   publicUser,
@@ -38,10 +39,7 @@ export class MemoryUserSource implements UserSource {
   private readonly newId: () => string;
 
   constructor(options: MemoryUserSourceOptions = {}) {
-    const maxUsers = options.maxUsers ?? DEFAULT_MAX_USERS;
-    if (!Number.isSafeInteger(maxUsers) || maxUsers < 1) {
-      throw new TypeError('MemoryUserSource: maxUsers must be a whole number, 1 or more.');
-    }
+    const maxUsers = positiveWholeNumber(options.maxUsers, DEFAULT_MAX_USERS, 'MemoryUserSource', 'maxUsers');
     this.maxUsers = maxUsers;
     this.newId = options.newId ?? randomUUID;
     const initial = options.users ?? [];

@@ -4,6 +4,7 @@
 // locked, right password or not; a successful sign-in clears the account's counter (not the IP's, so signing
 // in to one's own account cannot reset the counter an attacker builds from the same address).
 import { errors } from '../../../generated/modules/errors.js';
+import { positiveWholeNumber } from '../../config/whole-number.js';
 import { MemoryThrottleStore } from './memory-store.js';
 import { isLocked, type ThrottleEntry, type ThrottleStore } from './store.js';
 
@@ -35,13 +36,6 @@ export interface LoginAttempt {
   ip: string | undefined;
 }
 
-function positiveWhole(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new TypeError(`LoginThrottle: ${name} must be a whole number, 1 or more.`);
-  }
-  return value;
-}
-
 export class LoginThrottle {
   readonly maxAttempts: number;
   readonly maxAttemptsPerIp: number;
@@ -51,12 +45,24 @@ export class LoginThrottle {
   private readonly clock: () => number;
 
   constructor(options: LoginThrottleOptions = {}) {
-    this.maxAttempts = positiveWhole(options.maxAttempts ?? DEFAULT_LOGIN_MAX_ATTEMPTS, 'maxAttempts');
-    this.maxAttemptsPerIp = positiveWhole(
-      options.maxAttemptsPerIp ?? DEFAULT_LOGIN_MAX_ATTEMPTS_PER_IP,
+    this.maxAttempts = positiveWholeNumber(
+      options.maxAttempts,
+      DEFAULT_LOGIN_MAX_ATTEMPTS,
+      'LoginThrottle',
+      'maxAttempts',
+    );
+    this.maxAttemptsPerIp = positiveWholeNumber(
+      options.maxAttemptsPerIp,
+      DEFAULT_LOGIN_MAX_ATTEMPTS_PER_IP,
+      'LoginThrottle',
       'maxAttemptsPerIp',
     );
-    this.windowMs = positiveWhole(options.windowMs ?? DEFAULT_LOGIN_WINDOW_MS, 'windowMs');
+    this.windowMs = positiveWholeNumber(
+      options.windowMs,
+      DEFAULT_LOGIN_WINDOW_MS,
+      'LoginThrottle',
+      'windowMs',
+    );
     const namespace = options.namespace ?? 'login';
     if (typeof namespace !== 'string' || namespace === '') {
       throw new TypeError('LoginThrottle: namespace must be a non-empty string.');

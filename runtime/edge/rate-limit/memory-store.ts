@@ -1,6 +1,7 @@
 // The in-memory rate-limit store (seed 001 "Limits"): fixed windows, at most `maxEntries` buckets. When full,
 // expired buckets are swept, then the bucket with the oldest window that still has hits left is evicted. A
 // used-up bucket is never evicted before its window ends: evicting it would hand its client a fresh limit.
+import { positiveWholeNumber } from '../../config/whole-number.js';
 import type { RateLimitHit, RateLimitStore } from './store.js';
 
 export const DEFAULT_RATE_LIMIT_MAX_ENTRIES = 100_000;
@@ -29,11 +30,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private fullUntil = Number.NEGATIVE_INFINITY;
 
   constructor(options: MemoryRateLimitStoreOptions = {}) {
-    const maxEntries = options.maxEntries ?? DEFAULT_RATE_LIMIT_MAX_ENTRIES;
-    if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
-      throw new TypeError('MemoryRateLimitStore: maxEntries must be a whole number, 1 or more.');
-    }
-    this.maxEntries = maxEntries;
+    this.maxEntries = positiveWholeNumber(
+      options.maxEntries,
+      DEFAULT_RATE_LIMIT_MAX_ENTRIES,
+      'MemoryRateLimitStore',
+      'maxEntries',
+    );
     this.now = options.now ?? Date.now;
   }
 

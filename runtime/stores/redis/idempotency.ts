@@ -4,6 +4,7 @@
 // Expiry is checked against the store's clock (`now`, the stored expiresAt); the TTL only reclaims memory.
 import type { IdempotencyRecord, IdempotencyStore } from '../../idempotency/store.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../../idempotency/memory-store.js';
+import { positiveWholeNumber } from '../../config/whole-number.js';
 import type { RedisClient } from './client.js';
 import { redisCall } from './errors.js';
 import { HashRecord } from './hash.js';
@@ -47,11 +48,12 @@ export class RedisIdempotencyStore implements IdempotencyStore {
     private readonly client: RedisClient,
     options: RedisIdempotencyStoreOptions = {},
   ) {
-    const ttlMs = options.ttlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS;
-    if (!Number.isSafeInteger(ttlMs) || ttlMs < 1) {
-      throw new TypeError('RedisIdempotencyStore: ttlMs must be a whole number, 1 or more.');
-    }
-    this.ttlMs = ttlMs;
+    this.ttlMs = positiveWholeNumber(
+      options.ttlMs,
+      DEFAULT_IDEMPOTENCY_TTL_MS,
+      'RedisIdempotencyStore',
+      'ttlMs',
+    );
     this.prefix = `${prefixOf(options)}idempotency:`;
     this.now = options.now ?? Date.now;
   }

@@ -2,6 +2,7 @@
 // (reservation or completion), as in the memory store. Time comes from the store's clock.
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../../idempotency/memory-store.js';
 import type { IdempotencyRecord, IdempotencyStore } from '../../idempotency/store.js';
+import { positiveWholeNumber } from '../../config/whole-number.js';
 import type { SqlQueryable } from './client.js';
 
 export interface SqlIdempotencyStoreOptions {
@@ -25,11 +26,12 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     private readonly db: SqlQueryable,
     options: SqlIdempotencyStoreOptions = {},
   ) {
-    const ttlMs = options.ttlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS;
-    if (!Number.isSafeInteger(ttlMs) || ttlMs < 1) {
-      throw new TypeError('SqlIdempotencyStore: ttlMs must be a whole number, 1 or more.');
-    }
-    this.ttlMs = ttlMs;
+    this.ttlMs = positiveWholeNumber(
+      options.ttlMs,
+      DEFAULT_IDEMPOTENCY_TTL_MS,
+      'SqlIdempotencyStore',
+      'ttlMs',
+    );
     this.now = options.now ?? Date.now;
   }
 

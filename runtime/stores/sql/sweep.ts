@@ -1,5 +1,6 @@
 // Expired rows are dead weight: every read already ignores them (`expires_at > now`), so deleting them is only
 // about space and index size. sweepExpired deletes them; SqlSweeper runs it on a timer.
+import { positiveWholeNumber } from '../../config/whole-number.js';
 import type { SqlQueryable } from './client.js';
 
 /** Tables with an `expires_at` column (BIGINT epoch ms), after which a row is never read again. */
@@ -63,14 +64,15 @@ export class SqlSweeper {
     private readonly client: SqlQueryable,
     options: SqlSweeperOptions = {},
   ) {
-    const intervalMs = options.intervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
-    if (!Number.isSafeInteger(intervalMs) || intervalMs < 1) {
-      throw new TypeError('SqlSweeper: intervalMs must be a whole number of ms, 1 or more.');
-    }
-    this.intervalMs = intervalMs;
+    this.intervalMs = positiveWholeNumber(
+      options.intervalMs,
+      DEFAULT_SWEEP_INTERVAL_MS,
+      'SqlSweeper',
+      'intervalMs',
+    );
     this.now = options.now ?? Date.now;
     this.onError = options.onError ?? reportSweepError;
-    this.timer = setInterval(() => void this.sweep(), intervalMs);
+    this.timer = setInterval(() => void this.sweep(), this.intervalMs);
     this.timer.unref();
   }
 
