@@ -2,11 +2,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { typescriptNodeFlags } from './project.js';
 
-export function spawnTypeScript(args: string[], cwd: string): ChildProcess {
+export function spawnTypeScript(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): ChildProcess {
   return spawn(process.execPath, [...typescriptNodeFlags(), ...args], {
     cwd,
     stdio: 'inherit',
-    env: process.env,
+    env,
   });
 }
 

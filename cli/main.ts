@@ -7,6 +7,7 @@ import { devCommand } from './commands/dev.js';
 import { generateDocsCommand } from './commands/generate-docs.js';
 import { initCommand } from './commands/init.js';
 import { startCommand } from './commands/start.js';
+import { mcpCommand } from './commands/mcp.js';
 import { testCommand } from './commands/test.js';
 import { SVCKIT_ROOT } from './project.js';
 import { reportFailure } from './report.js';
@@ -18,6 +19,7 @@ const COMMANDS: Record<string, Command> = {
   build: buildCommand,
   dev: devCommand,
   start: startCommand,
+  mcp: mcpCommand,
   test: testCommand,
   'generate:docs': generateDocsCommand,
   'db:migrate': dbMigrateCommand,

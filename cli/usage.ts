@@ -6,6 +6,7 @@ Commands:
   build [--check]                     compile svc.config.yaml into generated/ (--check: fail if stale)
   dev                                 build, start, rebuild and restart on changes
   start [entry]                       run the service (server.entry of svc.config.yaml by default)
+  mcp [entry]                         serve the service's tools to an agent over stdio (MCP)
   test [files...]                     run the project's tests (test/**/*.test.ts) with node's test runner
   generate:docs [--out=<path>|--stdout]
                                       write the OpenAPI document (default: openapi.json)
@@ -32,6 +33,13 @@ changes. A spec error is printed and the running service is kept until the spec 
 
 Runs the service's entry module (server.entry of svc.config.yaml, default src/server.ts) with TypeScript
 support. PORT, HOST and the other variables referenced by svc.config.yaml are read at start.`,
+  mcp: `Usage: svc mcp [entry] [--dir=<path>]
+
+Runs the service's entry like svc start, but serves the routes marked \`mcp: true\` as tools over
+stdin/stdout (newline-delimited JSON-RPC, the MCP stdio transport) instead of listening: point a desktop
+agent's "command" at it. Logs go to stderr. SVC_MCP_AUTHORIZATION (e.g. "Bearer <token>") is sent as
+the Authorization header of every tool call; without it, tools that need a signed-in user answer
+AUTH_REQUIRED.`,
   test: `Usage: svc test [files...] [--dir=<path>]
 
 Runs test/**/*.test.ts (or the given files) with node's built-in test runner and TypeScript support.`,

@@ -33,6 +33,7 @@ export const configSpec: { readonly [key: string]: ConfigValue } = {
       openapi: true,
     },
     idempotency: true,
+    mcp: true,
   },
 };
 

@@ -80,3 +80,4 @@ export * from './edge/index.js';
 export * from './idempotency/index.js';
 export * from './auth/index.js';
 export * from './stores/index.js';
+export * from './mcp/index.js';

@@ -7,10 +7,12 @@ import {
   createApp,
   edgePlugins,
   idempotencyPlugins,
+  mcpModule,
   openStores,
   type App,
 } from 'svckit';
 import type { SvcConfig } from '../generated/config.js';
+import mcpTools from '../generated/mcp-tools.json' with { type: 'json' };
 import openapi from '../generated/openapi.json' with { type: 'json' };
 import { routes } from '../generated/routes.js';
 import { logMailsInDevelopment } from './modules/mail/dev-mail-log.js';
@@ -37,6 +39,8 @@ export async function buildApp(config: SvcConfig): Promise<App> {
       rateLimitStore: stores.rateLimit,
     }),
     ...idempotencyPlugins(config.modules.idempotency, { store: stores.idempotency }),
+    // The agent-tool endpoint: the routes marked `mcp: true` as tools, at /mcp and through `svc mcp`.
+    ...mcpModule(config.modules.mcp, { tools: mcpTools }),
   ];
   for (const plugin of modules) app.register(plugin);
   if (auth) logMailsInDevelopment(app);

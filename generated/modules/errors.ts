@@ -60,6 +60,24 @@ export const catalog = {
   MCP_SESSION_REQUIRED: { status: 400, message: 'Mcp-Session-Id header is required.', module: 'mcp' },
   MCP_SESSION_NOT_FOUND: { status: 404, message: 'Session not found.', module: 'mcp' },
   SERVER_BUSY: { status: 503, message: 'Server is busy.', module: 'mcp' },
+  MCP_HOST_FORBIDDEN: { status: 403, message: 'Host not allowed.', module: 'mcp' },
+  MCP_PROTOCOL_VERSION_UNSUPPORTED: {
+    status: 400,
+    message: 'Unsupported MCP-Protocol-Version.',
+    module: 'mcp',
+  },
+  MCP_BATCH_NOT_ALLOWED: { status: 400, message: 'JSON-RPC batches are not allowed here.', module: 'mcp' },
+  MCP_NOT_CONFIGURED: { status: 500, message: 'The MCP endpoint is not configured.', module: 'mcp' },
+  MCP_TOOLS_INVALID: {
+    status: 'boot',
+    message: 'The MCP tool list does not match the routes.',
+    module: 'mcp',
+  },
+  MCP_CLIENT_TIMEOUT: { status: 504, message: 'The tool server did not answer in time.', module: 'mcp' },
+  MCP_CLIENT_CLOSED: { status: 503, message: 'The tool client is closed.', module: 'mcp' },
+  MCP_SERVER_EXITED: { status: 502, message: 'The tool server exited.', module: 'mcp' },
+  MCP_SERVER_FAILED: { status: 502, message: 'The tool server answered with an error.', module: 'mcp' },
+  MCP_SERVER_UNKNOWN: { status: 500, message: 'No tool server has this name.', module: 'mcp' },
   AUTH_INVALID_CREDENTIALS: { status: 401, message: 'Invalid email or password.', module: 'auth' },
   AUTH_EMAIL_TAKEN: { status: 409, message: 'Email is already registered.', module: 'auth' },
   AUTH_REFRESH_INVALID: { status: 401, message: 'Refresh token is invalid.', module: 'auth' },
@@ -327,6 +345,46 @@ export const errors = {
   /** Answered as JSON-RPC error -32000 when the stdio concurrency cap is reached. */
   SERVER_BUSY: (options: ErrorFactoryOptions = {}) =>
     new HttpError(503, 'SERVER_BUSY', options.message ?? catalog.SERVER_BUSY.message, options),
+  /** Named here. DNS-rebinding protection: a caller on this machine (loopback address) sent a Host that is not a loopback name and not in `allowedHosts`. */
+  MCP_HOST_FORBIDDEN: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(403, 'MCP_HOST_FORBIDDEN', options.message ?? catalog.MCP_HOST_FORBIDDEN.message, options),
+  /** Named here. The MCP-Protocol-Version header names a version svc does not speak, or not the one the session negotiated. `details.supported` lists the versions svc speaks. */
+  MCP_PROTOCOL_VERSION_UNSUPPORTED: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(
+      400,
+      'MCP_PROTOCOL_VERSION_UNSUPPORTED',
+      options.message ?? catalog.MCP_PROTOCOL_VERSION_UNSUPPORTED.message,
+      options,
+    ),
+  /** Named here. A batch under a protocol version without batches (only 2025-03-26 has them), an empty batch, or an initialize inside a batch. */
+  MCP_BATCH_NOT_ALLOWED: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(
+      400,
+      'MCP_BATCH_NOT_ALLOWED',
+      options.message ?? catalog.MCP_BATCH_NOT_ALLOWED.message,
+      options,
+    ),
+  /** Named here. mcpRoutes() is mounted but no mcpPlugin() is registered on the app. */
+  MCP_NOT_CONFIGURED: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(500, 'MCP_NOT_CONFIGURED', options.message ?? catalog.MCP_NOT_CONFIGURED.message, options),
+  /** Named here. A tool in the tools document names a route that is not registered, two tools share a name, or the document is not a tools document (`svc build` writes it). `details.problems` lists each. */
+  MCP_TOOLS_INVALID: (options: ErrorFactoryOptions = {}) =>
+    new BootError('MCP_TOOLS_INVALID', options.message ?? catalog.MCP_TOOLS_INVALID.message, options),
+  /** Named here. A tool client request got no answer within `timeoutMs` (default 60000). */
+  MCP_CLIENT_TIMEOUT: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(504, 'MCP_CLIENT_TIMEOUT', options.message ?? catalog.MCP_CLIENT_TIMEOUT.message, options),
+  /** Named here. A call on a tool client after close(), or in flight while it closed. */
+  MCP_CLIENT_CLOSED: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(503, 'MCP_CLIENT_CLOSED', options.message ?? catalog.MCP_CLIENT_CLOSED.message, options),
+  /** Named here. The stdio tool server could not be started or exited with calls in flight; the next call starts it again. */
+  MCP_SERVER_EXITED: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(502, 'MCP_SERVER_EXITED', options.message ?? catalog.MCP_SERVER_EXITED.message, options),
+  /** Named here. The tool server answered a protocol error (`details.rpcCode`) or an HTTP error (`details.status`), or something that is not a protocol message. */
+  MCP_SERVER_FAILED: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(502, 'MCP_SERVER_FAILED', options.message ?? catalog.MCP_SERVER_FAILED.message, options),
+  /** Named here. callTool(server, ...) named a server mcpClientPlugin({ servers }) does not have. */
+  MCP_SERVER_UNKNOWN: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(500, 'MCP_SERVER_UNKNOWN', options.message ?? catalog.MCP_SERVER_UNKNOWN.message, options),
   AUTH_INVALID_CREDENTIALS: (options: ErrorFactoryOptions = {}) =>
     new HttpError(
       401,

@@ -1,8 +1,9 @@
 // Guards of the auth plugin (seed 000 "Route meta keys"): `auth: true` needs an authenticated caller (a user,
 // or an API key, whose own rules the API-key plugin enforces); `mfa: true` asks for a credential obtained
-// with a second factor (step-up). Each runs only on routes that declare its key.
+// with a second factor (step-up). Each runs only on routes that declare its key. authVisibility hides those
+// routes from tool listings of callers without credentials.
 import { errors } from '../../../generated/modules/errors.js';
-import type { Guard } from '../../http/types.js';
+import type { Guard, RouteVisibilityCheck } from '../../http/types.js';
 
 export const authRequiredGuard: Guard = {
   name: 'svc:auth',
@@ -19,5 +20,17 @@ export const mfaStepUpGuard: Guard = {
     if (context.apiKey !== undefined) return; // API-key requests are not subject to MFA (seed 000).
     if (context.user === undefined) throw errors.AUTH_REQUIRED();
     if (!context.amr?.includes('mfa')) throw errors.AUTH_MFA_REQUIRED({ status: 403 });
+  },
+};
+
+/**
+ * Tool listings hide `meta.auth` and `meta.mfa` routes from callers without credentials (seed 001
+ * "Authentication" 3). Only what the enricher already found is read; the guards still decide every call.
+ */
+export const authVisibility: RouteVisibilityCheck = {
+  name: 'svc:auth',
+  isVisible(route, context) {
+    if (route.meta.auth !== true && route.meta.mfa !== true) return true;
+    return context.user !== undefined || context.apiKey !== undefined;
   },
 };

@@ -7,7 +7,7 @@ import { AUTH_EVENT_NAMES } from '../events.js';
 import { isProductionEnv } from '../tokens/secret.js';
 import { sessionCookie, type SessionCookieOptions } from './cookie.js';
 import { authEnricher } from './enricher.js';
-import { authRequiredGuard, mfaStepUpGuard } from './guards.js';
+import { authRequiredGuard, authVisibility, mfaStepUpGuard } from './guards.js';
 import { authRoutes, type AuthRoutesOptions } from './routes.js';
 
 export interface AuthPluginOptions {
@@ -51,6 +51,7 @@ export function authPlugin(options: AuthPluginOptions): Plugin {
       app.container.provide(Auth, auth);
       app.metadata.add('http:enrichers', authEnricher(auth, cookie, trustedOrigins));
       app.metadata.add('http:guards', authRequiredGuard, mfaStepUpGuard);
+      app.metadata.add('http:route-visibility', authVisibility);
       app.metadata.add(
         'http:guarded-meta',
         { key: 'auth', plugin: 'svc:auth' },

@@ -1,0 +1,59 @@
+// The agent-tool endpoint svc.config.yaml enables under `modules.mcp` (docs/mcp.md): `true` for the
+// defaults, or a mapping of the endpoint's and the plugin's options. Returns the plugins to register: the
+// tool server and one that publishes the endpoint's routes and prints its URL at start.
+import type { App, Plugin } from '../app/app.js';
+import { fromSettings, invalidSetting, moduleSettings } from '../config/module-settings.js';
+import { mcpPlugin, type McpPluginOptions } from './server/plugin.js';
+import { DEFAULT_MCP_PATH, mcpRoutes, type McpRoutesOptions } from './server/endpoint.js';
+import type { McpToolsDocument } from './server/tool-set.js';
+import type { Implementation } from './protocol/types.js';
+
+export interface McpModuleContext {
+  /** generated/mcp-tools.json. */
+  tools?: McpToolsDocument;
+  /** Default the app's name and version. */
+  serverInfo?: Implementation;
+}
+
+const ROUTE_OPTIONS = [
+  'path',
+  'allowedOrigins',
+  'allowedHosts',
+  'auth',
+  'sessions',
+  'listVisibleOnly',
+  'rateLimit',
+];
+const PLUGIN_OPTIONS = ['forwardHeaders', 'redactErrorDetails', 'instructions'];
+
+/** The plugins `modules.mcp` enables, or none. */
+export function mcpModule(setting: unknown, context: McpModuleContext = {}): Plugin[] {
+  const settings = moduleSettings(setting, 'mcp');
+  if (settings === undefined) return [];
+  const routeOptions: Record<string, unknown> = {};
+  const pluginOptions: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(settings)) {
+    if (ROUTE_OPTIONS.includes(name)) routeOptions[name] = value;
+    else if (PLUGIN_OPTIONS.includes(name)) pluginOptions[name] = value;
+    else throw invalidSetting('mcp', `unknown option "${name}"`);
+  }
+  // In the spec, redactErrorDetails is a switch: true (or unset) redacts secret-named details, false sends them.
+  if (pluginOptions.redactErrorDetails === true) delete pluginOptions.redactErrorDetails;
+  const plugin = fromSettings('mcp', () =>
+    mcpPlugin({
+      ...(pluginOptions as McpPluginOptions),
+      ...(context.tools === undefined ? {} : { tools: context.tools }),
+      ...(context.serverInfo === undefined ? {} : { serverInfo: context.serverInfo }),
+    }),
+  );
+  const routes = fromSettings('mcp', () => mcpRoutes(routeOptions as McpRoutesOptions));
+  const path = (routeOptions.path as string | undefined) ?? DEFAULT_MCP_PATH;
+  const endpoint: Plugin = {
+    name: 'svc:mcp-endpoint',
+    setup(app: App) {
+      app.metadata.add('http:routes', ...routes);
+      app.metadata.add('app:urls', { label: 'MCP', path });
+    },
+  };
+  return [plugin, endpoint];
+}

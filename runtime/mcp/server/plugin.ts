@@ -1,0 +1,123 @@
+// mcpPlugin (seed 001 "Agent-tool endpoint"): builds the app's tools at boot and the server that answers
+// them, with its own pipeline over the same enrichers, guards and container as the HTTP routes (request
+// hooks such as CORS or the global rate limit belong to the endpoint request, not to each call). The HTTP
+// endpoint (mcpRoutes) and the stdio server find it in the app container.
+import type { App, Plugin } from '../../app/app.js';
+import type { Scope } from '../../app/container.js';
+import { errors } from '../../../generated/modules/errors.js';
+import type { DetailsRedactor } from '../../http/envelope.js';
+import { createPipeline, type CompiledRoute } from '../../http/pipeline.js';
+import { redactSensitiveDetails } from '../../http/redact.js';
+import { resolveReporter, type ErrorReporter } from '../../http/report.js';
+import type { RouteVisibilityCheck } from '../../http/types.js';
+import type { Implementation } from '../protocol/types.js';
+import { McpServer } from './server.js';
+import { DEFAULT_FORWARDED_HEADERS } from './tool-request.js';
+import { buildToolSet, type McpToolsDocument, type ToolEntry } from './tool-set.js';
+
+export interface McpPluginOptions {
+  /** The tools document `svc build` writes (generated/mcp-tools.json); routes it lacks get derived tools. */
+  tools?: McpToolsDocument;
+  /** Name and version in the initialize result; default the app's name and version. */
+  serverInfo?: Implementation;
+  /** Headers a call inherits beyond DEFAULT_FORWARDED_HEADERS (names, any case). */
+  forwardHeaders?: readonly string[];
+  /** Filters thrown errors' details in results; default redactSensitiveDetails; false sends them as HTTP would. */
+  redactErrorDetails?: DetailsRedactor | false;
+  /** Receives 5xx errors of calls; default one JSON line on stderr; false silences. */
+  reportError?: ErrorReporter | false;
+  /** Sent in the initialize result: how an agent should use these tools. */
+  instructions?: string;
+}
+
+/** What the endpoint and the stdio server use, provided in the app container once the app booted. */
+export interface McpService {
+  readonly server: McpServer;
+  /** Lower-case names of the headers a call inherits. */
+  readonly forwardHeaders: ReadonlySet<string>;
+  readonly visibilityChecks: readonly RouteVisibilityCheck[];
+}
+
+export const MCP_SERVICE = Symbol.for('svc:mcp');
+
+/** The MCP service of the app `scope` belongs to, once booted; undefined without mcpPlugin. */
+export function mcpService(scope: Scope | undefined): McpService | undefined {
+  return scope?.get<McpService>(MCP_SERVICE);
+}
+
+function checkedOptions(options: McpPluginOptions): void {
+  const { forwardHeaders, redactErrorDetails, reportError, serverInfo } = options;
+  if (
+    forwardHeaders !== undefined &&
+    (!Array.isArray(forwardHeaders) || forwardHeaders.some((name) => typeof name !== 'string' || name === ''))
+  )
+    throw new TypeError('mcpPlugin: forwardHeaders must be an array of header names');
+  if (
+    redactErrorDetails !== undefined &&
+    redactErrorDetails !== false &&
+    typeof redactErrorDetails !== 'function'
+  )
+    throw new TypeError('mcpPlugin: redactErrorDetails must be false or a function');
+  if (reportError !== undefined && reportError !== false && typeof reportError !== 'function')
+    throw new TypeError('mcpPlugin: reportError must be false or a function');
+  if (
+    serverInfo !== undefined &&
+    (typeof serverInfo.name !== 'string' || typeof serverInfo.version !== 'string')
+  )
+    throw new TypeError('mcpPlugin: serverInfo must be { name: string, version: string }');
+}
+
+class McpPlugin implements Plugin {
+  readonly name = 'svc:mcp';
+
+  constructor(private readonly options: McpPluginOptions) {
+    checkedOptions(options);
+  }
+
+  boot(app: App): void {
+    const { options } = this;
+    const metadata = app.metadata;
+    const tools = buildToolSet(
+      metadata.list('http:routes'),
+      options.tools,
+      options.redactErrorDetails ?? redactSensitiveDetails,
+    );
+    const reporter = resolveReporter(options.reportError);
+    const pipeline = createPipeline({
+      enrichers: metadata.list('http:enrichers'),
+      guards: metadata.list('http:guards'),
+      container: app.container,
+      onError: false,
+    });
+    const compiled = new Map<ToolEntry, CompiledRoute>();
+    for (const entry of tools.values()) compiled.set(entry, pipeline.compile(entry.route));
+    const server = new McpServer({
+      serverInfo: options.serverInfo ?? { name: app.name, version: app.version },
+      tools,
+      compiled: (entry) => compiled.get(entry) ?? pipeline.compile(entry.route),
+      container: app.container,
+      reporter,
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    });
+    const forwardHeaders = new Set(DEFAULT_FORWARDED_HEADERS);
+    for (const name of options.forwardHeaders ?? []) forwardHeaders.add(name.toLowerCase());
+    const service: McpService = {
+      server,
+      forwardHeaders,
+      visibilityChecks: metadata.list('http:route-visibility'),
+    };
+    app.container.provide(MCP_SERVICE, service);
+  }
+}
+
+/** The tool registry and server: `app.register(mcpPlugin({ tools: mcpTools }))`. */
+export function mcpPlugin(options: McpPluginOptions = {}): Plugin {
+  return new McpPlugin(options);
+}
+
+/** The MCP service of a booted app; MCP_NOT_CONFIGURED without mcpPlugin. */
+export function requireMcpService(scope: Scope | undefined): McpService {
+  const service = mcpService(scope);
+  if (service === undefined) throw errors.MCP_NOT_CONFIGURED();
+  return service;
+}

@@ -1,0 +1,164 @@
+// The protocol methods svc answers, independent of the transport: initialize, ping, tools/list, tools/call
+// and notifications/cancelled. The HTTP endpoint and the stdio server parse messages, keep the connection
+// state and hand each message here.
+import type { Scope } from '../../app/container.js';
+import type { CompiledRoute } from '../../http/pipeline.js';
+import type { ErrorReporter } from '../../http/report.js';
+import {
+  failure,
+  JSON_RPC_ERROR,
+  success,
+  type JsonRpcId,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from '../protocol/json-rpc.js';
+import type { Implementation, InitializeResult } from '../protocol/types.js';
+import { hasStructuredContent, negotiateVersion, type ProtocolVersion } from '../protocol/versions.js';
+import { runToolCall, ToolCallCancelled, type ToolCallContext } from './call-tool.js';
+import type { ToolCaller } from './tool-request.js';
+import type { ToolEntry, ToolSet } from './tool-set.js';
+
+/** State one conversation keeps: a session over HTTP, the process over stdio. */
+export interface McpConnection {
+  protocolVersion: ProtocolVersion;
+  /** Calls running now, by request id, so notifications/cancelled can end them. */
+  readonly running: Map<JsonRpcId, AbortController>;
+}
+
+/** What one incoming message is answered for. */
+export interface MessageScope {
+  caller: ToolCaller;
+  /** The protocol version in force for this message. */
+  protocolVersion: ProtocolVersion;
+  /** undefined when the endpoint runs without sessions: nothing to cancel across requests. */
+  connection: McpConnection | undefined;
+  /** Whether tools/list shows a tool to this caller (side-effect-free checks only). */
+  visible(entry: ToolEntry): boolean;
+}
+
+export interface McpServerOptions {
+  serverInfo: Implementation;
+  tools: ToolSet;
+  compiled(entry: ToolEntry): CompiledRoute;
+  container: Scope | undefined;
+  reporter: ErrorReporter | undefined;
+  /** Sent in the initialize result: how an agent should use these tools. */
+  instructions?: string;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export class McpServer {
+  readonly serverInfo: Implementation;
+  readonly tools: ToolSet;
+  private readonly callContext: ToolCallContext;
+  private readonly instructions: string | undefined;
+
+  constructor(options: McpServerOptions) {
+    this.serverInfo = options.serverInfo;
+    this.tools = options.tools;
+    this.instructions = options.instructions;
+    this.callContext = {
+      compiled: options.compiled,
+      container: options.container,
+      reporter: options.reporter,
+    };
+  }
+
+  /** The initialize result for a requested version: echoed when supported, else the latest. */
+  initialize(params: Record<string, unknown> | undefined): InitializeResult {
+    const result: InitializeResult = {
+      protocolVersion: negotiateVersion(params?.protocolVersion),
+      capabilities: { tools: { listChanged: false } },
+      serverInfo: this.serverInfo,
+    };
+    if (this.instructions !== undefined) result.instructions = this.instructions;
+    return result;
+  }
+
+  /** Answers a request (a promise of its response) or acts on a notification (undefined). Never rejects. */
+  async handle(
+    message: JsonRpcRequest | JsonRpcNotification,
+    scope: MessageScope,
+  ): Promise<JsonRpcResponse | undefined> {
+    if (!('id' in message)) {
+      this.notify(message, scope);
+      return undefined;
+    }
+    const { id, method, params } = message;
+    switch (method) {
+      case 'initialize': {
+        const result = this.initialize(params);
+        if (scope.connection !== undefined)
+          scope.connection.protocolVersion = result.protocolVersion as ProtocolVersion;
+        return success(id, result);
+      }
+      case 'ping':
+        return success(id, {});
+      case 'tools/list':
+        return success(id, { tools: this.visibleTools(scope) });
+      case 'tools/call':
+        return this.call(id, params, scope);
+      default:
+        return failure(id, JSON_RPC_ERROR.METHOD_NOT_FOUND, `Method not found: ${method}`);
+    }
+  }
+
+  private visibleTools(scope: MessageScope): unknown[] {
+    const tools: unknown[] = [];
+    for (const entry of this.tools.values()) if (scope.visible(entry)) tools.push(entry.tool);
+    return tools;
+  }
+
+  private notify(message: JsonRpcNotification, scope: MessageScope): void {
+    if (message.method !== 'notifications/cancelled') return;
+    const requestId = message.params?.requestId;
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    scope.connection?.running.get(requestId)?.abort();
+  }
+
+  private async call(
+    id: JsonRpcId,
+    params: Record<string, unknown> | undefined,
+    scope: MessageScope,
+  ): Promise<JsonRpcResponse> {
+    const name = params?.name;
+    if (typeof name !== 'string')
+      return failure(id, JSON_RPC_ERROR.INVALID_PARAMS, 'params.name must be a tool name.');
+    const entry = this.tools.get(name);
+    if (entry === undefined) return failure(id, JSON_RPC_ERROR.INVALID_PARAMS, `Unknown tool: ${name}`);
+    const args = params?.arguments ?? {};
+    if (!isRecord(args))
+      return failure(id, JSON_RPC_ERROR.INVALID_PARAMS, 'params.arguments must be an object.');
+
+    const running = scope.connection?.running;
+    const controller = new AbortController();
+    running?.set(id, controller);
+    try {
+      const result = await runToolCall(this.callContext, entry, args, scope.caller, {
+        signal: controller.signal,
+        structured: hasStructuredContent(scope.protocolVersion),
+      });
+      return success(id, result);
+    } catch (error) {
+      if (error instanceof ToolCallCancelled)
+        return failure(id, JSON_RPC_ERROR.REQUEST_CANCELLED, 'Request cancelled.');
+      // runToolCall answers every route error as a result; this is a bug in svc itself.
+      this.callContext.reporter?.({
+        error,
+        code: 'INTERNAL_ERROR',
+        status: 500,
+        requestId: undefined,
+        method: 'tools/call',
+        route: entry.route.url,
+        internalDetails: undefined,
+      });
+      return failure(id, JSON_RPC_ERROR.INTERNAL_ERROR, 'Internal error.');
+    } finally {
+      if (running?.get(id) === controller) running.delete(id);
+    }
+  }
+}

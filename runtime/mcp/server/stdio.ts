@@ -1,0 +1,207 @@
+// The stdio transport (seed 001 "Standard-I/O transport"): newline-delimited JSON-RPC on stdin/stdout for an
+// agent that launches the service as a child process. stdout carries only protocol messages: while serving
+// process.stdout, anything else the app writes there is sent to stderr. At most `maxConcurrentRequests` calls
+// run at once; one more is answered -32000 (SERVER_BUSY); notifications are never refused.
+import type { Readable, Writable } from 'node:stream';
+import type { App } from '../../app/app.js';
+import type { RequestHeaders } from '../../http/types.js';
+import {
+  classifyMessage,
+  failure,
+  JSON_RPC_ERROR,
+  type JsonRpcId,
+  type JsonRpcResponse,
+} from '../protocol/json-rpc.js';
+import { allowsBatches, LATEST_PROTOCOL_VERSION } from '../protocol/versions.js';
+import { requireMcpService } from './plugin.js';
+import type { McpConnection, MessageScope } from './server.js';
+
+export const DEFAULT_STDIO_MAX_CONCURRENT_REQUESTS = 16;
+/** The longest line read (4 MiB); a longer one is discarded and answered as a parse error. */
+export const DEFAULT_STDIO_MAX_LINE_BYTES = 4 * 1024 * 1024;
+
+export interface McpStdioOptions {
+  /** Default process.stdin. */
+  input?: Readable;
+  /** Default process.stdout. */
+  output?: Writable;
+  /** Calls running at once before SERVER_BUSY (default 16). */
+  maxConcurrentRequests?: number;
+  /** Default 4 MiB. */
+  maxLineBytes?: number;
+  /** Headers every call carries, e.g. `{ authorization: 'Bearer …' }`: stdio has no request of its own. */
+  headers?: RequestHeaders;
+}
+
+export interface McpStdioServer {
+  /** Resolves once the input ended and every running call was answered. */
+  readonly finished: Promise<void>;
+  /** Stops reading, waits for running calls, restores process.stdout. */
+  close(): Promise<void>;
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1)
+    throw new TypeError(`serveMcpStdio: ${name} must be a whole number above 0`);
+  return value;
+}
+
+/** Serves the app's tools over stdio. Boots the app; listing is not filtered (the launching agent is trusted). */
+export async function serveMcpStdio(app: App, options: McpStdioOptions = {}): Promise<McpStdioServer> {
+  const maxConcurrent = positive(
+    options.maxConcurrentRequests,
+    DEFAULT_STDIO_MAX_CONCURRENT_REQUESTS,
+    'maxConcurrentRequests',
+  );
+  const maxLineBytes = positive(options.maxLineBytes, DEFAULT_STDIO_MAX_LINE_BYTES, 'maxLineBytes');
+  await app.boot();
+  const service = requireMcpService(app.container);
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const diverted = output === process.stdout ? divertStdout() : undefined;
+  const writeLine = diverted?.protocolWrite ?? ((line: string) => output.write(line));
+
+  const connection: McpConnection = {
+    protocolVersion: LATEST_PROTOCOL_VERSION,
+    running: new Map<JsonRpcId, AbortController>(),
+  };
+  const scope = (): MessageScope => ({
+    caller: { ip: undefined, headers: options.headers ?? {} },
+    protocolVersion: connection.protocolVersion,
+    connection,
+    visible: () => true,
+  });
+  const pending = new Set<Promise<void>>();
+  let active = 0;
+
+  const send = (message: JsonRpcResponse | JsonRpcResponse[]) =>
+    void writeLine(`${JSON.stringify(message)}\n`);
+
+  function track(work: Promise<void>): void {
+    pending.add(work);
+    void work.finally(() => pending.delete(work));
+  }
+
+  /** One message; undefined when nothing is to be answered. */
+  async function answer(value: unknown): Promise<JsonRpcResponse | undefined> {
+    const classified = classifyMessage(value);
+    if (classified.kind === 'invalid')
+      return failure(classified.id, JSON_RPC_ERROR.INVALID_REQUEST, classified.reason);
+    if (classified.kind === 'response') return undefined;
+    if (classified.kind === 'notification') return service.server.handle(classified.message, scope());
+    if (active >= maxConcurrent)
+      return failure(classified.message.id, JSON_RPC_ERROR.SERVER_BUSY, 'Server is busy.', {
+        code: 'SERVER_BUSY',
+      });
+    active++;
+    try {
+      return await service.server.handle(classified.message, scope());
+    } finally {
+      active--;
+    }
+  }
+
+  function onLine(line: string): void {
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      send(failure(null, JSON_RPC_ERROR.PARSE_ERROR, 'Parse error: a line must be one JSON-RPC message.'));
+      return;
+    }
+    if (Array.isArray(value)) {
+      if (!allowsBatches(connection.protocolVersion) || value.length === 0) {
+        send(failure(null, JSON_RPC_ERROR.INVALID_REQUEST, 'JSON-RPC batches are not allowed here.'));
+        return;
+      }
+      track(
+        Promise.all(value.map(answer)).then((answers) => {
+          const responses = answers.filter((item): item is JsonRpcResponse => item !== undefined);
+          if (responses.length > 0) send(responses);
+        }),
+      );
+      return;
+    }
+    track(
+      answer(value).then((response) => {
+        if (response !== undefined) send(response);
+      }),
+    );
+  }
+
+  const reader = lineReader(maxLineBytes, onLine, () =>
+    send(
+      failure(null, JSON_RPC_ERROR.PARSE_ERROR, `Parse error: a line is longer than ${maxLineBytes} bytes.`),
+    ),
+  );
+  const ended = new Promise<void>((resolve) => {
+    input.on('data', reader);
+    input.once('end', resolve);
+    input.once('close', resolve);
+  });
+  const finished = ended.then(async () => {
+    while (pending.size > 0) await Promise.allSettled([...pending]);
+  });
+  let closed = false;
+  return {
+    finished,
+    async close() {
+      if (closed) return;
+      closed = true;
+      input.off('data', reader);
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+      diverted?.restore();
+    },
+  };
+}
+
+/** Splits chunks into lines (LF, optional CR) without keeping more than `maxBytes` of one line. */
+function lineReader(
+  maxBytes: number,
+  onLine: (line: string) => void,
+  onTooLong: () => void,
+): (chunk: Buffer | string) => void {
+  let parts: Buffer[] = [];
+  let size = 0;
+  let discarding = false;
+  return (chunk) => {
+    let bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    for (let newline = bytes.indexOf(0x0a); newline !== -1; newline = bytes.indexOf(0x0a)) {
+      const head = bytes.subarray(0, newline);
+      bytes = bytes.subarray(newline + 1);
+      if (discarding || size + head.length > maxBytes) {
+        if (!discarding) onTooLong();
+        discarding = false;
+      } else {
+        parts.push(head);
+        let line = Buffer.concat(parts).toString('utf8');
+        if (line.endsWith('\r')) line = line.slice(0, -1);
+        onLine(line);
+      }
+      parts = [];
+      size = 0;
+    }
+    if (bytes.length === 0 || discarding) return;
+    if (size + bytes.length > maxBytes) {
+      onTooLong();
+      discarding = true;
+      parts = [];
+      size = 0;
+      return;
+    }
+    parts.push(bytes);
+    size += bytes.length;
+  };
+}
+
+/** Sends process.stdout writes to stderr; returns the real stdout writer and the way back. */
+function divertStdout(): { protocolWrite: (line: string) => boolean; restore: () => void } {
+  const stdout = process.stdout;
+  const original = stdout.write;
+  const protocolWrite = (line: string) => original.call(stdout, line);
+  stdout.write = ((...args: Parameters<typeof process.stderr.write>) =>
+    process.stderr.write(...args)) as typeof stdout.write;
+  return { protocolWrite, restore: () => void (stdout.write = original) };
+}

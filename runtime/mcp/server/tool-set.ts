@@ -1,0 +1,195 @@
+// The tools an app exposes: one per route with `meta.mcp`, described by the tools document `svc build`
+// writes (generated/mcp-tools.json) or, for a handwritten route the document does not know, derived here
+// from the route's own schemas. Built once at boot; tools/list and tools/call read it.
+import { errors } from '../../../generated/modules/errors.js';
+import { deriveToolName } from '../../../spec/tool-name.js';
+import type { DetailsRedactor } from '../../http/envelope.js';
+import type { Route } from '../../http/types.js';
+import type { Tool, ToolAnnotations, ToolInputSchema } from '../protocol/types.js';
+
+/** One tool of generated/mcp-tools.json. */
+export interface McpToolDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  /** An object schema (`type: 'object'`, checked at boot); typed loosely so an imported JSON file fits. */
+  inputSchema: { type: string; [keyword: string]: unknown };
+  annotations?: ToolAnnotations;
+  /** The route id the tool calls. */
+  route: string;
+}
+
+/** What `svc build` writes to generated/mcp-tools.json. */
+export interface McpToolsDocument {
+  tools: readonly McpToolDefinition[];
+}
+
+export interface ToolEntry {
+  /** What tools/list shows. */
+  readonly tool: Tool;
+  readonly route: Route;
+  /** Argument names that fill the path (`:id`) and the query string; every other argument is the body. */
+  readonly paramNames: readonly string[];
+  readonly queryNames: ReadonlySet<string>;
+  /** Redactor for thrown errors' details: the route's `meta.mcp.redactErrorDetails`, else the plugin's. */
+  readonly redact: DetailsRedactor | false;
+}
+
+/** Tools by name, in name order (tools/list answers in this order). */
+export type ToolSet = ReadonlyMap<string, ToolEntry>;
+
+function mcpMeta(
+  route: Route,
+): { name?: string; description?: string; redactErrorDetails?: unknown } | undefined {
+  const value = route.meta.mcp;
+  if (value === true) return {};
+  if (typeof value === 'object' && value !== null) return value;
+  return undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function propertiesOf(schema: unknown): Record<string, unknown> {
+  return isRecord(schema) && isRecord(schema.properties) ? schema.properties : {};
+}
+
+function requiredOf(schema: unknown): string[] {
+  return isRecord(schema) && Array.isArray(schema.required)
+    ? schema.required.filter((name): name is string => typeof name === 'string')
+    : [];
+}
+
+/** `/notes/:id/tags/:tag` → ['id', 'tag']. */
+export function pathParamNames(url: string): string[] {
+  const names: string[] = [];
+  for (const segment of url.split('/')) if (segment.startsWith(':')) names.push(segment.slice(1));
+  return names;
+}
+
+function queryNamesOf(route: Route): Set<string> {
+  const names = new Set(Object.keys(propertiesOf(route.query?.schema)));
+  for (const name of Object.keys(route.query?.coerce ?? {})) names.add(name);
+  return names;
+}
+
+/** The hints the generator derives from the method, for routes the document does not describe. */
+function methodAnnotations(method: Route['method']): ToolAnnotations {
+  const readOnly = method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
+  if (readOnly) return { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
+  return {
+    readOnlyHint: false,
+    destructiveHint: method === 'DELETE',
+    idempotentHint: method === 'PUT' || method === 'DELETE',
+    openWorldHint: false,
+  };
+}
+
+/** A handwritten route's tool: its params, query and body properties merged into one object schema. */
+function derivedTool(route: Route, name: string, description: string | undefined): Tool {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  const parts = [route.params?.schema, route.query?.schema];
+  if (route.body?.kind === 'json') parts.push(route.body.schema);
+  for (const schema of parts) Object.assign(properties, propertiesOf(schema));
+  for (const name of pathParamNames(route.url)) properties[name] ??= { type: 'string' };
+  required.push(...requiredOf(route.params?.schema), ...requiredOf(route.query?.schema));
+  if (route.body?.kind === 'json' && route.body.required !== false)
+    required.push(...requiredOf(route.body.schema));
+  for (const name of pathParamNames(route.url)) if (!required.includes(name)) required.push(name);
+  const inputSchema: ToolInputSchema = { type: 'object', properties };
+  if (required.length > 0) inputSchema.required = required;
+  return {
+    name,
+    ...(route.meta.summary === undefined ? {} : { title: route.meta.summary }),
+    description:
+      description ?? route.meta.description ?? route.meta.summary ?? `${route.method} ${route.url}`,
+    inputSchema,
+    annotations: methodAnnotations(route.method),
+  };
+}
+
+function publicTool(definition: McpToolDefinition): Tool {
+  const tool: Tool = { name: definition.name, inputSchema: definition.inputSchema as ToolInputSchema };
+  if (definition.title !== undefined) tool.title = definition.title;
+  if (definition.description !== undefined) tool.description = definition.description;
+  if (definition.annotations !== undefined) tool.annotations = definition.annotations;
+  return tool;
+}
+
+function routeRedactor(route: Route, fallback: DetailsRedactor | false): DetailsRedactor | false {
+  const value = mcpMeta(route)?.redactErrorDetails;
+  if (value === false) return false;
+  if (typeof value === 'function') return value as DetailsRedactor;
+  return fallback;
+}
+
+function documentProblems(document: unknown): string[] {
+  if (!isRecord(document) || !Array.isArray(document.tools)) return ['the tools document has no tools array'];
+  const problems: string[] = [];
+  for (const [index, tool] of document.tools.entries()) {
+    if (
+      !isRecord(tool) ||
+      typeof tool.name !== 'string' ||
+      typeof tool.route !== 'string' ||
+      !isRecord(tool.inputSchema) ||
+      tool.inputSchema.type !== 'object'
+    )
+      problems.push(`tools[${index}] needs name, route and inputSchema`);
+  }
+  return problems;
+}
+
+/**
+ * The app's tools. Refuses (MCP_TOOLS_INVALID) a document naming a route that is not registered, two tools
+ * with one name, or something that is not a tools document: each means generated/ is stale or mismatched.
+ */
+export function buildToolSet(
+  routes: readonly Route[],
+  document: McpToolsDocument | undefined,
+  redactDefault: DetailsRedactor | false,
+): ToolSet {
+  const problems = document === undefined ? [] : documentProblems(document);
+  if (problems.length > 0) throw errors.MCP_TOOLS_INVALID({ details: { problems } });
+  const byRouteId = new Map(
+    routes.filter((route) => route.id !== undefined).map((route) => [route.id, route]),
+  );
+  const entries: ToolEntry[] = [];
+  const described = new Set<Route>();
+
+  const add = (route: Route, tool: Tool) => {
+    entries.push({
+      tool,
+      route,
+      paramNames: pathParamNames(route.url),
+      queryNames: queryNamesOf(route),
+      redact: routeRedactor(route, redactDefault),
+    });
+  };
+
+  for (const definition of document?.tools ?? []) {
+    const route = byRouteId.get(definition.route);
+    if (route === undefined) {
+      problems.push(`tool ${definition.name} calls route ${definition.route}, which is not registered`);
+      continue;
+    }
+    described.add(route);
+    add(route, publicTool(definition));
+  }
+  for (const route of routes) {
+    const meta = mcpMeta(route);
+    if (meta === undefined || described.has(route) || route.edge === true) continue;
+    add(route, derivedTool(route, meta.name ?? deriveToolName(route.method, route.url), meta.description));
+  }
+
+  const set = new Map<string, ToolEntry>();
+  for (const entry of entries.sort((a, b) =>
+    a.tool.name < b.tool.name ? -1 : a.tool.name > b.tool.name ? 1 : 0,
+  )) {
+    if (set.has(entry.tool.name)) problems.push(`two tools are named ${entry.tool.name}`);
+    set.set(entry.tool.name, entry);
+  }
+  if (problems.length > 0) throw errors.MCP_TOOLS_INVALID({ details: { problems } });
+  return set;
+}
