@@ -106,7 +106,7 @@ describe.each(['fastify', 'express', 'hono'])('the official MCP client over HTTP
   });
 
   test('an anonymous agent sees no note tools and a call needs authentication', async () => {
-    const { client, transport } = await connectHttp(service.url);
+    const { client } = await connectHttp(service.url);
     try {
       expect((await client.listTools()).tools).toEqual([]);
       const denied = (await client.callTool({ name: 'get_notes', arguments: {} })) as ToolOutcome;
