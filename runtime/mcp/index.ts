@@ -1,5 +1,5 @@
-// The agent-tool protocol (MCP): the server side (tools from routes, the HTTP endpoint, stdio) and the
-// protocol's message shapes.
+// The agent-tool protocol (MCP): the server side (tools from routes, the HTTP endpoint, stdio), the client
+// side (McpClient, its HTTP and stdio transports, mcpClientPlugin) and the protocol's message shapes.
 export * from './protocol/json-rpc.js';
 export * from './protocol/versions.js';
 export type * from './protocol/types.js';
@@ -24,3 +24,4 @@ export {
 export type { McpStdioOptions, McpStdioServer } from './server/stdio.js';
 export { mcpModule } from './config.js';
 export type { McpModuleContext } from './config.js';
+export * from './client/index.js';

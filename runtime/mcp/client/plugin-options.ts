@@ -1,0 +1,94 @@
+// The options of mcpClientPlugin, checked when the plugin is created: a bad shape throws a TypeError naming
+// the option (`servers.<name>.<option>`), which module settings turn into CONFIG_INVALID.
+import { checkedStdioOptions, type StdioServerParameters } from './stdio-options.js';
+
+/** A server reached over Streamable HTTP. */
+export interface McpHttpServerConfig {
+  type: 'http';
+  /** The server's MCP endpoint, an absolute http(s) URL. */
+  url: string | URL;
+  /** Sent on every request (e.g. `authorization`). */
+  headers?: Record<string, string>;
+}
+
+/** A server the app spawns and talks to over stdin/stdout. */
+export interface McpStdioServerConfig extends StdioServerParameters {
+  type: 'stdio';
+}
+
+export type McpServerConfig = McpHttpServerConfig | McpStdioServerConfig;
+
+export interface McpClientPluginOptions {
+  /** The servers by name; the name is what `registry.callTool(server, ...)` takes. */
+  servers: Record<string, McpServerConfig>;
+  /** Each request's timeout, in ms, for every server. Default 60000. */
+  timeoutMs?: number;
+}
+
+const PREFIX = 'mcpClientPlugin():';
+
+function fail(message: string): never {
+  throw new TypeError(`${PREFIX} ${message}`);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function checkedHttp(name: string, config: Record<string, unknown>): McpHttpServerConfig {
+  for (const key of Object.keys(config)) {
+    if (!['type', 'url', 'headers'].includes(key)) fail(`servers.${name}: unknown option "${key}".`);
+  }
+  const { url, headers } = config;
+  let parsed: URL | undefined;
+  try {
+    parsed = typeof url === 'string' || url instanceof URL ? new URL(url) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    fail(`servers.${name}.url must be an absolute http(s) URL.`);
+  }
+  if (headers !== undefined) {
+    if (!isRecord(headers) || Object.values(headers).some((value) => typeof value !== 'string')) {
+      fail(`servers.${name}.headers must be an object of header names to string values.`);
+    }
+  }
+  const checked: McpHttpServerConfig = { type: 'http', url: parsed.href };
+  if (headers !== undefined) checked.headers = { ...(headers as Record<string, string>) };
+  return checked;
+}
+
+export function checkedPluginOptions(options: unknown): {
+  servers: Record<string, McpServerConfig>;
+  timeoutMs: number | undefined;
+} {
+  if (!isRecord(options)) fail('options must be an object.');
+  const record = options as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (key !== 'servers' && key !== 'timeoutMs') fail(`unknown option "${key}".`);
+  }
+  const { servers, timeoutMs } = record;
+  if (timeoutMs !== undefined && (!Number.isSafeInteger(timeoutMs) || (timeoutMs as number) < 1)) {
+    fail('timeoutMs must be a whole number of milliseconds, 1 or more.');
+  }
+  if (!isRecord(servers))
+    fail('servers must be an object of server names to { type: "http" | "stdio", ... }.');
+  const checked: Record<string, McpServerConfig> = {};
+  for (const [name, config] of Object.entries(servers as Record<string, unknown>)) {
+    if (name === '') fail('servers: a server name must not be empty.');
+    if (!isRecord(config)) fail(`servers.${name} must be an object.`);
+    const server = config as Record<string, unknown>;
+    if (server.type === 'http') {
+      checked[name] = checkedHttp(name, server);
+    } else if (server.type === 'stdio') {
+      checked[name] = {
+        ...checkedStdioOptions(server, `${PREFIX} servers.${name}`, ['type']),
+        type: 'stdio',
+      };
+    } else {
+      fail(`servers.${name}.type must be "http" or "stdio".`);
+    }
+  }
+  return { servers: checked, timeoutMs: timeoutMs as number | undefined };
+}
