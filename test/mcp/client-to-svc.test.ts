@@ -17,7 +17,7 @@ const routes = [
     },
     meta: { mcp: { name: 'sum', description: 'Adds two integers.' } },
     handler: ({ query }) => {
-      const { a, b } = query as { a: number; b: number };
+      const { a, b } = query as unknown as { a: number; b: number };
       return { sum: a + b };
     },
   }),

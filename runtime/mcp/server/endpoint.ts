@@ -3,6 +3,7 @@
 // server-initiated stream) through the neutral 405. Checks run in this order: Origin and Host (403), media
 // type (415), session (400 missing, 404 unknown/expired/foreign), MCP-Protocol-Version (400).
 import { errors } from '../../../generated/modules/errors.js';
+import { isJsonMediaType, mediaTypeOf } from '../../http/body.js';
 import { isRouteVisible } from '../../http/visibility.js';
 import type { HandlerInput, Route, RouteMeta, SvcReply, SvcRequest } from '../../http/types.js';
 import {
@@ -131,6 +132,9 @@ export function mcpRoutes(options: McpRoutesOptions = {}): Route[] {
   async function post({ request, reply }: HandlerInput): Promise<unknown> {
     checkOrigin(request.headers, request.ip, options);
     const service = requireMcpService(request.context.container);
+    // An empty body is "no body" to the parsers: with a JSON content type that is a malformed message, not 415.
+    if (request.body === undefined && isJsonMediaType(mediaTypeOf(single(request.headers['content-type']))))
+      throw errors.BAD_REQUEST();
     if (request.bodyKind !== 'json') throw errors.UNSUPPORTED_MEDIA_TYPE();
     const body = request.body;
     const caller = () => callerKey(request.context, request.headers);

@@ -130,7 +130,8 @@ export class McpServer {
       return failure(id, JSON_RPC_ERROR.INVALID_PARAMS, 'params.name must be a tool name.');
     const entry = this.tools.get(name);
     if (entry === undefined) return failure(id, JSON_RPC_ERROR.INVALID_PARAMS, `Unknown tool: ${name}`);
-    const args = params?.arguments ?? {};
+    // Left out means no arguments; null is not an object, so it is refused like any other non-object.
+    const args = params?.arguments === undefined ? {} : params.arguments;
     if (!isRecord(args))
       return failure(id, JSON_RPC_ERROR.INVALID_PARAMS, 'params.arguments must be an object.');
 

@@ -1,0 +1,325 @@
+// Tool sessions on every adapter (seed 001 "States and transitions" Tool session rows, "Authentication" 6,
+// "Errors" 400/404 agent-tool rows, "Limits" Tool sessions): opened by initialize, bound to the caller that
+// opened it (user + tenant, or a keyed fingerprint of Authorization), kept alive by use, gone after the idle
+// ttl or LRU eviction beyond maxSessions, ended by DELETE; `sessions: false` runs stateless. Tool call
+// running → cancelled by notifications/cancelled in the same session (or by ending the session).
+import { describe, expect, it } from 'vitest';
+import { route, toolSignal } from 'svckit';
+import { adapters } from './harness.js';
+import {
+  envelope,
+  fakeAuth,
+  header,
+  initializeMessage,
+  inSession,
+  openSession,
+  request,
+  resultOf,
+  rpcError,
+  send,
+  sleep,
+  toolResult,
+  withMcp,
+} from './mcp-helpers.js';
+
+const whoami = route({
+  method: 'GET',
+  url: '/whoami',
+  meta: { mcp: true },
+  handler: ({ context }) => ({ user: context.user ?? null }),
+});
+const routes = [whoami];
+
+const SESSION_REQUIRED = envelope('MCP_SESSION_REQUIRED', 'Mcp-Session-Id header is required.');
+const SESSION_NOT_FOUND = envelope('MCP_SESSION_NOT_FOUND', 'Session not found.');
+
+describe.each(adapters)('tool sessions on $name', (adapter) => {
+  describe('none → active → ended', () => {
+    it('initialize opens a session that later requests use', async () => {
+      await withMcp(adapter, { routes }, async (url) => {
+        const session = await openSession(url);
+        const listed = await session.list();
+        expect(listed.status).toBe(200);
+        expect(resultOf(listed).tools).toEqual([expect.objectContaining({ name: 'get_whoami' })]);
+        const called = await session.call('get_whoami', {});
+        expect(toolResult(called).structuredContent).toEqual({ user: null });
+      });
+    });
+
+    it('DELETE ends the session: 204, then 404 for any later use', async () => {
+      await withMcp(adapter, { routes }, async (url) => {
+        const session = await openSession(url);
+        const other = await openSession(url);
+        const removed = await session.remove();
+        expect(removed.status).toBe(204);
+        expect(removed.body).toBe('');
+        const after = await session.list();
+        expect(after.status).toBe(404);
+        expect(after.json).toEqual(SESSION_NOT_FOUND);
+        const again = await session.remove();
+        expect(again.status).toBe(404);
+        expect(again.json).toEqual(SESSION_NOT_FOUND);
+        // Ending one session leaves the others alone.
+        expect((await other.list()).status).toBe(200);
+      });
+    });
+
+    it('DELETE without the header is 400, with an unknown id 404', async () => {
+      await withMcp(adapter, { routes }, async (url) => {
+        const missing = await send(url, undefined, { method: 'DELETE' });
+        expect(missing.status).toBe(400);
+        expect(missing.json).toEqual(SESSION_REQUIRED);
+        const unknown = await inSession(url, 'no-such-session').remove();
+        expect(unknown.status).toBe(404);
+        expect(unknown.json).toEqual(SESSION_NOT_FOUND);
+      });
+    });
+  });
+
+  describe('bound to the caller', () => {
+    it('anonymous: bound to the Authorization header; another value, or none, gets 404', async () => {
+      await withMcp(adapter, { routes }, async (url) => {
+        const opener = { authorization: 'Basic b3duZXI6cHc=' };
+        const session = await openSession(url, { headers: opener });
+        const foreign = inSession(url, session.id, { authorization: 'Basic b3RoZXI6cHc=' });
+        expect((await foreign.list()).status).toBe(404);
+        expect((await foreign.list()).json).toEqual(SESSION_NOT_FOUND);
+        expect((await inSession(url, session.id).list()).status).toBe(404);
+        // A foreign DELETE ends nothing.
+        expect((await foreign.remove()).status).toBe(404);
+        expect((await session.list()).status).toBe(200);
+
+        const bare = await openSession(url);
+        expect((await inSession(url, bare.id, opener).list()).status).toBe(404);
+        expect((await bare.list()).status).toBe(200);
+      });
+    });
+
+    it('signed in: bound to user + tenant, not to the credential', async () => {
+      await withMcp(adapter, { routes, plugins: [fakeAuth()] }, async (url) => {
+        const alice = { authorization: 'Bearer alice.token-1', 'x-tenant-id': 't1' };
+        const session = await openSession(url, { headers: alice });
+        // A new token of the same user in the same tenant is the same caller.
+        const renewed = inSession(url, session.id, {
+          authorization: 'Bearer alice.token-2',
+          'x-tenant-id': 't1',
+        });
+        const listed = await renewed.list();
+        expect(listed.status).toBe(200);
+        const strangers: Array<Record<string, string>> = [
+          { authorization: 'Bearer bob.token-1', 'x-tenant-id': 't1' },
+          { authorization: 'Bearer alice.token-1', 'x-tenant-id': 't2' },
+          { authorization: 'Bearer alice.token-1' },
+          { 'x-tenant-id': 't1' },
+        ];
+        for (const headers of strangers) {
+          const response = await inSession(url, session.id, headers).list();
+          expect(response.status).toBe(404);
+          expect(response.json).toEqual(SESSION_NOT_FOUND);
+        }
+        expect((await inSession(url, session.id, { authorization: 'Bearer bob' }).remove()).status).toBe(404);
+        expect((await session.list()).status).toBe(200);
+        expect((await session.remove()).status).toBe(204);
+      });
+    });
+  });
+
+  describe('idle timeout and eviction', () => {
+    it('is gone after ttlMs idle; use resets the idle timer', async () => {
+      await withMcp(adapter, { routes, endpoint: { sessions: { ttlMs: 300 } } }, async (url) => {
+        const kept = await openSession(url);
+        const idle = await openSession(url);
+        for (let step = 0; step < 3; step++) {
+          await sleep(150);
+          expect((await kept.send(request('ping'))).status).toBe(200);
+        }
+        // 450 ms since it was opened, never idle for 300 ms: still there. The idle one is gone.
+        const expired = await idle.list();
+        expect(expired.status).toBe(404);
+        expect(expired.json).toEqual(SESSION_NOT_FOUND);
+        expect((await idle.remove()).status).toBe(404);
+        await sleep(350);
+        const late = await kept.list();
+        expect(late.status).toBe(404);
+        expect(late.json).toEqual(SESSION_NOT_FOUND);
+      });
+    });
+
+    it('a client re-initializes after its session expired', async () => {
+      await withMcp(adapter, { routes, endpoint: { sessions: { ttlMs: 150 } } }, async (url) => {
+        const first = await openSession(url);
+        await sleep(200);
+        expect((await first.list()).status).toBe(404);
+        const second = await openSession(url);
+        expect(second.id).not.toBe(first.id);
+        expect((await second.list()).status).toBe(200);
+      });
+    });
+
+    it('beyond maxSessions the least recently used session is evicted', async () => {
+      await withMcp(adapter, { routes, endpoint: { sessions: { maxSessions: 2 } } }, async (url) => {
+        const one = await openSession(url);
+        const two = await openSession(url);
+        // Using one makes two the least recently used.
+        expect((await one.list()).status).toBe(200);
+        const three = await openSession(url);
+        const evicted = await two.list();
+        expect(evicted.status).toBe(404);
+        expect(evicted.json).toEqual(SESSION_NOT_FOUND);
+        expect((await three.list()).status).toBe(200);
+        expect((await one.list()).status).toBe(200);
+        // Used in the order three, one: now three is the least recently used.
+        const four = await openSession(url);
+        expect((await three.list()).status).toBe(404);
+        expect((await one.list()).status).toBe(200);
+        expect((await four.list()).status).toBe(200);
+      });
+    });
+
+    it('without use in between, the oldest session is evicted first', async () => {
+      await withMcp(adapter, { routes, endpoint: { sessions: { maxSessions: 2 } } }, async (url) => {
+        const one = await openSession(url);
+        const two = await openSession(url);
+        const three = await openSession(url);
+        expect((await one.list()).status).toBe(404);
+        expect((await two.list()).status).toBe(200);
+        expect((await three.list()).status).toBe(200);
+      });
+    });
+  });
+
+  describe('negotiated version', () => {
+    it('a session keeps the version it negotiated: no structuredContent under 2024-11-05 or 2025-03-26', async () => {
+      await withMcp(adapter, { routes }, async (url) => {
+        for (const version of ['2024-11-05', '2025-03-26']) {
+          const session = await openSession(url, { protocolVersion: version });
+          const result = toolResult(await session.call('get_whoami', {}));
+          expect(result.content).toEqual([{ type: 'text', text: '{"user":null}' }]);
+          expect(result).not.toHaveProperty('structuredContent');
+        }
+        for (const version of ['2025-06-18', '2025-11-25']) {
+          const session = await openSession(url, { protocolVersion: version });
+          expect(toolResult(await session.call('get_whoami', {})).structuredContent).toEqual({ user: null });
+        }
+      });
+    });
+  });
+
+  describe('sessions: false (stateless)', () => {
+    it('sends no Mcp-Session-Id and answers every method without one', async () => {
+      await withMcp(adapter, { routes, endpoint: { sessions: false } }, async (url) => {
+        const init = await send(url, initializeMessage());
+        expect(init.status).toBe(200);
+        expect(header(init, 'mcp-session-id')).toBeUndefined();
+        expect(resultOf(init).protocolVersion).toBe('2025-11-25');
+        const listed = await send(url, request('tools/list'));
+        expect(listed.status).toBe(200);
+        expect(resultOf(listed).tools).toEqual([expect.objectContaining({ name: 'get_whoami' })]);
+        const called = await send(url, request('tools/call', { name: 'get_whoami', arguments: {} }));
+        expect(called.status).toBe(200);
+        expect(toolResult(called).content).toEqual([{ type: 'text', text: '{"user":null}' }]);
+        // A stray session header is not looked at.
+        const stray = await inSession(url, 'whatever').list();
+        expect(stray.status).toBe(200);
+      });
+    });
+
+    it('runs under 2025-03-26 without the version header, else under the header’s version', async () => {
+      await withMcp(adapter, { routes, endpoint: { sessions: false } }, async (url) => {
+        const call = request('tools/call', { name: 'get_whoami', arguments: {} });
+        const assumed = toolResult(await send(url, call));
+        expect(assumed).not.toHaveProperty('structuredContent');
+        const latest = await send(url, call, { headers: { 'mcp-protocol-version': '2025-11-25' } });
+        expect(toolResult(latest).structuredContent).toEqual({ user: null });
+        const unsupported = await send(url, call, { headers: { 'mcp-protocol-version': '2030-01-01' } });
+        expect(unsupported.status).toBe(400);
+        expect(unsupported.json).toMatchObject({ error: { code: 'MCP_PROTOCOL_VERSION_UNSUPPORTED' } });
+      });
+    });
+  });
+
+  describe('cancellation', () => {
+    /** A call that takes 400 ms whatever happens, then records whether its signal was aborted. */
+    function slowRoutes() {
+      const state = { started: 0, aborted: [] as boolean[], done: Promise.resolve() };
+      const slow = route({
+        method: 'POST',
+        url: '/slow',
+        meta: { mcp: true },
+        handler: async ({ request: incoming }) => {
+          state.started++;
+          let finish = () => {};
+          state.done = new Promise<void>((resolve) => (finish = resolve));
+          await sleep(400);
+          state.aborted.push(toolSignal(incoming)?.aborted === true);
+          finish();
+          return { finished: true };
+        },
+      });
+      return { state, routes: [slow] };
+    }
+
+    const waitFor = async (check: () => boolean) => {
+      for (let i = 0; i < 100 && !check(); i++) await sleep(5);
+    };
+
+    it('notifications/cancelled in the same session answers the call at once with -32800', async () => {
+      const { state, routes: slow } = slowRoutes();
+      await withMcp(adapter, { routes: slow }, async (url) => {
+        const session = await openSession(url);
+        for (const id of ['call-1', 42]) {
+          const started = Date.now();
+          const running = session.send(request('tools/call', { name: 'post_slow', arguments: {} }, id));
+          const before = state.started;
+          await waitFor(() => state.started > before);
+          const cancel = await session.send({
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId: id },
+          });
+          expect(cancel.status).toBe(202);
+          const answer = await running;
+          expect(answer.status).toBe(200);
+          expect(answer.json).toEqual({
+            jsonrpc: '2.0',
+            id,
+            error: { code: -32800, message: 'Request cancelled.' },
+          });
+          // Answered while the handler still runs, which then sees its signal aborted.
+          expect(Date.now() - started).toBeLessThan(350);
+          expect(state.aborted).toHaveLength(id === 42 ? 1 : 0);
+          await state.done;
+        }
+        expect(state.aborted).toEqual([true, true]);
+      });
+    });
+
+    it('a cancel from another session does nothing', async () => {
+      const { state, routes: slow } = slowRoutes();
+      await withMcp(adapter, { routes: slow }, async (url) => {
+        const session = await openSession(url);
+        const other = await openSession(url);
+        const running = session.send(request('tools/call', { name: 'post_slow', arguments: {} }, 'c-1'));
+        await waitFor(() => state.started > 0);
+        await other.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'c-1' } });
+        const answer = await running;
+        expect(toolResult(answer).structuredContent).toEqual({ finished: true });
+        expect(state.aborted).toEqual([false]);
+      });
+    });
+
+    it('ending the session with DELETE cancels its running calls', async () => {
+      const { state, routes: slow } = slowRoutes();
+      await withMcp(adapter, { routes: slow }, async (url) => {
+        const session = await openSession(url);
+        const running = session.send(request('tools/call', { name: 'post_slow', arguments: {} }, 'd-1'));
+        await waitFor(() => state.started > 0);
+        expect((await session.remove()).status).toBe(204);
+        expect(rpcError(await running)).toEqual({ code: -32800, message: 'Request cancelled.' });
+        expect(state.aborted).toEqual([]);
+        await state.done;
+        expect(state.aborted).toEqual([true]);
+      });
+    });
+  });
+});
