@@ -215,3 +215,11 @@ export function withMcp<T>(
     body,
   );
 }
+
+/** The body of the `POST /projects` tool both call and list suites mount (`post_projects`). */
+export const PROJECT_BODY = {
+  type: 'object',
+  properties: { name: { type: 'string', minLength: 1 } },
+  required: ['name'],
+  additionalProperties: false,
+};

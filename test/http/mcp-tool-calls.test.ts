@@ -22,6 +22,7 @@ import {
   toolResult,
   withMcp,
   type McpServerInput,
+  PROJECT_BODY,
 } from './mcp-helpers.js';
 
 const SECRET_DETAILS = {
@@ -70,12 +71,7 @@ const createOptions = {
   method: 'POST' as const,
   url: '/projects',
   meta: { mcp: { description: 'Create a project' } },
-  body: {
-    type: 'object',
-    properties: { name: { type: 'string', minLength: 1 } },
-    required: ['name'],
-    additionalProperties: false,
-  },
+  body: PROJECT_BODY,
   successStatus: 201,
   handler: ({ request: incoming, body }: HandlerInput) => ({
     created: body,

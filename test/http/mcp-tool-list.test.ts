@@ -14,6 +14,7 @@ import {
   toolResult,
   withMcp,
   type McpServerInput,
+  PROJECT_BODY,
 } from './mcp-helpers.js';
 
 const view = route({
@@ -31,12 +32,7 @@ const createOptions = {
   method: 'POST' as const,
   url: '/projects',
   meta: { mcp: { description: 'Create a project' } },
-  body: {
-    type: 'object',
-    properties: { name: { type: 'string', minLength: 1 } },
-    required: ['name'],
-    additionalProperties: false,
-  },
+  body: PROJECT_BODY,
   successStatus: 201,
   handler: ({ body }: HandlerInput) => ({ created: body }),
 };
