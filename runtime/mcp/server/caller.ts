@@ -15,10 +15,17 @@ function idOf(value: unknown): string | undefined {
   return undefined;
 }
 
+function fingerprint(authorization: string): string {
+  return `anonymous:${createHmac('sha256', FINGERPRINT_KEY).update(authorization).digest('base64url')}`;
+}
+
+/** Callers without an Authorization header all share this key; computed once. */
+const NO_AUTHORIZATION = fingerprint('');
+
 export function callerKey(context: RequestContext, headers: RequestHeaders): string {
   const user = idOf(context.user);
   const tenant = idOf(context.tenant) ?? '';
   if (user !== undefined) return `user:${JSON.stringify([user, tenant])}`;
-  const authorization = headers.authorization ?? '';
-  return `anonymous:${createHmac('sha256', FINGERPRINT_KEY).update(authorization).digest('base64url')}`;
+  const authorization = headers.authorization;
+  return authorization === undefined || authorization === '' ? NO_AUTHORIZATION : fingerprint(authorization);
 }

@@ -10,7 +10,7 @@ import {
   classifyMessage,
   failure,
   JSON_RPC_ERROR,
-  type JsonRpcRequest,
+  type ClassifiedMessage,
   type JsonRpcResponse,
 } from '../protocol/json-rpc.js';
 import {
@@ -50,15 +50,9 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function initializeRequest(value: unknown): JsonRpcRequest | undefined {
-  const classified = classifyMessage(value);
-  return classified.kind === 'request' && classified.message.method === 'initialize'
-    ? classified.message
-    : undefined;
-}
-
 function isInitialize(value: unknown): boolean {
-  return initializeRequest(value) !== undefined;
+  const classified = classifyMessage(value);
+  return classified.kind === 'request' && classified.message.method === 'initialize';
 }
 
 function checkedOptions(options: McpRoutesOptions): void {
@@ -139,10 +133,11 @@ export function mcpRoutes(options: McpRoutesOptions = {}): Route[] {
     const body = request.body;
     const caller = () => callerKey(request.context, request.headers);
 
-    const initialize = initializeRequest(body);
-    if (initialize !== undefined) {
+    // A single message is classified once; a batch item is classified where it is answered.
+    const parsed = Array.isArray(body) ? undefined : classifyMessage(body);
+    if (parsed?.kind === 'request' && parsed.message.method === 'initialize') {
       const scope = scopeFor(request, service, undefined, ASSUMED_HTTP_PROTOCOL_VERSION);
-      const response = await service.server.handle(initialize, scope);
+      const response = await service.server.handle(parsed.message, scope);
       if (sessions !== undefined && response !== undefined && 'result' in response) {
         const session = sessions.open(caller(), response.result.protocolVersion as ProtocolVersion);
         reply.header(SESSION_HEADER, session.id);
@@ -160,26 +155,28 @@ export function mcpRoutes(options: McpRoutesOptions = {}): Route[] {
     const version = versionInForce(request, session);
     const scope = scopeFor(request, service, session, version);
 
-    if (Array.isArray(body)) {
-      if (!allowsBatches(version) || body.length === 0 || body.some(isInitialize))
+    if (parsed === undefined) {
+      const batch = body as unknown[];
+      if (!allowsBatches(version) || batch.length === 0 || batch.some(isInitialize))
         throw errors.MCP_BATCH_NOT_ALLOWED({ details: { protocolVersion: version } });
-      const answers = await Promise.all(body.map((item) => answer(item, scope)));
+      const answers = await Promise.all(batch.map((item) => answer(classifyMessage(item), scope)));
       const responses = answers.filter((item): item is JsonRpcResponse => item !== undefined);
       return respond(reply, responses.length === 0 ? undefined : responses);
     }
-    const classified = classifyMessage(body);
-    if (classified.kind === 'invalid') {
+    if (parsed.kind === 'invalid') {
       reply.status(400);
-      return failure(classified.id, JSON_RPC_ERROR.INVALID_REQUEST, classified.reason);
+      return failure(parsed.id, JSON_RPC_ERROR.INVALID_REQUEST, parsed.reason);
     }
-    return respond(reply, await answer(body, scope));
+    return respond(reply, await answer(parsed, scope));
 
-    async function answer(item: unknown, itemScope: MessageScope): Promise<JsonRpcResponse | undefined> {
-      const message = classifyMessage(item);
+    function answer(
+      message: ClassifiedMessage,
+      itemScope: MessageScope,
+    ): Promise<JsonRpcResponse | undefined> {
       if (message.kind === 'invalid')
-        return failure(message.id, JSON_RPC_ERROR.INVALID_REQUEST, message.reason);
+        return Promise.resolve(failure(message.id, JSON_RPC_ERROR.INVALID_REQUEST, message.reason));
       // Responses answer requests svc never sends: accepted and dropped.
-      if (message.kind === 'response') return undefined;
+      if (message.kind === 'response') return Promise.resolve(undefined);
       return service.server.handle(message.message, itemScope);
     }
   }

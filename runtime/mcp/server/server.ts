@@ -135,12 +135,13 @@ export class McpServer {
     if (!isRecord(args))
       return failure(id, JSON_RPC_ERROR.INVALID_PARAMS, 'params.arguments must be an object.');
 
+    // Only a connection can carry notifications/cancelled; without one (stateless HTTP) a call needs no signal.
     const running = scope.connection?.running;
-    const controller = new AbortController();
-    running?.set(id, controller);
+    const controller = running === undefined ? undefined : new AbortController();
+    if (controller !== undefined) running?.set(id, controller);
     try {
       const result = await runToolCall(this.callContext, entry, args, scope.caller, {
-        signal: controller.signal,
+        ...(controller === undefined ? {} : { signal: controller.signal }),
         structured: hasStructuredContent(scope.protocolVersion),
       });
       return success(id, result);
@@ -159,7 +160,7 @@ export class McpServer {
       });
       return failure(id, JSON_RPC_ERROR.INTERNAL_ERROR, 'Internal error.');
     } finally {
-      if (running?.get(id) === controller) running.delete(id);
+      if (controller !== undefined && running?.get(id) === controller) running.delete(id);
     }
   }
 }
