@@ -22,13 +22,26 @@ export interface HttpPair {
   labels?: { plain: string; svc: string };
   /** Request headers sent to both servers (the auth bench's bearer token). */
   headers?: Record<string, string>;
+  /** The routes loaded, one table row pair each (default GET /hello and POST /items). */
+  workloads?: Workload[];
 }
 
-interface Workload {
-  name: string;
+/** One request autocannon repeats. */
+export interface BenchRequest {
   method: 'GET' | 'POST';
   path: string;
+  /** Sent as JSON (`content-type: application/json`). */
   body?: string;
+  /** Added to the pair's headers. */
+  headers?: Record<string, string>;
+  /** Run against each server once it started, before the request is loaded; returns more headers for it. */
+  prepare?: (serverUrl: string) => Promise<Record<string, string>>;
+}
+
+export interface Workload extends BenchRequest {
+  name: string;
+  /** What the svc side is sent instead, where the two reach the same route differently (the mcp bench). */
+  svc?: BenchRequest;
 }
 
 const WORKLOADS: Workload[] = [
@@ -71,26 +84,45 @@ export interface HttpBenchOptions {
   headers?: Record<string, string>;
 }
 
+/** A workload as one server is sent it: its side's request, with the headers its `prepare` returned. */
+interface Load {
+  name: string;
+  request: BenchRequest;
+}
+
+async function loadFor(workload: Workload, side: 'plain' | 'svc', server: BenchServer): Promise<Load> {
+  const chosen = side === 'svc' && workload.svc ? workload.svc : workload;
+  const request: BenchRequest = {
+    method: chosen.method,
+    path: chosen.path,
+    body: chosen.body,
+    headers: { ...chosen.headers, ...(await chosen.prepare?.(server.url)) },
+  };
+  return { name: workload.name, request };
+}
+
 async function measure(
   server: BenchServer,
-  workload: Workload,
+  { name, request }: Load,
   options: HttpBenchOptions,
   duration: number,
 ): Promise<Sample> {
   const cpuBefore = server.cpuSeconds();
   const result = await autocannon({
-    url: server.url + workload.path,
-    method: workload.method,
+    url: server.url + request.path,
+    method: request.method,
     connections: options.connections,
     duration,
-    headers: { ...options.headers, ...(workload.body ? { 'content-type': 'application/json' } : {}) },
-    body: workload.body,
+    headers: {
+      ...options.headers,
+      ...(request.body ? { 'content-type': 'application/json' } : {}),
+      ...request.headers,
+    },
+    body: request.body,
   });
   const cpu = server.cpuSeconds() - cpuBefore;
   if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(
-      `${server.name} ${workload.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`,
-    );
+    throw new Error(`${server.name} ${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   }
   return {
     requestsPerSecond: result.requests.average,
@@ -108,25 +140,27 @@ export async function prepareBenchSpec(): Promise<void> {
 async function measurePair(
   plainServer: BenchServer,
   svcServer: BenchServer,
-  workload: Workload,
+  plainLoad: Load,
+  svcLoad: Load,
   options: HttpBenchOptions,
   concurrent: boolean,
   round: number,
 ): Promise<[Sample, Sample]> {
   const duration = options.durationSeconds;
   if (concurrent) {
-    const [p, s] = await Promise.all(
-      [plainServer, svcServer].map((server) => measure(server, workload, options, duration)),
-    );
-    return [p!, s!];
+    const [p, s] = await Promise.all([
+      measure(plainServer, plainLoad, options, duration),
+      measure(svcServer, svcLoad, options, duration),
+    ]);
+    return [p, s];
   }
   // Alternate who goes first so drift in the machine's speed hits both sides alike.
   if (round % 2 === 0) {
-    const p = await measure(plainServer, workload, options, duration);
-    return [p, await measure(svcServer, workload, options, duration)];
+    const p = await measure(plainServer, plainLoad, options, duration);
+    return [p, await measure(svcServer, svcLoad, options, duration)];
   }
-  const s = await measure(svcServer, workload, options, duration);
-  return [await measure(plainServer, workload, options, duration), s];
+  const s = await measure(svcServer, svcLoad, options, duration);
+  return [await measure(plainServer, plainLoad, options, duration), s];
 }
 
 function summaryRow(regime: string, route: string, server: string, samples: Sample[], ratio: string): string {
@@ -172,12 +206,19 @@ export async function runHttpPair(pair: HttpPair, pairOptions: HttpBenchOptions)
       // Alternate which server starts first, in case being first (or second) on the core matters.
       const { plain: plainServer, svc: svcServer } = await startPair(pair, regime.cpuShare, round % 2 === 1);
       try {
-        for (const workload of WORKLOADS) {
-          await Promise.all([plainServer, svcServer].map((server) => measure(server, workload, options, 2))); // warm-up
+        for (const workload of pair.workloads ?? WORKLOADS) {
+          const plainLoad = await loadFor(workload, 'plain', plainServer);
+          const svcLoad = await loadFor(workload, 'svc', svcServer);
+          // Warm-up.
+          await Promise.all([
+            measure(plainServer, plainLoad, options, 2),
+            measure(svcServer, svcLoad, options, 2),
+          ]);
           const [p, s] = await measurePair(
             plainServer,
             svcServer,
-            workload,
+            plainLoad,
+            svcLoad,
             options,
             regime.concurrent,
             round,

@@ -1,5 +1,5 @@
-// `npm run bench [-- <bench>...]`: runs the named benches (fastify, express, hono, edge, edge-memory, auth, login, upload,
-// stores-jwt, stores-session, stores-login; all by default) and writes their sections of bench/RESULTS.md.
+// `npm run bench [-- <bench>...]`: runs the named benches (fastify, express, hono, edge, edge-memory, auth, mcp, login,
+// upload, stores-jwt, stores-session, stores-login; all by default) and writes their sections of bench/RESULTS.md.
 // The stores-* benches need PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test; they
 // create and drop a database svc_bench on that server) and Redis (REDIS_URL, default redis://127.0.0.1:6379).
 // BENCH_DURATION (seconds per HTTP measurement, default 4) and BENCH_RUNS (rounds, default 12 for the HTTP
@@ -12,6 +12,7 @@ import { writeSection } from './lib/results.js';
 import { runUploadBench } from './upload.js';
 import { benchBearerHeaders } from './auth-token.js';
 import { runLoginBench } from './login.js';
+import { MCP_ID, MCP_PAIR, mcpNote } from './mcp.js';
 import {
   STORES_IDS,
   STORES_LOGIN_ID,
@@ -68,7 +69,7 @@ const HTTP_PAIRS: HttpPair[] = [
 ];
 const UPLOAD_ID = 'upload';
 const LOGIN_ID = 'login';
-const KNOWN = [...HTTP_PAIRS.map((pair) => pair.id), LOGIN_ID, UPLOAD_ID, ...STORES_IDS];
+const KNOWN = [...HTTP_PAIRS.map((pair) => pair.id), MCP_ID, LOGIN_ID, UPLOAD_ID, ...STORES_IDS];
 
 const runsOverride = process.env.BENCH_RUNS === undefined ? undefined : Number(process.env.BENCH_RUNS);
 const httpOptions = {
@@ -102,6 +103,11 @@ for (const pair of HTTP_PAIRS) {
   if (!selected.includes(pair.id)) continue;
   process.stdout.write(`bench ${pair.id}\n`);
   await report(pair.id, await runHttpPair(pair, httpOptions));
+}
+if (selected.includes(MCP_ID)) {
+  process.stdout.write(`bench ${MCP_ID}\n`);
+  const section = await runHttpPair(MCP_PAIR, httpOptions);
+  await report(MCP_ID, `${section}\n\n${mcpNote()}`);
 }
 if (selected.includes(LOGIN_ID)) {
   process.stdout.write(`bench ${LOGIN_ID}\n`);
