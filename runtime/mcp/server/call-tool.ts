@@ -10,15 +10,17 @@ import { toolRequest, type ToolCaller } from './tool-request.js';
 import { resultFromError, resultFromResponse } from './tool-result.js';
 import { ToolReply } from './tool-reply.js';
 import type { ToolEntry } from './tool-set.js';
+import type { CallCancellation } from './cancellation.js';
 
-const signals = new WeakMap<SvcRequest, AbortSignal>();
+const cancellations = new WeakMap<SvcRequest, CallCancellation>();
 
 /**
- * The cancellation signal of the tool call `request` belongs to; undefined for plain HTTP requests. A
- * handler doing long work checks `toolSignal(request)?.aborted` or listens for its `abort` event.
+ * The cancellation signal of the tool call `request` belongs to; undefined for plain HTTP requests and for
+ * calls nothing can cancel (stateless HTTP). A handler doing long work checks `toolSignal(request)?.aborted`
+ * or listens for its `abort` event.
  */
 export function toolSignal(request: SvcRequest): AbortSignal | undefined {
-  return signals.get(request);
+  return cancellations.get(request)?.signal;
 }
 
 /** Thrown by runToolCall when the call was cancelled before it finished. */
@@ -30,7 +32,8 @@ export class ToolCallCancelled extends Error {
 }
 
 export interface ToolCallOptions {
-  signal?: AbortSignal;
+  /** How the call can be cancelled; none when nothing can cancel it. */
+  cancellation?: CallCancellation;
   /** Include `structuredContent` (protocol 2025-06-18 and later). */
   structured: boolean;
 }
@@ -48,10 +51,10 @@ export function runToolCall(
   caller: ToolCaller,
   options: ToolCallOptions,
 ): Promise<CallToolResult> {
-  const { signal } = options;
-  if (signal?.aborted === true) return Promise.reject(new ToolCallCancelled());
+  const { cancellation } = options;
+  if (cancellation?.isCancelled === true) return Promise.reject(new ToolCallCancelled());
   const request = toolRequest(entry, args, caller, context.container);
-  if (signal !== undefined) signals.set(request, signal);
+  if (cancellation !== undefined) cancellations.set(request, cancellation);
   const reply = new ToolReply(entry.route.successStatus ?? 200);
 
   const answered = (async (): Promise<CallToolResult> => {
@@ -76,19 +79,9 @@ export function runToolCall(
     return resultFromResponse(response, options.structured);
   })();
 
-  if (signal === undefined) return answered;
+  if (cancellation === undefined) return answered;
   return new Promise<CallToolResult>((resolve, reject) => {
-    const onAbort = () => reject(new ToolCallCancelled());
-    signal.addEventListener('abort', onAbort, { once: true });
-    answered.then(
-      (result) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(result);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
+    cancellation.onCancel(() => reject(new ToolCallCancelled()));
+    answered.then(resolve, reject);
   });
 }

@@ -16,6 +16,7 @@ import {
 import type { Implementation, InitializeResult } from '../protocol/types.js';
 import { hasStructuredContent, negotiateVersion, type ProtocolVersion } from '../protocol/versions.js';
 import { runToolCall, ToolCallCancelled, type ToolCallContext } from './call-tool.js';
+import { CallCancellation } from './cancellation.js';
 import type { ToolCaller } from './tool-request.js';
 import type { ToolEntry, ToolSet } from './tool-set.js';
 
@@ -23,7 +24,7 @@ import type { ToolEntry, ToolSet } from './tool-set.js';
 export interface McpConnection {
   protocolVersion: ProtocolVersion;
   /** Calls running now, by request id, so notifications/cancelled can end them. */
-  readonly running: Map<JsonRpcId, AbortController>;
+  readonly running: Map<JsonRpcId, CallCancellation>;
 }
 
 /** What one incoming message is answered for. */
@@ -117,7 +118,7 @@ export class McpServer {
     if (message.method !== 'notifications/cancelled') return;
     const requestId = message.params?.requestId;
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
-    scope.connection?.running.get(requestId)?.abort();
+    scope.connection?.running.get(requestId)?.cancel();
   }
 
   private async call(
@@ -135,13 +136,13 @@ export class McpServer {
     if (!isRecord(args))
       return failure(id, JSON_RPC_ERROR.INVALID_PARAMS, 'params.arguments must be an object.');
 
-    // Only a connection can carry notifications/cancelled; without one (stateless HTTP) a call needs no signal.
+    // Only a connection can carry notifications/cancelled; without one (stateless HTTP) nothing can cancel.
     const running = scope.connection?.running;
-    const controller = running === undefined ? undefined : new AbortController();
-    if (controller !== undefined) running?.set(id, controller);
+    const cancellation = running === undefined ? undefined : new CallCancellation();
+    if (cancellation !== undefined) running?.set(id, cancellation);
     try {
       const result = await runToolCall(this.callContext, entry, args, scope.caller, {
-        ...(controller === undefined ? {} : { signal: controller.signal }),
+        ...(cancellation === undefined ? {} : { cancellation }),
         structured: hasStructuredContent(scope.protocolVersion),
       });
       return success(id, result);
@@ -160,7 +161,7 @@ export class McpServer {
       });
       return failure(id, JSON_RPC_ERROR.INTERNAL_ERROR, 'Internal error.');
     } finally {
-      if (controller !== undefined && running?.get(id) === controller) running.delete(id);
+      if (cancellation !== undefined && running?.get(id) === cancellation) running.delete(id);
     }
   }
 }

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { JsonRpcId } from '../protocol/json-rpc.js';
 import type { ProtocolVersion } from '../protocol/versions.js';
 import type { McpConnection } from './server.js';
+import type { CallCancellation } from './cancellation.js';
 
 export const DEFAULT_SESSION_TTL_MS = 30 * 60 * 1000;
 export const DEFAULT_MAX_SESSIONS = 1000;
@@ -51,7 +52,7 @@ export class SessionTable {
       id: randomBytes(24).toString('base64url'),
       caller,
       protocolVersion,
-      running: new Map<JsonRpcId, AbortController>(),
+      running: new Map<JsonRpcId, CallCancellation>(),
       lastSeen: this.now(),
     };
     this.sessions.set(session.id, session);
@@ -85,7 +86,7 @@ export class SessionTable {
 
   private end(session: McpSession): void {
     this.sessions.delete(session.id);
-    for (const controller of session.running.values()) controller.abort();
+    for (const cancellation of session.running.values()) cancellation.cancel();
     session.running.clear();
   }
 

@@ -15,6 +15,7 @@ import {
 import { allowsBatches, LATEST_PROTOCOL_VERSION } from '../protocol/versions.js';
 import { requireMcpService } from './plugin.js';
 import type { McpConnection, MessageScope } from './server.js';
+import type { CallCancellation } from './cancellation.js';
 
 export const DEFAULT_STDIO_MAX_CONCURRENT_REQUESTS = 16;
 /** The longest line read (4 MiB); a longer one is discarded and answered as a parse error. */
@@ -64,7 +65,7 @@ export async function serveMcpStdio(app: App, options: McpStdioOptions = {}): Pr
 
   const connection: McpConnection = {
     protocolVersion: LATEST_PROTOCOL_VERSION,
-    running: new Map<JsonRpcId, AbortController>(),
+    running: new Map<JsonRpcId, CallCancellation>(),
   };
   const scope = (): MessageScope => ({
     caller: { ip: undefined, headers: options.headers ?? {} },
