@@ -12,6 +12,7 @@ import {
   type JsonRpcId,
   type JsonRpcResponse,
 } from '../protocol/json-rpc.js';
+import { LineReader } from '../protocol/line-reader.js';
 import { allowsBatches, LATEST_PROTOCOL_VERSION } from '../protocol/versions.js';
 import { requireMcpService } from './plugin.js';
 import type { McpConnection, MessageScope } from './server.js';
@@ -132,11 +133,13 @@ export async function serveMcpStdio(app: App, options: McpStdioOptions = {}): Pr
     );
   }
 
-  const reader = lineReader(maxLineBytes, onLine, () =>
+  const lines = new LineReader(maxLineBytes, onLine, () =>
     send(
       failure(null, JSON_RPC_ERROR.PARSE_ERROR, `Parse error: a line is longer than ${maxLineBytes} bytes.`),
     ),
   );
+  const reader = (chunk: Buffer | string) =>
+    void lines.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   const ended = new Promise<void>((resolve) => {
     input.on('data', reader);
     input.once('end', resolve);
@@ -155,45 +158,6 @@ export async function serveMcpStdio(app: App, options: McpStdioOptions = {}): Pr
       while (pending.size > 0) await Promise.allSettled([...pending]);
       diverted?.restore();
     },
-  };
-}
-
-/** Splits chunks into lines (LF, optional CR) without keeping more than `maxBytes` of one line. */
-function lineReader(
-  maxBytes: number,
-  onLine: (line: string) => void,
-  onTooLong: () => void,
-): (chunk: Buffer | string) => void {
-  let parts: Buffer[] = [];
-  let size = 0;
-  let discarding = false;
-  return (chunk) => {
-    let bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    for (let newline = bytes.indexOf(0x0a); newline !== -1; newline = bytes.indexOf(0x0a)) {
-      const head = bytes.subarray(0, newline);
-      bytes = bytes.subarray(newline + 1);
-      if (discarding || size + head.length > maxBytes) {
-        if (!discarding) onTooLong();
-        discarding = false;
-      } else {
-        parts.push(head);
-        let line = Buffer.concat(parts).toString('utf8');
-        if (line.endsWith('\r')) line = line.slice(0, -1);
-        onLine(line);
-      }
-      parts = [];
-      size = 0;
-    }
-    if (bytes.length === 0 || discarding) return;
-    if (size + bytes.length > maxBytes) {
-      onTooLong();
-      discarding = true;
-      parts = [];
-      size = 0;
-      return;
-    }
-    parts.push(bytes);
-    size += bytes.length;
   };
 }
 

@@ -1,7 +1,8 @@
 // The framing helpers on their own: event-stream parsing, capped body reads, stdio line splitting, the
 // stderr tail, and the child environment.
 import { describe, expect, it } from 'vitest';
-import { LineReader, TailBuffer } from '../../../runtime/mcp/client/line-reader.js';
+import { LineReader } from '../../../runtime/mcp/protocol/line-reader.js';
+import { TailBuffer } from '../../../runtime/mcp/client/tail-buffer.js';
 import {
   BodyTooLargeError,
   readPrefix,
@@ -121,5 +122,23 @@ describe('childEnv', () => {
     );
     expect(DEFAULT_INHERITED_ENV.filter((name) => /KEY|TOKEN|SECRET|PASS|URL|USER$/i.test(name))).toEqual([]);
     expect(Object.isFrozen(DEFAULT_INHERITED_ENV)).toBe(true);
+  });
+});
+
+describe('LineReader with onTooLong (the stdio server)', () => {
+  it('reports an over-long line once, drops it across chunks up to its newline, and reads on', () => {
+    const lines: string[] = [];
+    let tooLong = 0;
+    const reader = new LineReader(
+      8,
+      (line) => lines.push(line),
+      () => tooLong++,
+    );
+    expect(reader.push(Buffer.from('ok\nabcdefgh'))).toBe(true);
+    expect(reader.push(Buffer.from('ijklmnop'))).toBe(true);
+    expect(reader.push(Buffer.from('qrs\nnext\r\n0123456789\nlast'))).toBe(true);
+    expect(reader.push(Buffer.from('\n'))).toBe(true);
+    expect(lines).toEqual(['ok', 'next', 'last']);
+    expect(tooLong).toBe(2);
   });
 });
