@@ -10,6 +10,7 @@ import {
   success,
   type JsonRpcParams,
   type JsonRpcRequest,
+  isJsonObject,
 } from '../protocol/json-rpc.js';
 import type { CallToolResult, Implementation, InitializeResult, Tool } from '../protocol/types.js';
 import { LATEST_PROTOCOL_VERSION, isSupportedVersion } from '../protocol/versions.js';
@@ -32,19 +33,15 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function checkedOptions(options: McpClientOptions): { timeoutMs: number; clientInfo: Implementation } {
-  if (!isRecord(options)) throw new TypeError('McpClient: options must be an object.');
+  if (!isJsonObject(options)) throw new TypeError('McpClient: options must be an object.');
   const timeoutMs = options.timeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS;
   if (typeof timeoutMs !== 'number' || !Number.isSafeInteger(timeoutMs) || timeoutMs < 1) {
     throw new TypeError('McpClient: timeoutMs must be a whole number of milliseconds, 1 or more.');
   }
   const clientInfo = options.clientInfo ?? defaultClientInfo();
   if (
-    !isRecord(clientInfo) ||
+    !isJsonObject(clientInfo) ||
     typeof clientInfo.name !== 'string' ||
     typeof clientInfo.version !== 'string'
   ) {
@@ -102,7 +99,7 @@ export class McpClient {
 
   constructor(transport: ClientTransport, options: McpClientOptions = {}) {
     if (
-      !isRecord(transport) ||
+      !isJsonObject(transport) ||
       typeof transport.send !== 'function' ||
       typeof transport.start !== 'function'
     ) {
@@ -158,7 +155,7 @@ export class McpClient {
       const page = result.tools;
       if (!Array.isArray(page)) throw serverFailed('tools/list', 'has no tools array.');
       for (const tool of page as unknown[]) {
-        if (!isRecord(tool) || typeof tool.name !== 'string') {
+        if (!isJsonObject(tool) || typeof tool.name !== 'string') {
           throw serverFailed('tools/list', 'lists a tool without a name.');
         }
         tools.push(tool as unknown as Tool);
@@ -183,7 +180,7 @@ export class McpClient {
   ): Promise<CallToolResult> {
     if (typeof name !== 'string' || name === '')
       throw new TypeError('callTool: name must be a non-empty string.');
-    if (!isRecord(args)) throw new TypeError('callTool: args must be an object.');
+    if (!isJsonObject(args)) throw new TypeError('callTool: args must be an object.');
     const result = await this.call('tools/call', { name, arguments: args }, options.signal);
     const content = result.content ?? [];
     if (!Array.isArray(content)) throw serverFailed('tools/call', 'has a content that is not an array.');
@@ -237,10 +234,13 @@ export class McpClient {
         details: { method: 'initialize', protocolVersion: typeof version === 'string' ? version : null },
       });
     }
-    if (!isRecord(result.serverInfo)) throw serverFailed('initialize', 'has no serverInfo.');
+    if (!isJsonObject(result.serverInfo)) throw serverFailed('initialize', 'has no serverInfo.');
     this.transport.setProtocolVersion?.(version);
     await viaTransport(() => this.transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-    const initialized = { ...result, capabilities: isRecord(result.capabilities) ? result.capabilities : {} };
+    const initialized = {
+      ...result,
+      capabilities: isJsonObject(result.capabilities) ? result.capabilities : {},
+    };
     this.initialized = initialized as InitializeResult;
     return this.initialized;
   }

@@ -61,7 +61,8 @@ export type ClassifiedMessage =
   /** Not a JSON-RPC 2.0 message; `id` is the request's id when one could be read, so the error can name it. */
   | { kind: 'invalid'; id: JsonRpcId | null; reason: string };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** A JSON object (not an array, not null): what params, results and most protocol payloads must be. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -71,13 +72,13 @@ function isId(value: unknown): value is JsonRpcId {
 
 /** Classifies one JSON value (not a batch: callers split arrays themselves, where batches are allowed). */
 export function classifyMessage(value: unknown): ClassifiedMessage {
-  if (!isRecord(value)) return { kind: 'invalid', id: null, reason: 'A message must be a JSON object.' };
+  if (!isJsonObject(value)) return { kind: 'invalid', id: null, reason: 'A message must be a JSON object.' };
   const id = isId(value.id) ? value.id : null;
   if (value.jsonrpc !== '2.0') return { kind: 'invalid', id, reason: 'jsonrpc must be "2.0".' };
   if ('method' in value) {
     if (typeof value.method !== 'string' || value.method === '')
       return { kind: 'invalid', id, reason: 'method must be a non-empty string.' };
-    if (value.params !== undefined && !isRecord(value.params))
+    if (value.params !== undefined && !isJsonObject(value.params))
       return { kind: 'invalid', id, reason: 'params must be an object.' };
     if (!('id' in value)) return { kind: 'notification', message: value as unknown as JsonRpcNotification };
     if (id === null) return { kind: 'invalid', id: null, reason: 'id must be a string or a number.' };
@@ -87,11 +88,11 @@ export function classifyMessage(value: unknown): ClassifiedMessage {
   const hasError = 'error' in value;
   if (hasResult === hasError)
     return { kind: 'invalid', id, reason: 'A response has exactly one of result and error.' };
-  if (hasResult && (!isId(value.id) || !isRecord(value.result)))
+  if (hasResult && (!isId(value.id) || !isJsonObject(value.result)))
     return { kind: 'invalid', id, reason: 'A result needs an id and an object result.' };
   if (hasError) {
     const error = value.error;
-    if (!isRecord(error) || typeof error.code !== 'number' || typeof error.message !== 'string')
+    if (!isJsonObject(error) || typeof error.code !== 'number' || typeof error.message !== 'string')
       return { kind: 'invalid', id, reason: 'error must be { code: number, message: string }.' };
     if (value.id !== null && !isId(value.id)) return { kind: 'invalid', id: null, reason: 'Bad id.' };
   }

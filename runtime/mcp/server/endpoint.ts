@@ -26,6 +26,7 @@ import { requireMcpService, type McpService } from './plugin.js';
 import type { MessageScope } from './server.js';
 import { SessionTable, type McpSession, type McpSessionOptions } from './sessions.js';
 import { forwardedHeaders } from './tool-request.js';
+import { headerValue } from './header-value.js';
 
 export const DEFAULT_MCP_PATH = '/mcp';
 export const SESSION_HEADER = 'mcp-session-id';
@@ -44,10 +45,6 @@ export interface McpRoutesOptions extends OriginPolicy {
   listVisibleOnly?: boolean;
   /** A rate limit on the endpoint itself, per caller ip (enforced by securityPlugin's limiter). */
   rateLimit?: { limit: number; windowMs: number };
-}
-
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function isInitialize(value: unknown): boolean {
@@ -83,7 +80,7 @@ function checkedOptions(options: McpRoutesOptions): void {
 
 /** The version a non-initialize request runs under: its header (checked), the session's, or the assumed one. */
 function versionInForce(request: SvcRequest, session: McpSession | undefined): ProtocolVersion {
-  const header = single(request.headers[PROTOCOL_VERSION_HEADER]);
+  const header = headerValue(request.headers, PROTOCOL_VERSION_HEADER);
   const unsupported = () =>
     errors.MCP_PROTOCOL_VERSION_UNSUPPORTED({ details: { supported: [...SUPPORTED_PROTOCOL_VERSIONS] } });
   if (header === undefined) return session?.protocolVersion ?? ASSUMED_HTTP_PROTOCOL_VERSION;
@@ -127,7 +124,10 @@ export function mcpRoutes(options: McpRoutesOptions = {}): Route[] {
     checkOrigin(request.headers, request.ip, options);
     const service = requireMcpService(request.context.container);
     // An empty body is "no body" to the parsers: with a JSON content type that is a malformed message, not 415.
-    if (request.body === undefined && isJsonMediaType(mediaTypeOf(single(request.headers['content-type']))))
+    if (
+      request.body === undefined &&
+      isJsonMediaType(mediaTypeOf(headerValue(request.headers, 'content-type')))
+    )
       throw errors.BAD_REQUEST();
     if (request.bodyKind !== 'json') throw errors.UNSUPPORTED_MEDIA_TYPE();
     const body = request.body;
@@ -147,7 +147,7 @@ export function mcpRoutes(options: McpRoutesOptions = {}): Route[] {
 
     let session: McpSession | undefined;
     if (sessions !== undefined) {
-      const id = single(request.headers[SESSION_HEADER]);
+      const id = headerValue(request.headers, SESSION_HEADER);
       if (id === undefined || id === '') throw errors.MCP_SESSION_REQUIRED();
       session = sessions.use(id, caller());
       if (session === undefined) throw errors.MCP_SESSION_NOT_FOUND();
@@ -191,7 +191,7 @@ export function mcpRoutes(options: McpRoutesOptions = {}): Route[] {
   function remove({ request }: HandlerInput): undefined {
     checkOrigin(request.headers, request.ip, options);
     requireMcpService(request.context.container);
-    const id = single(request.headers[SESSION_HEADER]);
+    const id = headerValue(request.headers, SESSION_HEADER);
     if (id === undefined || id === '') throw errors.MCP_SESSION_REQUIRED();
     if (sessions === undefined || !sessions.close(id, callerKey(request.context, request.headers)))
       throw errors.MCP_SESSION_NOT_FOUND();

@@ -4,6 +4,7 @@
 // this machine must also name the server by a loopback host, unless the host is listed.
 import { errors } from '../../../generated/modules/errors.js';
 import type { RequestHeaders } from '../../http/types.js';
+import { headerValue } from './header-value.js';
 
 export interface OriginPolicy {
   /** Origins (`https://app.example.com`) allowed besides the server's own; `'*'` allows any. */
@@ -13,10 +14,6 @@ export interface OriginPolicy {
 }
 
 const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
 
 /** 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
 export function isLoopbackAddress(ip: string | undefined): boolean {
@@ -49,7 +46,7 @@ function normalisedOrigin(origin: string): string {
 
 /** Throws MCP_ORIGIN_FORBIDDEN or MCP_HOST_FORBIDDEN (403); returns when the request may go on. */
 export function checkOrigin(headers: RequestHeaders, ip: string | undefined, policy: OriginPolicy): void {
-  const host = single(headers.host)?.toLowerCase();
+  const host = headerValue(headers, 'host')?.toLowerCase();
   const allowedHosts = policy.allowedHosts ?? [];
   if (host !== undefined && isLoopbackAddress(ip) && !allowedHosts.includes('*')) {
     const name = hostnameOf(host);
@@ -60,7 +57,7 @@ export function checkOrigin(headers: RequestHeaders, ip: string | undefined, pol
     if (!LOOPBACK_HOSTNAMES.has(name) && !listed) throw errors.MCP_HOST_FORBIDDEN();
   }
 
-  const origin = single(headers.origin);
+  const origin = headerValue(headers, 'origin');
   if (origin === undefined) return;
   const allowedOrigins = policy.allowedOrigins ?? [];
   if (allowedOrigins.includes('*')) return;

@@ -12,6 +12,7 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  isJsonObject,
 } from '../protocol/json-rpc.js';
 import type { Implementation, InitializeResult } from '../protocol/types.js';
 import { hasStructuredContent, negotiateVersion, type ProtocolVersion } from '../protocol/versions.js';
@@ -46,10 +47,6 @@ export interface McpServerOptions {
   reporter: ErrorReporter | undefined;
   /** Sent in the initialize result: how an agent should use these tools. */
   instructions?: string;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export class McpServer {
@@ -133,7 +130,7 @@ export class McpServer {
     if (entry === undefined) return failure(id, JSON_RPC_ERROR.INVALID_PARAMS, `Unknown tool: ${name}`);
     // Left out means no arguments; null is not an object, so it is refused like any other non-object.
     const args = params?.arguments === undefined ? {} : params.arguments;
-    if (!isRecord(args))
+    if (!isJsonObject(args))
       return failure(id, JSON_RPC_ERROR.INVALID_PARAMS, 'params.arguments must be an object.');
 
     // Only a connection can carry notifications/cancelled; without one (stateless HTTP) nothing can cancel.

@@ -6,10 +6,7 @@ import { toErrorResponse, type DetailsRedactor } from '../../http/envelope.js';
 import { isJsonMediaType, mediaTypeOf } from '../../http/body.js';
 import type { CallToolResult } from '../protocol/types.js';
 import type { CapturedResponse } from './tool-reply.js';
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isJsonObject } from '../protocol/json-rpc.js';
 
 function textOf(body: string | Buffer | undefined): string {
   if (body === undefined) return '';
@@ -23,7 +20,7 @@ export function resultFromResponse(response: CapturedResponse, structured: boole
   if (structured && text !== '' && isJsonMediaType(mediaTypeOf(response.contentType))) {
     try {
       const value: unknown = JSON.parse(text);
-      result.structuredContent = isPlainObject(value) ? value : { result: value };
+      result.structuredContent = isJsonObject(value) ? value : { result: value };
     } catch {
       // Declared JSON but is not: the text copy is all there is.
     }

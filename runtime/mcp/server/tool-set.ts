@@ -6,6 +6,7 @@ import { deriveToolName } from '../../../spec/tool-name.js';
 import type { DetailsRedactor } from '../../http/envelope.js';
 import type { Route } from '../../http/types.js';
 import type { Tool, ToolAnnotations, ToolInputSchema } from '../protocol/types.js';
+import { isJsonObject } from '../protocol/json-rpc.js';
 
 /** One tool of generated/mcp-tools.json. */
 export interface McpToolDefinition {
@@ -47,16 +48,12 @@ function mcpMeta(
   return undefined;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function propertiesOf(schema: unknown): Record<string, unknown> {
-  return isRecord(schema) && isRecord(schema.properties) ? schema.properties : {};
+  return isJsonObject(schema) && isJsonObject(schema.properties) ? schema.properties : {};
 }
 
 function requiredOf(schema: unknown): string[] {
-  return isRecord(schema) && Array.isArray(schema.required)
+  return isJsonObject(schema) && Array.isArray(schema.required)
     ? schema.required.filter((name): name is string => typeof name === 'string')
     : [];
 }
@@ -126,14 +123,15 @@ function routeRedactor(route: Route, fallback: DetailsRedactor | false): Details
 }
 
 function documentProblems(document: unknown): string[] {
-  if (!isRecord(document) || !Array.isArray(document.tools)) return ['the tools document has no tools array'];
+  if (!isJsonObject(document) || !Array.isArray(document.tools))
+    return ['the tools document has no tools array'];
   const problems: string[] = [];
   for (const [index, tool] of document.tools.entries()) {
     if (
-      !isRecord(tool) ||
+      !isJsonObject(tool) ||
       typeof tool.name !== 'string' ||
       typeof tool.route !== 'string' ||
-      !isRecord(tool.inputSchema) ||
+      !isJsonObject(tool.inputSchema) ||
       tool.inputSchema.type !== 'object'
     )
       problems.push(`tools[${index}] needs name, route and inputSchema`);
