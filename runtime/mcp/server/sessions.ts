@@ -1,7 +1,8 @@
 // Tool sessions over HTTP (seed 001 "States and transitions", "Limits"): opened by a successful initialize,
 // bound to the caller that opened it, kept while used (30 min idle by default), at most 1000 live with the
 // least recently used evicted first, ended by DELETE. Kept in this process's memory: a client that reaches
-// another process (or a restarted one) gets 404 and, as the protocol asks, initializes again.
+// another process (or a restarted one) gets 404 and, as the protocol asks, must initialize again (docs/mcp.md:
+// several instances need sticky routing or `sessions: false`).
 import { randomBytes } from 'node:crypto';
 import type { JsonRpcId } from '../protocol/json-rpc.js';
 import type { ProtocolVersion } from '../protocol/versions.js';
