@@ -6,13 +6,11 @@ import type { CompiledRoute } from '../../http/pipeline.js';
 import { internalDetailsOf, report, type ErrorReporter } from '../../http/report.js';
 import type { SvcRequest } from '../../http/types.js';
 import type { CallToolResult } from '../protocol/types.js';
-import { toolRequest, type ToolCaller } from './tool-request.js';
+import { cancellationOf, toolRequest, type ToolCaller } from './tool-request.js';
 import { resultFromError, resultFromResponse } from './tool-result.js';
 import { ToolReply } from './tool-reply.js';
 import type { ToolEntry } from './tool-set.js';
 import type { CallCancellation } from './cancellation.js';
-
-const cancellations = new WeakMap<SvcRequest, CallCancellation>();
 
 /**
  * The cancellation signal of the tool call `request` belongs to; undefined for plain HTTP requests and for
@@ -20,7 +18,7 @@ const cancellations = new WeakMap<SvcRequest, CallCancellation>();
  * or listens for its `abort` event.
  */
 export function toolSignal(request: SvcRequest): AbortSignal | undefined {
-  return cancellations.get(request)?.signal;
+  return cancellationOf(request)?.signal;
 }
 
 /** Thrown by runToolCall when the call was cancelled before it finished. */
@@ -53,8 +51,7 @@ export function runToolCall(
 ): Promise<CallToolResult> {
   const { cancellation } = options;
   if (cancellation?.isCancelled === true) return Promise.reject(new ToolCallCancelled());
-  const request = toolRequest(entry, args, caller, context.container);
-  if (cancellation !== undefined) cancellations.set(request, cancellation);
+  const request = toolRequest(entry, args, caller, context.container, cancellation);
   const reply = new ToolReply(entry.route.successStatus ?? 200);
 
   const answered = (async (): Promise<CallToolResult> => {

@@ -7,6 +7,7 @@ import type { Scope } from '../../app/container.js';
 import { createRequestContext } from '../../http/context.js';
 import type { HttpMethod, RequestContext, RequestHeaders, SvcRequest } from '../../http/types.js';
 import type { ToolEntry } from './tool-set.js';
+import type { CallCancellation } from './cancellation.js';
 
 /** Headers a tool call inherits from the caller unless `mcpPlugin({ forwardHeaders })` adds more. */
 export const DEFAULT_FORWARDED_HEADERS: readonly string[] = [
@@ -46,6 +47,8 @@ function asText(value: unknown): string {
 
 class ToolRequest implements SvcRequest {
   readonly bodyKind: 'json' | undefined;
+  /** How the call can be cancelled (toolSignal); kept on the request, not in a WeakMap, which costs GC time. */
+  cancellation: CallCancellation | undefined = undefined;
 
   constructor(
     readonly method: HttpMethod,
@@ -63,12 +66,18 @@ class ToolRequest implements SvcRequest {
   }
 }
 
+/** The cancellation of the tool call `request` is, if it is one and something can cancel it. */
+export function cancellationOf(request: SvcRequest): CallCancellation | undefined {
+  return request instanceof ToolRequest ? request.cancellation : undefined;
+}
+
 /** The synthetic request of one call of `entry` with `args`. */
 export function toolRequest(
   entry: ToolEntry,
   args: Record<string, unknown>,
   caller: ToolCaller,
   container: Scope | undefined,
+  cancellation?: CallCancellation,
 ): SvcRequest {
   const { route } = entry;
   const params: Record<string, string> = Object.create(null) as Record<string, string>;
@@ -103,7 +112,7 @@ export function toolRequest(
     : caller.headers;
   const requestId = randomUUID();
   const context = createRequestContext(requestId, caller.correlationId ?? requestId, container);
-  return new ToolRequest(
+  const request = new ToolRequest(
     route.method,
     url,
     path,
@@ -115,4 +124,6 @@ export function toolRequest(
     sendBody ? body : undefined,
     context,
   );
+  request.cancellation = cancellation;
+  return request;
 }
