@@ -223,3 +223,15 @@ export const PROJECT_BODY = {
   required: ['name'],
   additionalProperties: false,
 };
+
+/** `GET /notes/:id` with a query (`get_notes_by_id`), mounted by the call and list suites with their own handlers. */
+export const NOTE_VIEW = {
+  method: 'GET' as const,
+  url: '/notes/:id',
+  meta: { mcp: true, summary: 'Read a note' },
+  params: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+  query: {
+    type: 'object',
+    properties: { limit: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } },
+  },
+};

@@ -23,6 +23,7 @@ import {
   withMcp,
   type McpServerInput,
   PROJECT_BODY,
+  NOTE_VIEW,
 } from './mcp-helpers.js';
 
 const SECRET_DETAILS = {
@@ -47,14 +48,7 @@ const invalidNote = () => new HttpError(422, 'NOTE_INVALID', 'Note is invalid.',
 
 /** What the handler saw, for the synthetic-request tests. */
 const view = route({
-  method: 'GET',
-  url: '/notes/:id',
-  meta: { mcp: true, summary: 'Read a note' },
-  params: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
-  query: {
-    type: 'object',
-    properties: { limit: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } },
-  },
+  ...NOTE_VIEW,
   handler: ({ request: incoming, params, query, context }) => ({
     method: incoming.method,
     url: incoming.url,

@@ -15,17 +15,11 @@ import {
   withMcp,
   type McpServerInput,
   PROJECT_BODY,
+  NOTE_VIEW,
 } from './mcp-helpers.js';
 
 const view = route({
-  method: 'GET',
-  url: '/notes/:id',
-  meta: { mcp: true, summary: 'Read a note' },
-  params: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
-  query: {
-    type: 'object',
-    properties: { limit: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } },
-  },
+  ...NOTE_VIEW,
   handler: ({ params }) => ({ params }),
 });
 const createOptions = {
