@@ -39,8 +39,9 @@ export async function buildApp(config: SvcConfig): Promise<App> {
       rateLimitStore: stores.rateLimit,
     }),
     ...idempotencyPlugins(config.modules.idempotency, { store: stores.idempotency }),
-    // The agent-tool endpoint: the routes marked `mcp: true` as tools, at /mcp and through `svc mcp`.
-    ...mcpModule(config.modules.mcp, { tools: mcpTools }),
+    // The agent-tool endpoint: the routes marked `mcp: true` as tools, at /mcp and through `svc mcp`; its
+    // sessions live with the other hot state, so every process serves them.
+    ...mcpModule(config.modules.mcp, { tools: mcpTools, sessionStore: stores.mcpSessions }),
   ];
   for (const plugin of modules) app.register(plugin);
   if (auth) logMailsInDevelopment(app);

@@ -6,6 +6,7 @@ import { fromSettings, invalidSetting, moduleSettings } from '../config/module-s
 import { mcpPlugin, type McpPluginOptions } from './server/plugin.js';
 import { DEFAULT_MCP_PATH, mcpRoutes, type McpRoutesOptions } from './server/endpoint.js';
 import type { McpToolsDocument } from './server/tool-set.js';
+import type { McpSessionStoreFactory } from './server/session-store.js';
 import type { Implementation } from './protocol/types.js';
 
 export interface McpModuleContext {
@@ -13,6 +14,8 @@ export interface McpModuleContext {
   tools?: McpToolsDocument;
   /** Default the app's name and version. */
   serverInfo?: Implementation;
+  /** Where sessions live (openStores().mcpSessions: PostgreSQL or Redis, shared by processes); default memory. */
+  sessionStore?: McpSessionStoreFactory;
 }
 
 const ROUTE_OPTIONS = [
@@ -46,6 +49,14 @@ export function mcpModule(setting: unknown, context: McpModuleContext = {}): Plu
       ...(context.serverInfo === undefined ? {} : { serverInfo: context.serverInfo }),
     }),
   );
+  const store = context.sessionStore;
+  if (store !== undefined && routeOptions.sessions !== false) {
+    const limits =
+      typeof routeOptions.sessions === 'object' && routeOptions.sessions !== null
+        ? routeOptions.sessions
+        : {};
+    routeOptions.sessions = { ...limits, store };
+  }
   const routes = fromSettings('mcp', () => mcpRoutes(routeOptions as McpRoutesOptions));
   const path = (routeOptions.path as string | undefined) ?? DEFAULT_MCP_PATH;
   const endpoint: Plugin = {

@@ -10,6 +10,13 @@ export type { McpRoutesOptions } from './server/endpoint.js';
 export type { OriginPolicy } from './server/origin.js';
 export { DEFAULT_SESSION_TTL_MS, DEFAULT_MAX_SESSIONS } from './server/sessions.js';
 export type { McpSessionOptions } from './server/sessions.js';
+export { MemoryMcpSessionStore, memoryMcpSessions } from './server/memory-session-store.js';
+export type {
+  McpSessionLimits,
+  McpSessionRecord,
+  McpSessionStore,
+  McpSessionStoreFactory,
+} from './server/session-store.js';
 export { DEFAULT_FORWARDED_HEADERS } from './server/tool-request.js';
 export type { ToolCaller } from './server/tool-request.js';
 export { toolSignal } from './server/call-tool.js';

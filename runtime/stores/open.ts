@@ -1,7 +1,8 @@
 // The stores svc.config.yaml selects (`stores.database`, `stores.redis`; docs/stores.md). PostgreSQL (or an
 // embedded PGlite directory) holds the users and, without Redis, every other store; Redis, when set, holds
 // the short-lived, hot state (sessions, refresh and one-time tokens, login throttle, rate limits,
-// idempotency keys). A store left undefined means "in memory": each module then makes its own default.
+// idempotency keys, MCP tool sessions). A store left undefined means "in memory": each module then makes its
+// own default.
 import { isAbsolute, resolve } from 'node:path';
 import { errors } from '../../generated/modules/errors.js';
 import type { OneTimeTokenStore } from '../auth/stores/one-time-tokens.js';
@@ -14,6 +15,8 @@ import type { HealthCheck } from '../edge/health/index.js';
 import type { RateLimitStore } from '../edge/rate-limit/store.js';
 import { MemoryIdempotencyStore } from '../idempotency/memory-store.js';
 import type { IdempotencyStore } from '../idempotency/store.js';
+import { memoryMcpSessions } from '../mcp/server/memory-session-store.js';
+import type { McpSessionStoreFactory } from '../mcp/server/session-store.js';
 import { closeRedis, openRedis, pingRedis, redisStores } from './redis/index.js';
 import { checkSchema, migrate, openSqlClient, SqlSweeper, sqlStores, type SqlClient } from './sql/index.js';
 
@@ -44,6 +47,11 @@ export interface Stores {
   readonly rateLimit?: RateLimitStore;
   /** An idempotency store keeping keys `ttlMs` (the plugin's retention) in the selected backend. */
   idempotency(ttlMs: number): IdempotencyStore;
+  /**
+   * An MCP tool-session store for the endpoint's limits, in the selected backend (Redis, else the database,
+   * else this process's memory): pass it as the MCP module's session store.
+   */
+  readonly mcpSessions: McpSessionStoreFactory;
   /** Readiness checks for /readyz, one per backend in use (`database`, `redis`). */
   readonly healthChecks: Readonly<Record<string, HealthCheck>>;
   /** Stops the sweeper and closes the connections. */
@@ -131,6 +139,7 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
     throttle: hot?.throttle,
     rateLimit: hot?.rateLimit,
     idempotency: (ttlMs) => hot?.idempotency(ttlMs) ?? new MemoryIdempotencyStore({ ttlMs }),
+    mcpSessions: (limits) => hot?.mcpSessions(limits) ?? memoryMcpSessions(limits),
     healthChecks,
     async close() {
       for (const close of closers.reverse()) await close();

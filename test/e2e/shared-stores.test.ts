@@ -162,6 +162,47 @@ describe('two processes on one PostgreSQL and one Redis', () => {
     expect(again.body).toEqual(first.body);
   });
 
+  test('an MCP session opened on A serves calls on B, and DELETE on B ends it for A', async () => {
+    const { a, b } = processes;
+    const signedUp = await register(a, uniqueEmail('agent'));
+    const authorization = `Bearer ${signedUp.body.accessToken as string}`;
+    const rpc = (service: RunningService, message: unknown, headers: Record<string, string> = {}) =>
+      call(service, 'POST', '/mcp', { body: message, headers: { authorization, ...headers } });
+    const opened = await rpc(a, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } },
+    });
+    const session = opened.headers['mcp-session-id'] as string;
+    expect(session).toEqual(expect.any(String));
+    const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
+    const created = await rpc(
+      b,
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'post_notes', arguments: { title: 'via B' } },
+      },
+      headers,
+    );
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ result: { structuredContent: { title: 'via B' } } });
+    // Another caller presenting the id is not its owner, on either process.
+    const other = await register(b, uniqueEmail('intruder'));
+    const foreign = await call(a, 'POST', '/mcp', {
+      body: { jsonrpc: '2.0', id: 3, method: 'ping' },
+      headers: { ...headers, authorization: `Bearer ${other.body.accessToken as string}` },
+    });
+    expect(foreign.status).toBe(404);
+    const ended = await call(b, 'DELETE', '/mcp', { headers: { authorization, 'mcp-session-id': session } });
+    expect(ended.status).toBe(204);
+    const gone = await rpc(a, { jsonrpc: '2.0', id: 4, method: 'ping' }, headers);
+    expect(gone.status).toBe(404);
+    expect(errorCode(gone)).toBe('MCP_SESSION_NOT_FOUND');
+  });
+
   test('both report their backends on /readyz', async () => {
     const { a, b } = processes;
     for (const service of [a, b]) {

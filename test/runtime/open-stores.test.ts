@@ -6,10 +6,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   MemoryIdempotencyStore,
+  MemoryMcpSessionStore,
   RedisIdempotencyStore,
+  RedisMcpSessionStore,
   RedisRateLimitStore,
   RedisSessionStore,
   SqlIdempotencyStore,
+  SqlMcpSessionStore,
   SqlSessionStore,
   SqlUserSource,
   databaseKind,
@@ -47,6 +50,7 @@ describe('openStores', () => {
       const idempotency = stores.idempotency(1234);
       expect(idempotency).toBeInstanceOf(MemoryIdempotencyStore);
       expect((idempotency as MemoryIdempotencyStore).ttlMs).toBe(1234);
+      expect(stores.mcpSessions({ ttlMs: 1000, maxSessions: 5 })).toBeInstanceOf(MemoryMcpSessionStore);
       expect(stores.healthChecks).toEqual({});
       await stores.close();
     }
@@ -74,6 +78,14 @@ describe('openStores', () => {
       expect(stores.users).toBeInstanceOf(SqlUserSource);
       expect(stores.sessions).toBeInstanceOf(SqlSessionStore);
       expect(stores.idempotency(1000)).toBeInstanceOf(SqlIdempotencyStore);
+      const mcpSessions = stores.mcpSessions({ ttlMs: 60_000, maxSessions: 5 });
+      expect(mcpSessions).toBeInstanceOf(SqlMcpSessionStore);
+      await mcpSessions.open({ id: 'm', caller: 'c', protocolVersion: '2025-06-18' });
+      expect(await mcpSessions.use('m', 'c')).toEqual({
+        id: 'm',
+        caller: 'c',
+        protocolVersion: '2025-06-18',
+      });
       expect(Object.keys(stores.healthChecks)).toEqual(['database']);
       expect(await stores.healthChecks.database!()).toEqual({ ok: true });
       const user = await stores.users!.create({ email: 'Pat@Example.com', passwordHash: 'h' });
@@ -94,6 +106,14 @@ describe('openStores', () => {
       expect(stores.sessions).toBeInstanceOf(RedisSessionStore);
       expect(stores.rateLimit).toBeInstanceOf(RedisRateLimitStore);
       expect(stores.idempotency(1000)).toBeInstanceOf(RedisIdempotencyStore);
+      const mcpSessions = stores.mcpSessions({ ttlMs: 60_000, maxSessions: 5 });
+      expect(mcpSessions).toBeInstanceOf(RedisMcpSessionStore);
+      await mcpSessions.open({ id: 'm', caller: 'c', protocolVersion: '2025-06-18' });
+      expect(await mcpSessions.use('m', 'c')).toEqual({
+        id: 'm',
+        caller: 'c',
+        protocolVersion: '2025-06-18',
+      });
       expect(Object.keys(stores.healthChecks).sort()).toEqual(['database', 'redis']);
       expect(await stores.healthChecks.redis!()).toEqual({ ok: true });
     } finally {

@@ -13,6 +13,7 @@ import {
   redisFailure,
   redisStores,
   RedisIdempotencyStore,
+  RedisMcpSessionStore,
   RedisOneTimeTokenStore,
   RedisRateLimitStore,
   RedisRefreshTokenStore,
@@ -23,6 +24,7 @@ import {
 } from '../../runtime/stores/redis/index.js';
 import { HttpError } from 'svckit';
 import { idempotencyStoreContract } from './contracts/idempotency-store.js';
+import { mcpSessionStoreContract } from './contracts/mcp-session-store.js';
 import { oneTimeTokenStoreContract } from './contracts/one-time-token-store.js';
 import { rateLimitStoreContract } from './contracts/rate-limit-store.js';
 import { refreshTokenStoreContract } from './contracts/refresh-token-store.js';
@@ -89,6 +91,10 @@ rateLimitStoreContract(
 idempotencyStoreContract(
   'RedisIdempotencyStore',
   ({ now, ttlMs }) => new RedisIdempotencyStore(client, { prefix: freshPrefix(), now, ttlMs }),
+);
+mcpSessionStoreContract(
+  'RedisMcpSessionStore',
+  (limits, clock) => new RedisMcpSessionStore(client, limits, { prefix: freshPrefix(), now: clock.now }),
 );
 
 describe('Redis stores: keys', () => {
@@ -157,6 +163,52 @@ describe('Redis stores: keys', () => {
     );
     // r3 was dated before the reset: born revoked.
     expect((await refreshTokens.get('r3', T0 + 4))?.revokedAt).toBe(T0 + 3);
+  });
+
+  it('MCP sessions: a hash per session and one recency set, each with a TTL of ttlMs renewed by use, and no member left behind', async () => {
+    const prefix = freshPrefix();
+    const clock = { time: T0 };
+    const store = redisStores(client, { prefix, now: () => clock.time }).mcpSessions({
+      ttlMs: HOUR,
+      maxSessions: 2,
+    });
+    for (const id of ['a', 'b', 'c']) {
+      await store.open({ id, caller: 'u1', protocolVersion: '2025-06-18' });
+      clock.time += 1;
+    }
+    expect((await keysOf(client, prefix)).sort()).toEqual(
+      [`${prefix}mcp:recent`, `${prefix}mcp:s:b`, `${prefix}mcp:s:c`].sort(),
+    );
+    expect(await client.zrange(`${prefix}mcp:recent`, '0', '-1', 'WITHSCORES')).toEqual([
+      'b',
+      String(T0 + 1),
+      'c',
+      String(T0 + 2),
+    ]);
+    expect(await client.hgetall(`${prefix}mcp:s:b`)).toEqual({
+      caller: 'u1',
+      version: '2025-06-18',
+      lastSeen: String(T0 + 1),
+    });
+    await client.pexpire(`${prefix}mcp:s:b`, 1000);
+    await client.pexpire(`${prefix}mcp:recent`, 1000);
+    await store.use('b', 'u1');
+    for (const key of await keysOf(client, prefix)) {
+      const ttl = await client.pttl(key);
+      expect(ttl, key).toBeGreaterThan(HOUR - 60_000);
+      expect(ttl, key).toBeLessThanOrEqual(HOUR);
+    }
+    // A foreign use renews nothing; an owner's close removes the hash and the member.
+    await client.pexpire(`${prefix}mcp:s:c`, 1000);
+    expect(await store.use('c', 'u2')).toBeUndefined();
+    expect(await client.pttl(`${prefix}mcp:s:c`)).toBeLessThanOrEqual(1000);
+    expect(await store.close('c', 'u1')).toBe(true);
+    expect(await client.exists(`${prefix}mcp:s:c`)).toBe(0);
+    // Sessions idle for ttlMs leave the set (and their hashes go) when the next one opens.
+    clock.time += HOUR;
+    await store.open({ id: 'd', caller: 'u1', protocolVersion: '2025-06-18' });
+    expect(await client.zrange(`${prefix}mcp:recent`, '0', '-1')).toEqual(['d']);
+    expect((await keysOf(client, prefix)).sort()).toEqual([`${prefix}mcp:recent`, `${prefix}mcp:s:d`].sort());
   });
 
   it('keeps stores under different prefixes apart', async () => {
@@ -302,6 +354,19 @@ describe('Redis stores: atomic across instances', () => {
     expect(new Set(hits.map((hit) => hit.resetAt))).toEqual(new Set([T0 + 60_000]));
   });
 
+  it('of 30 concurrent MCP session opens from three clients, exactly maxSessions stay live', async () => {
+    const prefix = freshPrefix();
+    const limits = { ttlMs: HOUR, maxSessions: 5 };
+    const store = onEveryClient(
+      (redis) => new RedisMcpSessionStore(redis, limits, { prefix, now: () => T0 }),
+    );
+    const ids = Array.from({ length: 30 }, (_, i) => `s${i}`);
+    await Promise.all(ids.map((id, i) => store(i).open({ id, caller: 'c', protocolVersion: '2025-06-18' })));
+    const used = await Promise.all(ids.map((id, i) => store(i).use(id, 'c')));
+    expect(used.filter((record) => record !== undefined)).toHaveLength(5);
+    expect(await client.zcard(`${prefix}mcp:recent`)).toBe(5);
+  });
+
   it('of 50 concurrent setPending calls, exactly one reserves the key', async () => {
     const prefix = freshPrefix();
     const store = onEveryClient((redis) => new RedisIdempotencyStore(redis, { prefix }));
@@ -424,6 +489,12 @@ describe('Redis stores: Redis unreachable', () => {
         () => stores.throttle.hit('k', { windowMs: 1000, maxAttempts: 3, now: T0 }),
         () => stores.rateLimit.hit('ip', 1000, 5),
         () => stores.idempotency().setPending('k'),
+        () =>
+          stores
+            .mcpSessions({ ttlMs: 1000, maxSessions: 5 })
+            .open({ id: 'm', caller: 'c', protocolVersion: '2025-06-18' }),
+        () => stores.mcpSessions({ ttlMs: 1000, maxSessions: 5 }).use('m', 'c'),
+        () => stores.mcpSessions({ ttlMs: 1000, maxSessions: 5 }).close('m', 'c'),
         () => pingRedis(redis),
       ];
       for (const call of calls) expect(await expectUnavailable(call())).toBeLessThan(3000);

@@ -140,6 +140,28 @@ describe('compare-and-sets across two pools (two processes) on PostgreSQL', () =
     expect(reserved.filter(Boolean)).toHaveLength(1);
   });
 
+  it('of 40 concurrent MCP session opens from two pools, exactly maxSessions stay live: the most recent', async () => {
+    await resetSqlTables(client);
+    const other = await open(url);
+    let time = T0;
+    const now = () => time;
+    const limits = { ttlMs: DAY, maxSessions: 5 };
+    const stores = [sqlStores(client, { now }), sqlStores(other, { now })].map((s) => s.mcpSessions(limits));
+    const ids = Array.from({ length: 40 }, (_, i) => `s${String(i).padStart(2, '0')}`);
+    await Promise.all(
+      ids.map((id, i) => {
+        const opened = stores[i % 2]!.open({ id, caller: 'c', protocolVersion: '2025-06-18' });
+        time += 1; // each open read the clock when called
+        return opened;
+      }),
+    );
+    const { rows } = await client.query<{ id: string }>(
+      'SELECT id FROM svc_mcp_sessions WHERE expires_at > $1 ORDER BY id',
+      [time],
+    );
+    expect(rows.map((row) => row.id)).toEqual(ids.slice(-5));
+  });
+
   it('a token created while its family or its user is revoked is never left unrevoked', async () => {
     await resetSqlTables(client);
     const other = await open(url);
@@ -199,6 +221,10 @@ describe('STORE_UNAVAILABLE (PostgreSQL)', () => {
       }),
     );
     await unavailable(stores.rateLimit.hit('k', 1000, 5));
+    const mcpSessions = stores.mcpSessions({ ttlMs: 1000, maxSessions: 5 });
+    await unavailable(mcpSessions.open({ id: 'm', caller: 'c', protocolVersion: '2025-06-18' }));
+    await unavailable(mcpSessions.use('m', 'c'));
+    await unavailable(mcpSessions.close('m', 'c'));
     await unavailable(down.ping());
   });
 

@@ -62,6 +62,8 @@ function checkedOptions(options: McpRoutesOptions): void {
       throw new TypeError(`mcpRoutes: ${name} must be an array of strings`);
   }
   if (sessions !== undefined && sessions !== false) {
+    if (sessions.store !== undefined && typeof sessions.store !== 'function')
+      throw new TypeError('mcpRoutes: sessions.store must be a store factory (openStores().mcpSessions)');
     for (const name of ['ttlMs', 'maxSessions'] as const) {
       const value = sessions[name];
       if (value !== undefined && (!Number.isInteger(value) || value < 1))
@@ -139,7 +141,7 @@ export function mcpRoutes(options: McpRoutesOptions = {}): Route[] {
       const scope = scopeFor(request, service, undefined, ASSUMED_HTTP_PROTOCOL_VERSION);
       const response = await service.server.handle(parsed.message, scope);
       if (sessions !== undefined && response !== undefined && 'result' in response) {
-        const session = sessions.open(caller(), response.result.protocolVersion as ProtocolVersion);
+        const session = await sessions.open(caller(), response.result.protocolVersion as ProtocolVersion);
         reply.header(SESSION_HEADER, session.id);
       }
       return response;
@@ -149,7 +151,7 @@ export function mcpRoutes(options: McpRoutesOptions = {}): Route[] {
     if (sessions !== undefined) {
       const id = headerValue(request.headers, SESSION_HEADER);
       if (id === undefined || id === '') throw errors.MCP_SESSION_REQUIRED();
-      session = sessions.use(id, caller());
+      session = await sessions.use(id, caller());
       if (session === undefined) throw errors.MCP_SESSION_NOT_FOUND();
     }
     const version = versionInForce(request, session);
@@ -188,12 +190,12 @@ export function mcpRoutes(options: McpRoutesOptions = {}): Route[] {
     return undefined;
   }
 
-  function remove({ request }: HandlerInput): undefined {
+  async function remove({ request }: HandlerInput): Promise<undefined> {
     checkOrigin(request.headers, request.ip, options);
     requireMcpService(request.context.container);
     const id = headerValue(request.headers, SESSION_HEADER);
     if (id === undefined || id === '') throw errors.MCP_SESSION_REQUIRED();
-    if (sessions === undefined || !sessions.close(id, callerKey(request.context, request.headers)))
+    if (sessions === undefined || !(await sessions.close(id, callerKey(request.context, request.headers))))
       throw errors.MCP_SESSION_NOT_FOUND();
     return undefined;
   }

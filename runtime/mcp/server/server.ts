@@ -21,11 +21,18 @@ import { CallCancellation } from './cancellation.js';
 import type { ToolCaller } from './tool-request.js';
 import type { ToolEntry, ToolSet } from './tool-set.js';
 
+/** The calls a connection is running, by request id (a Map does). */
+export interface RunningCalls {
+  get(requestId: JsonRpcId): CallCancellation | undefined;
+  set(requestId: JsonRpcId, cancellation: CallCancellation): unknown;
+  delete(requestId: JsonRpcId): boolean;
+}
+
 /** State one conversation keeps: a session over HTTP, the process over stdio. */
 export interface McpConnection {
   protocolVersion: ProtocolVersion;
   /** Calls running now, by request id, so notifications/cancelled can end them. */
-  readonly running: Map<JsonRpcId, CallCancellation>;
+  readonly running: RunningCalls;
 }
 
 /** What one incoming message is answered for. */

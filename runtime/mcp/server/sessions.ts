@@ -1,13 +1,15 @@
 // Tool sessions over HTTP (seed 001 "States and transitions", "Limits"): opened by a successful initialize,
 // bound to the caller that opened it, kept while used (30 min idle by default), at most 1000 live with the
-// least recently used evicted first, ended by DELETE. Kept in this process's memory: a client that reaches
-// another process (or a restarted one) gets 404 and, as the protocol asks, must initialize again (docs/mcp.md:
-// several instances need sticky routing or `sessions: false`).
+// least recently used evicted first, ended by DELETE. The records live in a McpSessionStore (memory by
+// default, or PostgreSQL/Redis shared by several processes); the calls a session is running live with the
+// process that runs them, so notifications/cancelled and DELETE cancel only calls running here.
 import { randomBytes } from 'node:crypto';
 import type { JsonRpcId } from '../protocol/json-rpc.js';
 import type { ProtocolVersion } from '../protocol/versions.js';
-import type { McpConnection } from './server.js';
 import type { CallCancellation } from './cancellation.js';
+import { memoryMcpSessions } from './memory-session-store.js';
+import type { McpConnection } from './server.js';
+import type { McpSessionStore, McpSessionStoreFactory } from './session-store.js';
 
 export const DEFAULT_SESSION_TTL_MS = 30 * 60 * 1000;
 export const DEFAULT_MAX_SESSIONS = 1000;
@@ -17,86 +19,68 @@ export interface McpSessionOptions {
   ttlMs?: number;
   /** Live sessions kept; opening one more evicts the least recently used (default 1000). */
   maxSessions?: number;
+  /** Where sessions live: a factory given the limits above (default in this process's memory). */
+  store?: McpSessionStoreFactory;
 }
 
 export interface McpSession extends McpConnection {
   readonly id: string;
-  /** Who opened it (callerKey); another caller presenting the id is treated as not found. */
-  readonly caller: string;
-  lastSeen: number;
 }
 
 export class SessionTable {
   readonly ttlMs: number;
   readonly maxSessions: number;
-  /** In recency order: the first entry is the least recently used. */
-  private readonly sessions = new Map<string, McpSession>();
-  private readonly now: () => number;
+  private readonly store: McpSessionStore;
+  /** Calls running in this process, by session; an entry exists only while a call runs. */
+  private readonly running = new Map<string, Map<JsonRpcId, CallCancellation>>();
 
-  constructor(options: McpSessionOptions = {}, now: () => number = Date.now) {
+  constructor(options: McpSessionOptions = {}) {
     this.ttlMs = options.ttlMs ?? DEFAULT_SESSION_TTL_MS;
     this.maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-    this.now = now;
+    this.store = (options.store ?? memoryMcpSessions)({ ttlMs: this.ttlMs, maxSessions: this.maxSessions });
   }
 
-  get size(): number {
-    return this.sessions.size;
-  }
-
-  open(caller: string, protocolVersion: ProtocolVersion): McpSession {
-    this.dropExpired();
-    while (this.sessions.size >= this.maxSessions) {
-      const oldest = this.sessions.values().next().value as McpSession;
-      this.end(oldest);
-    }
-    const session: McpSession = {
-      id: randomBytes(24).toString('base64url'),
-      caller,
-      protocolVersion,
-      running: new Map<JsonRpcId, CallCancellation>(),
-      lastSeen: this.now(),
-    };
-    this.sessions.set(session.id, session);
-    return session;
+  async open(caller: string, protocolVersion: ProtocolVersion): Promise<McpSession> {
+    const id = randomBytes(24).toString('base64url');
+    await this.store.open({ id, caller, protocolVersion });
+    return this.connection(id, protocolVersion);
   }
 
   /** The caller's live session with this id, its idle timer reset; undefined when unknown, expired or foreign. */
-  use(id: string, caller: string): McpSession | undefined {
-    const session = this.sessions.get(id);
-    if (session === undefined) return undefined;
-    const now = this.now();
-    if (now - session.lastSeen >= this.ttlMs) {
-      this.end(session);
-      return undefined;
-    }
-    if (session.caller !== caller) return undefined;
-    session.lastSeen = now;
-    // Re-inserting moves it to the most recently used end.
-    this.sessions.delete(id);
-    this.sessions.set(id, session);
-    return session;
+  async use(id: string, caller: string): Promise<McpSession | undefined> {
+    const record = await this.store.use(id, caller);
+    return record === undefined ? undefined : this.connection(id, record.protocolVersion);
   }
 
-  /** Ends the caller's session; false when there was none to end. */
-  close(id: string, caller: string): boolean {
-    const session = this.use(id, caller);
-    if (session === undefined) return false;
-    this.end(session);
+  /** Ends the caller's session and cancels its calls running here; false when there was none to end. */
+  async close(id: string, caller: string): Promise<boolean> {
+    if (!(await this.store.close(id, caller))) return false;
+    for (const cancellation of this.running.get(id)?.values() ?? []) cancellation.cancel();
+    this.running.delete(id);
     return true;
   }
 
-  private end(session: McpSession): void {
-    this.sessions.delete(session.id);
-    for (const cancellation of session.running.values()) cancellation.cancel();
-    session.running.clear();
-  }
-
-  /** Expired sessions sit at the least recently used end, so this stops at the first live one. */
-  private dropExpired(): void {
-    const now = this.now();
-    for (const session of this.sessions.values()) {
-      if (now - session.lastSeen < this.ttlMs) return;
-      this.end(session);
-    }
+  /** A connection whose running-call map is shared by every request of the session in this process. */
+  private connection(id: string, protocolVersion: ProtocolVersion): McpSession {
+    const table = this.running;
+    return {
+      id,
+      protocolVersion,
+      running: {
+        get: (requestId) => table.get(id)?.get(requestId),
+        set(requestId, cancellation) {
+          let calls = table.get(id);
+          if (calls === undefined) table.set(id, (calls = new Map()));
+          calls.set(requestId, cancellation);
+        },
+        delete(requestId) {
+          const calls = table.get(id);
+          if (calls === undefined) return false;
+          const deleted = calls.delete(requestId);
+          if (calls.size === 0) table.delete(id);
+          return deleted;
+        },
+      },
+    };
   }
 }

@@ -1,5 +1,5 @@
 // Redis backends of the short-lived store contracts (docs/stores.md): sessions, refresh and one-time tokens,
-// login throttle, rate limits, idempotency keys.
+// login throttle, rate limits, idempotency keys, MCP tool sessions.
 export {
   openRedis,
   pingRedis,
@@ -21,5 +21,7 @@ export { RedisRateLimitStore } from './rate-limit.js';
 export type { RedisRateLimitStoreOptions } from './rate-limit.js';
 export { RedisIdempotencyStore } from './idempotency.js';
 export type { RedisIdempotencyStoreOptions } from './idempotency.js';
+export { RedisMcpSessionStore } from './mcp-sessions.js';
+export type { RedisMcpSessionStoreOptions } from './mcp-sessions.js';
 export { redisStores } from './stores.js';
 export type { RedisStores, RedisStoresOptions } from './stores.js';

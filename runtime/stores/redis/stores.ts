@@ -1,8 +1,10 @@
 // Every store contract Redis implements, on one client and one key prefix. Users are not among them: they
 // live in SQL.
+import type { McpSessionLimits } from '../../mcp/server/session-store.js';
 import type { RedisClient } from './client.js';
 import { RedisIdempotencyStore } from './idempotency.js';
 import type { RedisStoreOptions } from './keys.js';
+import { RedisMcpSessionStore } from './mcp-sessions.js';
 import { RedisOneTimeTokenStore } from './one-time-tokens.js';
 import { RedisRateLimitStore } from './rate-limit.js';
 import { RedisRefreshTokenStore } from './refresh-tokens.js';
@@ -10,7 +12,10 @@ import { RedisSessionStore } from './sessions.js';
 import { RedisThrottleStore } from './throttle.js';
 
 export interface RedisStoresOptions extends RedisStoreOptions {
-  /** Clock of the rate-limit and idempotency stores, in epoch ms (the others take the caller's `now`). */
+  /**
+   * Clock of the rate-limit, idempotency and MCP session stores, in epoch ms (the others take the caller's
+   * `now`).
+   */
   now?: () => number;
 }
 
@@ -22,6 +27,8 @@ export interface RedisStores {
   rateLimit: RedisRateLimitStore;
   /** An idempotency store keeping keys `ttlMs` (default 24 h): each plugin sets its own retention. */
   idempotency(ttlMs?: number): RedisIdempotencyStore;
+  /** An MCP tool-session store for the endpoint's limits (idle TTL, live sessions kept). */
+  mcpSessions(limits: McpSessionLimits): RedisMcpSessionStore;
 }
 
 export function redisStores(client: RedisClient, options: RedisStoresOptions = {}): RedisStores {
@@ -33,5 +40,6 @@ export function redisStores(client: RedisClient, options: RedisStoresOptions = {
     throttle: new RedisThrottleStore(client, { prefix }),
     rateLimit: new RedisRateLimitStore(client, { prefix, now }),
     idempotency: (ttlMs) => new RedisIdempotencyStore(client, { prefix, now, ttlMs }),
+    mcpSessions: (limits) => new RedisMcpSessionStore(client, limits, { prefix, now }),
   };
 }

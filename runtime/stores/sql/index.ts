@@ -25,3 +25,4 @@ export { SqlOneTimeTokenStore } from './one-time-tokens.js';
 export { SqlThrottleStore } from './throttle.js';
 export { SqlRateLimitStore, type SqlRateLimitStoreOptions } from './rate-limit.js';
 export { SqlIdempotencyStore, type SqlIdempotencyStoreOptions } from './idempotency.js';
+export { SqlMcpSessionStore, type SqlMcpSessionStoreOptions } from './mcp-sessions.js';

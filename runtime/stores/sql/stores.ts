@@ -1,6 +1,8 @@
 // Every SQL store on one client: what an app wires when DATABASE_URL names PostgreSQL or a PGlite directory.
 import type { SqlClient } from './client.js';
+import type { McpSessionLimits } from '../../mcp/server/session-store.js';
 import { SqlIdempotencyStore } from './idempotency.js';
+import { SqlMcpSessionStore } from './mcp-sessions.js';
 import { SqlOneTimeTokenStore } from './one-time-tokens.js';
 import { SqlRateLimitStore } from './rate-limit.js';
 import { SqlRefreshTokenStore } from './refresh-tokens.js';
@@ -9,7 +11,10 @@ import { SqlThrottleStore } from './throttle.js';
 import { SqlUserSource } from './users.js';
 
 export interface SqlStoresOptions {
-  /** Clock (epoch ms) of the stores that read time themselves: rate limit, idempotency, user creation. Default Date.now. */
+  /**
+   * Clock (epoch ms) of the stores that read time themselves: rate limit, idempotency, MCP sessions, user
+   * creation. Default Date.now.
+   */
   now?: () => number;
   /** Makes the id of a new user. Default crypto.randomUUID. */
   newUserId?: () => string;
@@ -24,6 +29,8 @@ export interface SqlStores {
   rateLimit: SqlRateLimitStore;
   /** An idempotency store keeping keys `ttlMs` (default 24 h): each plugin sets its own retention. */
   idempotency(ttlMs?: number): SqlIdempotencyStore;
+  /** An MCP tool-session store for the endpoint's limits (idle TTL, live sessions kept). */
+  mcpSessions(limits: McpSessionLimits): SqlMcpSessionStore;
 }
 
 /** The stores, on a database migrated with `migrate` (check it with `checkSchema`). */
@@ -37,5 +44,6 @@ export function sqlStores(client: SqlClient, options: SqlStoresOptions = {}): Sq
     throttle: new SqlThrottleStore(client),
     rateLimit: new SqlRateLimitStore(client, { now }),
     idempotency: (ttlMs) => new SqlIdempotencyStore(client, { now, ttlMs }),
+    mcpSessions: (limits) => new SqlMcpSessionStore(client, limits, { now }),
   };
 }

@@ -12,6 +12,7 @@ export const EXPIRING_TABLES = [
   'svc_login_throttle',
   'svc_rate_limits',
   'svc_idempotency',
+  'svc_mcp_sessions',
 ] as const;
 
 export type ExpiringTable = (typeof EXPIRING_TABLES)[number];

@@ -7,6 +7,7 @@ import {
   sqlStores,
   sweepExpired,
   SqlIdempotencyStore,
+  SqlMcpSessionStore,
   SqlOneTimeTokenStore,
   SqlRateLimitStore,
   SqlRefreshTokenStore,
@@ -17,6 +18,7 @@ import {
 } from '../../../runtime/stores/sql/index.js';
 import { fakeClock } from './fake-clock.js';
 import { idempotencyStoreContract } from './idempotency-store.js';
+import { mcpSessionStoreContract } from './mcp-session-store.js';
 import { oneTimeTokenStoreContract } from './one-time-token-store.js';
 import { rateLimitStoreContract } from './rate-limit-store.js';
 import { refreshTokenStoreContract } from './refresh-token-store.js';
@@ -35,13 +37,14 @@ const KEY_COLUMNS = {
   svc_login_throttle: 'key',
   svc_rate_limits: 'key',
   svc_idempotency: 'key',
+  svc_mcp_sessions: 'id',
 };
 
 /** Empties the svc_ tables. The ambiguity test drops the email index to hold rows differing in case; it comes back. */
 export async function resetSqlTables(client: SqlClient): Promise<SqlClient> {
   await client.query(`
     TRUNCATE svc_users, svc_sessions, svc_refresh_tokens, svc_refresh_families, svc_refresh_users,
-      svc_one_time_tokens, svc_login_throttle, svc_rate_limits, svc_idempotency;
+      svc_one_time_tokens, svc_login_throttle, svc_rate_limits, svc_idempotency, svc_mcp_sessions;
     CREATE UNIQUE INDEX IF NOT EXISTS svc_users_email_key ON svc_users (lower(email));
   `);
   return client;
@@ -88,6 +91,10 @@ export function sqlStoreContracts(backend: string, client: () => SqlClient): voi
   idempotencyStoreContract(
     `SqlIdempotencyStore (${backend})`,
     async ({ now, ttlMs }) => new SqlIdempotencyStore(await reset(), { now, ttlMs }),
+  );
+  mcpSessionStoreContract(
+    `SqlMcpSessionStore (${backend})`,
+    async (limits, clock) => new SqlMcpSessionStore(await reset(), limits, { now: clock.now }),
   );
 
   describe(`SqlClient (${backend})`, () => {
@@ -255,6 +262,15 @@ export function sqlStoreContracts(backend: string, client: () => SqlClient): voi
       await idempotency.setPending('edge');
       clock.time = T0 - 10;
       await idempotency.complete('live', { status: 200, body: 'ok' });
+      const mcpSessions = stores.mcpSessions({ ttlMs: 11, maxSessions: 10 });
+      for (const [id, openedAt] of [
+        ['gone', T0 - 12],
+        ['edge', T0 - 11],
+        ['live', T0 - 10],
+      ] as const) {
+        clock.time = openedAt;
+        await mcpSessions.open({ id, caller: 'c', protocolVersion: '2025-06-18' });
+      }
 
       const deleted = await sweepExpired(db, T0);
       expect(deleted).toEqual({
@@ -265,6 +281,7 @@ export function sqlStoreContracts(backend: string, client: () => SqlClient): voi
         svc_login_throttle: 2,
         svc_rate_limits: 2,
         svc_idempotency: 2,
+        svc_mcp_sessions: 2,
       });
       for (const [table, column] of Object.entries(KEY_COLUMNS)) {
         const { rows } = await db.query<{ id: string }>(`SELECT ${column} AS id FROM ${table}`);

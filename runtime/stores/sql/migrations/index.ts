@@ -2,6 +2,7 @@
 // released migration never changes: a later change is a new file with the next id, listed here.
 import { sql as auth } from './0001-auth.js';
 import { sql as edge } from './0002-edge.js';
+import { sql as mcp } from './0003-mcp.js';
 
 export interface Migration {
   /** Applied in ascending order; recorded in svc_migrations. */
@@ -13,4 +14,5 @@ export interface Migration {
 export const migrations: readonly Migration[] = [
   { id: 1, name: '0001-auth', sql: auth },
   { id: 2, name: '0002-edge', sql: edge },
+  { id: 3, name: '0003-mcp', sql: mcp },
 ];
