@@ -17,6 +17,7 @@ import { LATEST_PROTOCOL_VERSION, isSupportedVersion } from '../protocol/version
 import { defaultClientInfo } from './client-info.js';
 import { PendingRequests } from './pending.js';
 import { isSessionExpired, type ClientTransport } from './transport.js';
+import { positiveWholeNumber } from '../../config/whole-number.js';
 
 /** Seed 001 "Limits": tool client request timeout. */
 export const DEFAULT_CLIENT_TIMEOUT_MS = 60_000;
@@ -35,10 +36,12 @@ export interface CallOptions {
 
 function checkedOptions(options: McpClientOptions): { timeoutMs: number; clientInfo: Implementation } {
   if (!isJsonObject(options)) throw new TypeError('McpClient: options must be an object.');
-  const timeoutMs = options.timeoutMs ?? DEFAULT_CLIENT_TIMEOUT_MS;
-  if (typeof timeoutMs !== 'number' || !Number.isSafeInteger(timeoutMs) || timeoutMs < 1) {
-    throw new TypeError('McpClient: timeoutMs must be a whole number of milliseconds, 1 or more.');
-  }
+  const timeoutMs = positiveWholeNumber(
+    options.timeoutMs,
+    DEFAULT_CLIENT_TIMEOUT_MS,
+    'McpClient',
+    'timeoutMs',
+  );
   const clientInfo = options.clientInfo ?? defaultClientInfo();
   if (
     !isJsonObject(clientInfo) ||

@@ -12,6 +12,7 @@ import {
   type ClientTransport,
   type SendOptions,
 } from './transport.js';
+import { positiveWholeNumber } from '../../config/whole-number.js';
 
 export interface HttpClientTransportOptions {
   /** Sent on every request (e.g. `authorization`); the protocol's own headers win over these. */
@@ -77,10 +78,12 @@ export class HttpClientTransport implements ClientTransport {
     const fetchImpl = options.fetch ?? globalThis.fetch;
     if (typeof fetchImpl !== 'function') fail('fetch must be a function.');
     this.fetch = fetchImpl;
-    const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    if (!Number.isSafeInteger(maxBytes) || maxBytes < 1)
-      fail('maxMessageBytes must be a whole number, 1 or more.');
-    this.maxMessageBytes = maxBytes;
+    this.maxMessageBytes = positiveWholeNumber(
+      options.maxMessageBytes,
+      DEFAULT_MAX_MESSAGE_BYTES,
+      'HttpClientTransport',
+      'maxMessageBytes',
+    );
   }
 
   /** The session the server assigned at initialize; undefined before, for a stateless server, and after close. */

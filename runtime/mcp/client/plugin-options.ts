@@ -1,6 +1,8 @@
 // The options of mcpClientPlugin, checked when the plugin is created: a bad shape throws a TypeError naming
 // the option (`servers.<name>.<option>`), which module settings turn into CONFIG_INVALID.
 import { checkedStdioOptions, type StdioServerParameters } from './stdio-options.js';
+import { positiveWholeNumber } from '../../config/whole-number.js';
+import { isJsonObject } from '../protocol/json-rpc.js';
 
 /** A server reached over Streamable HTTP. */
 export interface McpHttpServerConfig {
@@ -31,10 +33,6 @@ function fail(message: string): never {
   throw new TypeError(`${PREFIX} ${message}`);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function checkedHttp(name: string, config: Record<string, unknown>): McpHttpServerConfig {
   for (const key of Object.keys(config)) {
     if (!['type', 'url', 'headers'].includes(key)) fail(`servers.${name}: unknown option "${key}".`);
@@ -50,7 +48,7 @@ function checkedHttp(name: string, config: Record<string, unknown>): McpHttpServ
     fail(`servers.${name}.url must be an absolute http(s) URL.`);
   }
   if (headers !== undefined) {
-    if (!isRecord(headers) || Object.values(headers).some((value) => typeof value !== 'string')) {
+    if (!isJsonObject(headers) || Object.values(headers).some((value) => typeof value !== 'string')) {
       fail(`servers.${name}.headers must be an object of header names to string values.`);
     }
   }
@@ -63,21 +61,19 @@ export function checkedPluginOptions(options: unknown): {
   servers: Record<string, McpServerConfig>;
   timeoutMs: number | undefined;
 } {
-  if (!isRecord(options)) fail('options must be an object.');
+  if (!isJsonObject(options)) fail('options must be an object.');
   const record = options as Record<string, unknown>;
   for (const key of Object.keys(record)) {
     if (key !== 'servers' && key !== 'timeoutMs') fail(`unknown option "${key}".`);
   }
   const { servers, timeoutMs } = record;
-  if (timeoutMs !== undefined && (!Number.isSafeInteger(timeoutMs) || (timeoutMs as number) < 1)) {
-    fail('timeoutMs must be a whole number of milliseconds, 1 or more.');
-  }
-  if (!isRecord(servers))
+  if (timeoutMs !== undefined) positiveWholeNumber(timeoutMs, 0, 'mcpClientPlugin', 'timeoutMs');
+  if (!isJsonObject(servers))
     fail('servers must be an object of server names to { type: "http" | "stdio", ... }.');
   const checked: Record<string, McpServerConfig> = {};
   for (const [name, config] of Object.entries(servers as Record<string, unknown>)) {
     if (name === '') fail('servers: a server name must not be empty.');
-    if (!isRecord(config)) fail(`servers.${name} must be an object.`);
+    if (!isJsonObject(config)) fail(`servers.${name} must be an object.`);
     const server = config as Record<string, unknown>;
     if (server.type === 'http') {
       checked[name] = checkedHttp(name, server);

@@ -1,5 +1,7 @@
 // What starts a stdio tool server, checked once when the transport (or mcpClientPlugin) is created: a bad
 // shape throws a TypeError naming the option, which module settings turn into CONFIG_INVALID.
+import { positiveWholeNumber } from '../../config/whole-number.js';
+import { isJsonObject } from '../protocol/json-rpc.js';
 
 export interface StdioServerParameters {
   /** The program to run, found on the child's PATH unless it is a path. */
@@ -31,10 +33,6 @@ const STDERR_MODES = ['inherit', 'ignore', 'pipe'];
 /** Variable names a process environment can carry (no '=' and no NUL). */
 const ENV_NAME = /^[^=\0]+$/;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The options with defaults applied; throws TypeError `<owner>: <option> ...` on a bad shape. */
 export function checkedStdioOptions(
   options: unknown,
@@ -44,7 +42,7 @@ export function checkedStdioOptions(
   const fail = (message: string): never => {
     throw new TypeError(`${owner}: ${message}`);
   };
-  if (!isRecord(options)) fail('options must be an object.');
+  if (!isJsonObject(options)) fail('options must be an object.');
   const record = options as Record<string, unknown>;
   for (const key of Object.keys(record)) {
     if (!STDIO_OPTION_NAMES.includes(key) && !extraKeys.includes(key)) fail(`unknown option "${key}".`);
@@ -54,7 +52,7 @@ export function checkedStdioOptions(
   if (!Array.isArray(args) || args.some((arg) => typeof arg !== 'string'))
     fail('args must be an array of strings.');
   if (env !== undefined) {
-    if (!isRecord(env)) fail('env must be an object of variable names to string values.');
+    if (!isJsonObject(env)) fail('env must be an object of variable names to string values.');
     for (const [name, value] of Object.entries(env as Record<string, unknown>)) {
       if (!ENV_NAME.test(name) || typeof value !== 'string') fail(`env.${name} must be a string.`);
     }
@@ -71,9 +69,7 @@ export function checkedStdioOptions(
   if (typeof stderr !== 'string' || !STDERR_MODES.includes(stderr)) {
     fail(`stderr must be one of ${STDERR_MODES.join(', ')}.`);
   }
-  if (maxLineBytes !== undefined && (!Number.isSafeInteger(maxLineBytes) || (maxLineBytes as number) < 1)) {
-    fail('maxLineBytes must be a whole number of bytes, 1 or more.');
-  }
+  if (maxLineBytes !== undefined) positiveWholeNumber(maxLineBytes, 0, owner, 'maxLineBytes');
   return {
     command: command as string,
     args: [...(args as string[])],

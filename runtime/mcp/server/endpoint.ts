@@ -27,6 +27,7 @@ import type { MessageScope } from './server.js';
 import { SessionTable, type McpSession, type McpSessionOptions } from './sessions.js';
 import { forwardedHeaders } from './tool-request.js';
 import { headerValue } from './header-value.js';
+import { positiveWholeNumber } from '../../config/whole-number.js';
 
 export const DEFAULT_MCP_PATH = '/mcp';
 export const SESSION_HEADER = 'mcp-session-id';
@@ -62,22 +63,14 @@ function checkedOptions(options: McpRoutesOptions): void {
       throw new TypeError(`mcpRoutes: ${name} must be an array of strings`);
   }
   if (sessions !== undefined && sessions !== false) {
+    // ttlMs and maxSessions are checked by SessionTable, which applies their defaults.
     if (sessions.store !== undefined && typeof sessions.store !== 'function')
       throw new TypeError('mcpRoutes: sessions.store must be a store factory (openStores().mcpSessions)');
-    for (const name of ['ttlMs', 'maxSessions'] as const) {
-      const value = sessions[name];
-      if (value !== undefined && (!Number.isInteger(value) || value < 1))
-        throw new TypeError(`mcpRoutes: sessions.${name} must be a whole number above 0`);
-    }
   }
-  if (
-    rateLimit !== undefined &&
-    (!Number.isInteger(rateLimit.limit) ||
-      rateLimit.limit < 1 ||
-      !Number.isInteger(rateLimit.windowMs) ||
-      rateLimit.windowMs < 1)
-  )
-    throw new TypeError('mcpRoutes: rateLimit must be { limit, windowMs } with whole numbers above 0');
+  if (rateLimit !== undefined) {
+    positiveWholeNumber(rateLimit.limit, 0, 'mcpRoutes', 'rateLimit.limit');
+    positiveWholeNumber(rateLimit.windowMs, 0, 'mcpRoutes', 'rateLimit.windowMs');
+  }
 }
 
 /** The version a non-initialize request runs under: its header (checked), the session's, or the assumed one. */

@@ -10,6 +10,7 @@ import type { CallCancellation } from './cancellation.js';
 import { memoryMcpSessions } from './memory-session-store.js';
 import type { McpConnection } from './server.js';
 import type { McpSessionStore, McpSessionStoreFactory } from './session-store.js';
+import { positiveWholeNumber } from '../../config/whole-number.js';
 
 export const DEFAULT_SESSION_TTL_MS = 30 * 60 * 1000;
 export const DEFAULT_MAX_SESSIONS = 1000;
@@ -35,8 +36,13 @@ export class SessionTable {
   private readonly running = new Map<string, Map<JsonRpcId, CallCancellation>>();
 
   constructor(options: McpSessionOptions = {}) {
-    this.ttlMs = options.ttlMs ?? DEFAULT_SESSION_TTL_MS;
-    this.maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    this.ttlMs = positiveWholeNumber(options.ttlMs, DEFAULT_SESSION_TTL_MS, 'mcpRoutes', 'sessions.ttlMs');
+    this.maxSessions = positiveWholeNumber(
+      options.maxSessions,
+      DEFAULT_MAX_SESSIONS,
+      'mcpRoutes',
+      'sessions.maxSessions',
+    );
     this.store = (options.store ?? memoryMcpSessions)({ ttlMs: this.ttlMs, maxSessions: this.maxSessions });
   }
 

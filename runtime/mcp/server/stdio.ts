@@ -17,6 +17,7 @@ import { allowsBatches, LATEST_PROTOCOL_VERSION } from '../protocol/versions.js'
 import { requireMcpService } from './plugin.js';
 import type { McpConnection, MessageScope } from './server.js';
 import type { CallCancellation } from './cancellation.js';
+import { positiveWholeNumber } from '../../config/whole-number.js';
 
 export const DEFAULT_STDIO_MAX_CONCURRENT_REQUESTS = 16;
 /** The longest line read (4 MiB); a longer one is discarded and answered as a parse error. */
@@ -42,21 +43,20 @@ export interface McpStdioServer {
   close(): Promise<void>;
 }
 
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1)
-    throw new TypeError(`serveMcpStdio: ${name} must be a whole number above 0`);
-  return value;
-}
-
 /** Serves the app's tools over stdio. Boots the app; listing is not filtered (the launching agent is trusted). */
 export async function serveMcpStdio(app: App, options: McpStdioOptions = {}): Promise<McpStdioServer> {
-  const maxConcurrent = positive(
+  const maxConcurrent = positiveWholeNumber(
     options.maxConcurrentRequests,
     DEFAULT_STDIO_MAX_CONCURRENT_REQUESTS,
+    'serveMcpStdio',
     'maxConcurrentRequests',
   );
-  const maxLineBytes = positive(options.maxLineBytes, DEFAULT_STDIO_MAX_LINE_BYTES, 'maxLineBytes');
+  const maxLineBytes = positiveWholeNumber(
+    options.maxLineBytes,
+    DEFAULT_STDIO_MAX_LINE_BYTES,
+    'serveMcpStdio',
+    'maxLineBytes',
+  );
   await app.boot();
   const service = requireMcpService(app.container);
   const input = options.input ?? process.stdin;
