@@ -8,17 +8,13 @@ import {
   type RouteIR,
   type SpecIR,
 } from '../spec/ir.js';
+import { toolAnnotations, type MethodToolAnnotations } from '../spec/tool-annotations.js';
 import { deriveToolName } from '../spec/tool-name.js';
 import { jsonHeader } from './emit-openapi.js';
 import { apiSurface } from './modules.js';
 import { mapRefs, reachableResources, resolveRootRef, resourceRefRewriter } from './openapi/schema-refs.js';
 
-export interface McpToolAnnotations {
-  readOnlyHint: boolean;
-  destructiveHint?: boolean;
-  idempotentHint: boolean;
-  openWorldHint: false;
-}
+export type McpToolAnnotations = MethodToolAnnotations;
 
 export interface McpToolInputSchema extends JsonSchemaObject {
   type: 'object';
@@ -68,7 +64,7 @@ function tool(route: RouteIR, ir: SpecIR): McpToolSchema {
     ...(summary === undefined ? {} : { title: summary }),
     description: mcp.description ?? route.meta.description ?? summary ?? `${route.method} ${route.path}`,
     inputSchema: inputSchema(route, ir),
-    annotations: annotations(route.method),
+    annotations: toolAnnotations(route.method),
     route: route.id,
     method: route.method,
     path: route.path,
@@ -160,21 +156,4 @@ function objectPart(name: Part['name'], schema: JsonSchemaObject, requiredCounts
     required: requiredCounts ? required : [],
     closed: schema.additionalProperties === false || schema.unevaluatedProperties === false,
   };
-}
-
-/** What an agent may assume about a call, from the HTTP method's semantics. */
-function annotations(method: HttpMethod): McpToolAnnotations {
-  switch (method) {
-    case 'GET':
-    case 'HEAD':
-    case 'OPTIONS':
-      return { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
-    case 'DELETE':
-      return { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
-    case 'PUT':
-      return { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-    case 'POST':
-    case 'PATCH':
-      return { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
-  }
 }

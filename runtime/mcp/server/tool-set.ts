@@ -2,6 +2,7 @@
 // writes (generated/mcp-tools.json) or, for a handwritten route the document does not know, derived here
 // from the route's own schemas. Built once at boot; tools/list and tools/call read it.
 import { errors } from '../../../generated/modules/errors.js';
+import { toolAnnotations } from '../../../spec/tool-annotations.js';
 import { deriveToolName } from '../../../spec/tool-name.js';
 import type { DetailsRedactor } from '../../http/envelope.js';
 import type { Route } from '../../http/types.js';
@@ -71,18 +72,6 @@ function queryNamesOf(route: Route): Set<string> {
   return names;
 }
 
-/** The hints the generator derives from the method, for routes the document does not describe. */
-function methodAnnotations(method: Route['method']): ToolAnnotations {
-  const readOnly = method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
-  if (readOnly) return { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
-  return {
-    readOnlyHint: false,
-    destructiveHint: method === 'DELETE',
-    idempotentHint: method === 'PUT' || method === 'DELETE',
-    openWorldHint: false,
-  };
-}
-
 /** A handwritten route's tool: its params, query and body properties merged into one object schema. */
 function derivedTool(route: Route, name: string, description: string | undefined): Tool {
   const properties: Record<string, unknown> = {};
@@ -103,7 +92,7 @@ function derivedTool(route: Route, name: string, description: string | undefined
     description:
       description ?? route.meta.description ?? route.meta.summary ?? `${route.method} ${route.url}`,
     inputSchema,
-    annotations: methodAnnotations(route.method),
+    annotations: toolAnnotations(route.method),
   };
 }
 
