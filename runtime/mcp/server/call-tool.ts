@@ -2,7 +2,6 @@
 // request, exactly as for HTTP (the pipeline's `execute`), and the answer or the error becomes the result.
 // A cancelled call is answered at once; the handler can notice through `toolSignal(request)`.
 import type { Scope } from '../../app/container.js';
-import type { CompiledRoute } from '../../http/pipeline.js';
 import { internalDetailsOf, report, type ErrorReporter } from '../../http/report.js';
 import type { SvcRequest } from '../../http/types.js';
 import type { CallToolResult } from '../protocol/types.js';
@@ -37,7 +36,6 @@ export interface ToolCallOptions {
 }
 
 export interface ToolCallContext {
-  compiled(entry: ToolEntry): CompiledRoute;
   container: Scope | undefined;
   reporter: ErrorReporter | undefined;
 }
@@ -56,7 +54,7 @@ export function runToolCall(
 
   const answered = (async (): Promise<CallToolResult> => {
     try {
-      await context.compiled(entry).execute(request, reply);
+      await entry.compiled.execute(request, reply);
     } catch (error) {
       const failed = resultFromError(error, entry.redact, options.structured);
       if (failed.status >= 500) {

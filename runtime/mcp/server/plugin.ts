@@ -6,14 +6,14 @@ import type { App, Plugin } from '../../app/app.js';
 import type { Scope } from '../../app/container.js';
 import { errors } from '../../../generated/modules/errors.js';
 import type { DetailsRedactor } from '../../http/envelope.js';
-import { createPipeline, type CompiledRoute } from '../../http/pipeline.js';
+import { createPipeline } from '../../http/pipeline.js';
 import { redactSensitiveDetails } from '../../http/redact.js';
 import { resolveReporter, type ErrorReporter } from '../../http/report.js';
 import type { RouteVisibilityCheck } from '../../http/types.js';
 import type { Implementation } from '../protocol/types.js';
 import { McpServer } from './server.js';
 import { DEFAULT_FORWARDED_HEADERS } from './tool-request.js';
-import { buildToolSet, type McpToolsDocument, type ToolEntry } from './tool-set.js';
+import { buildToolSet, type McpToolsDocument } from './tool-set.js';
 
 export interface McpPluginOptions {
   /** The tools document `svc build` writes (generated/mcp-tools.json); routes it lacks get derived tools. */
@@ -77,24 +77,22 @@ class McpPlugin implements Plugin {
   boot(app: App): void {
     const { options } = this;
     const metadata = app.metadata;
-    const tools = buildToolSet(
-      metadata.list('http:routes'),
-      options.tools,
-      options.redactErrorDetails ?? redactSensitiveDetails,
-    );
-    const reporter = resolveReporter(options.reportError);
     const pipeline = createPipeline({
       enrichers: metadata.list('http:enrichers'),
       guards: metadata.list('http:guards'),
       container: app.container,
       onError: false,
     });
-    const compiled = new Map<ToolEntry, CompiledRoute>();
-    for (const entry of tools.values()) compiled.set(entry, pipeline.compile(entry.route));
+    const tools = buildToolSet(
+      metadata.list('http:routes'),
+      options.tools,
+      options.redactErrorDetails ?? redactSensitiveDetails,
+      (route) => pipeline.compile(route),
+    );
+    const reporter = resolveReporter(options.reportError);
     const server = new McpServer({
       serverInfo: options.serverInfo ?? { name: app.name, version: app.version },
       tools,
-      compiled: (entry) => compiled.get(entry) ?? pipeline.compile(entry.route),
       container: app.container,
       reporter,
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),

@@ -2,8 +2,7 @@
 // and notifications/cancelled. The HTTP endpoint and the stdio server parse messages, keep the connection
 // state and hand each message here.
 import type { Scope } from '../../app/container.js';
-import type { CompiledRoute } from '../../http/pipeline.js';
-import type { ErrorReporter } from '../../http/report.js';
+import { report, type ErrorReporter } from '../../http/report.js';
 import {
   failure,
   JSON_RPC_ERROR,
@@ -49,7 +48,6 @@ export interface MessageScope {
 export interface McpServerOptions {
   serverInfo: Implementation;
   tools: ToolSet;
-  compiled(entry: ToolEntry): CompiledRoute;
   container: Scope | undefined;
   reporter: ErrorReporter | undefined;
   /** Sent in the initialize result: how an agent should use these tools. */
@@ -67,7 +65,6 @@ export class McpServer {
     this.tools = options.tools;
     this.instructions = options.instructions;
     this.callContext = {
-      compiled: options.compiled,
       container: options.container,
       reporter: options.reporter,
     };
@@ -154,7 +151,7 @@ export class McpServer {
       if (error instanceof ToolCallCancelled)
         return failure(id, JSON_RPC_ERROR.REQUEST_CANCELLED, 'Request cancelled.');
       // runToolCall answers every route error as a result; this is a bug in svc itself.
-      this.callContext.reporter?.({
+      report(this.callContext.reporter, {
         error,
         code: 'INTERNAL_ERROR',
         status: 500,

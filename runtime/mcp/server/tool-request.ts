@@ -99,9 +99,13 @@ export function toolRequest(
       bodyArgs++;
     }
   }
-  const path = route.url.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) =>
-    encodeURIComponent(params[name] ?? ''),
-  );
+  // Parameters are whole segments, as the router and pathParamNames read them.
+  const path = route.url
+    .split('/')
+    .map((segment) =>
+      segment.startsWith(':') ? encodeURIComponent(params[segment.slice(1)] ?? '') : segment,
+    )
+    .join('/');
   const queryString = search.toString();
   const url = queryString === '' ? path : `${path}?${queryString}`;
   // A required body is always sent (possibly empty), so a missing field is reported by name, not as "body

@@ -5,6 +5,7 @@ import { errors } from '../../../generated/modules/errors.js';
 import { toolAnnotations } from '../../../spec/tool-annotations.js';
 import { deriveToolName } from '../../../spec/tool-name.js';
 import type { DetailsRedactor } from '../../http/envelope.js';
+import type { CompiledRoute } from '../../http/pipeline.js';
 import type { Route } from '../../http/types.js';
 import type { Tool, ToolAnnotations, ToolInputSchema } from '../protocol/types.js';
 import { isJsonObject } from '../protocol/json-rpc.js';
@@ -30,6 +31,8 @@ export interface ToolEntry {
   /** What tools/list shows. */
   readonly tool: Tool;
   readonly route: Route;
+  /** The route's pipeline for calls, compiled once at boot. */
+  readonly compiled: CompiledRoute;
   /** Argument names that fill the path (`:id`) and the query string; every other argument is the body. */
   readonly paramNames: readonly string[];
   readonly queryNames: ReadonlySet<string>;
@@ -136,6 +139,7 @@ export function buildToolSet(
   routes: readonly Route[],
   document: McpToolsDocument | undefined,
   redactDefault: DetailsRedactor | false,
+  compile: (route: Route) => CompiledRoute,
 ): ToolSet {
   const problems = document === undefined ? [] : documentProblems(document);
   if (problems.length > 0) throw errors.MCP_TOOLS_INVALID({ details: { problems } });
@@ -149,6 +153,7 @@ export function buildToolSet(
     entries.push({
       tool,
       route,
+      compiled: compile(route),
       paramNames: pathParamNames(route.url),
       queryNames: queryNamesOf(route),
       redact: routeRedactor(route, redactDefault),
