@@ -182,6 +182,17 @@ describe('serveMcpStdio', () => {
     expect(await wire.read(1)).toEqual([{ jsonrpc: '2.0', id: 4, result: {} }]);
   });
 
+  it('runs 16 calls at once by default: the 17th is SERVER_BUSY', async () => {
+    const slow = gate();
+    const wire = await start({}, slow);
+    for (let id = 1; id <= 17; id++)
+      wire.send(request(id, 'tools/call', { name: 'post_slow', arguments: {} }));
+    expect(await wire.read(1)).toMatchObject([{ id: 17, error: { code: -32000 } }]);
+    slow.open();
+    const done = await wire.read(16);
+    expect(done.every((message) => 'result' in (message as object))).toBe(true);
+  });
+
   it('answers a cancelled call at once with -32800 and aborts toolSignal', async () => {
     const wire = await start();
     wire.send(request(7, 'tools/call', { name: 'post_slow', arguments: {} }));
