@@ -107,6 +107,8 @@ export interface RouteMetaIR {
   auth?: boolean;
   scopes?: string[];
   etag?: boolean;
+  /** The route serves HTML pages: securityPlugin adds the document-only secure headers. */
+  documentHeaders?: boolean;
   /** 'required': every request carries an idempotency key; 'optional': a key is honoured (any method). */
   idempotency?: 'required' | 'optional' | false;
   mcp?: boolean | { name?: string; description?: string; redactErrorDetails?: boolean };

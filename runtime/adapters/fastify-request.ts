@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { bodyKindOf, type BodyKind } from '../http/body.js';
+import { lowerHeaderName } from '../http/header-name.js';
 import { REQUEST_ID_HEADER } from '../http/request-id.js';
 import { writeNodeStream } from './node-stream.js';
 import { originForm, pathOf } from '../http/url.js';
@@ -129,6 +130,8 @@ export class FastifySvcReply implements ReplySink {
   readonly raw: FastifyReply;
   private code: number;
   private chosen = false;
+  /** Fastify's header record of this reply, found on the first header(): Fastify never replaces it. */
+  private record: OutgoingHttpHeaders | undefined = undefined;
 
   constructor(raw: FastifyReply, initialStatus: number) {
     this.raw = raw;
@@ -158,10 +161,15 @@ export class FastifySvcReply implements ReplySink {
     // Straight into Fastify's record, where Fastify's own header() stores it: going through that method cost
     // about 0.5 µs per request for the seven headers of the edge plugins (CPU profile of the edge bench).
     // Set-Cookie keeps Fastify's appending semantics.
-    const key = name.toLowerCase();
-    const record = key === 'set-cookie' ? undefined : ownHeaderRecord(this.raw);
-    if (record === undefined) this.raw.header(name, value);
-    else record[key] = value as string | number | string[];
+    const key = lowerHeaderName(name);
+    if (key !== 'set-cookie') {
+      const record = (this.record ??= ownHeaderRecord(this.raw));
+      if (record !== undefined) {
+        record[key] = value as string | number | string[];
+        return this;
+      }
+    }
+    this.raw.header(name, value);
     return this;
   }
 
@@ -180,7 +188,7 @@ export class FastifySvcReply implements ReplySink {
 
   finish(status: number, body: string | Buffer | undefined, contentType: string | undefined): void {
     const reply = this.raw;
-    const headers = headerRecord(reply);
+    const headers = this.record ?? headerRecord(reply);
     if (contentType !== undefined) headers['content-type'] = contentType;
     let payload = body;
     if (hasNoBody(status)) {

@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { catalog } from '../../generated/modules/errors.js';
+import { lowerHeaderName } from '../http/header-name.js';
 import { JSON_CONTENT_TYPE } from '../http/reply-mapping.js';
 import { REQUEST_ID_HEADER } from '../http/request-id.js';
 import type { ReplySink } from '../http/types.js';
@@ -120,11 +121,12 @@ export class HonoSvcReply implements ReplySink {
 
   header(name: string, value: string | number | readonly string[]): this {
     checkHeader(name, value);
+    const key = lowerHeaderName(name);
     if (typeof value === 'object') {
-      this.headers[name.toLowerCase()] = [...value];
+      this.headers[key] = [...value];
       this.hasList = true;
     } else {
-      this.headers[name.toLowerCase()] = value;
+      this.headers[key] = value;
     }
     return this;
   }

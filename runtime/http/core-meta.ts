@@ -36,7 +36,10 @@ function mcpProblems(value: unknown): string[] {
 function validateCoreMeta(route: Route): string[] {
   const meta = route.meta;
   const problems: string[] = [];
-  if (meta.etag !== undefined && typeof meta.etag !== 'boolean') problems.push('meta.etag must be a boolean');
+  for (const key of ['etag', 'documentHeaders'] as const) {
+    if (meta[key] !== undefined && typeof meta[key] !== 'boolean')
+      problems.push(`meta.${key} must be a boolean`);
+  }
   for (const key of ['summary', 'description', 'operationId'] as const) {
     if (meta[key] !== undefined && typeof meta[key] !== 'string')
       problems.push(`meta.${key} must be a string`);

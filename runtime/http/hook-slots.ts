@@ -15,3 +15,8 @@ export function hookSlots(request: SvcRequest): HookSlots {
   }
   return slots;
 }
+
+/** The request's slots when some hook made them; reading this way allocates nothing. */
+export function existingHookSlots(request: SvcRequest): HookSlots | undefined {
+  return request.context.hookSlots as HookSlots | undefined;
+}

@@ -20,22 +20,25 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
-/** What an observed reply reports once the response was written. */
-interface WrittenResponse {
-  status: number;
-  body: string | Buffer | undefined;
-  contentType: string | undefined;
-  streamed: boolean;
-}
-
 /** A reply that tells the response hooks about the answer once it was written. */
 class ObservedReply extends ReplyWrapper {
-  private readonly notify: (written: WrittenResponse) => void;
+  private readonly request: SvcRequest;
+  private readonly route: Route | undefined;
+  private readonly started: number;
+  private readonly notify: (event: ResponseEvent) => void;
   private notified = false;
   private streamed = false;
 
-  constructor(inner: ReplySink, notify: (written: WrittenResponse) => void) {
+  constructor(
+    inner: ReplySink,
+    request: SvcRequest,
+    route: Route | undefined,
+    notify: (event: ResponseEvent) => void,
+  ) {
     super(inner);
+    this.request = request;
+    this.route = route;
+    this.started = performance.now();
     this.notify = notify;
   }
 
@@ -51,7 +54,15 @@ class ObservedReply extends ReplyWrapper {
   ): void {
     if (this.notified) return;
     this.notified = true;
-    this.notify({ status, body, contentType, streamed: this.streamed });
+    this.notify({
+      request: this.request,
+      route: this.route,
+      status,
+      durationMs: performance.now() - this.started,
+      streamed: this.streamed,
+      body,
+      contentType: contentType ?? headerText(this.inner.getHeader('content-type')),
+    });
   }
 }
 
@@ -75,43 +86,44 @@ export function createHookRunner(
     if (hook.onResponse !== undefined) onResponse.push(hook);
   }
 
+  const last = onRequest.length - 1;
+
+  // Callers give a reply nothing has answered yet and check it after the hooks, so `sent` is read only
+  // between hooks: this runs on every request.
   function runFrom(input: RequestHookInput, from: number): void | Promise<void> {
-    for (let index = from; index < onRequest.length; index++) {
-      if (input.reply.sent) return;
+    for (let index = from; index <= last; index++) {
       const pending = (onRequest[index] as { run: OnRequest }).run(input);
-      if (isThenable(pending)) return Promise.resolve(pending).then(() => runFrom(input, index + 1));
+      if (isThenable(pending)) {
+        return Promise.resolve(pending).then(() =>
+          index === last || input.reply.sent ? undefined : runFrom(input, index + 1),
+        );
+      }
+      if (index < last && input.reply.sent) return;
+    }
+  }
+
+  function notify(event: ResponseEvent): void {
+    for (const hook of onResponse) {
+      try {
+        hook.onResponse?.(event);
+      } catch (error) {
+        const { request, route } = event;
+        report(reporter, {
+          error,
+          code: 'AFTER_HOOK_FAILED',
+          status: 500,
+          requestId: request.context.requestId,
+          method: request.method,
+          route: route?.url,
+          internalDetails: { hook: hook.name },
+        });
+      }
     }
   }
 
   function observe(request: SvcRequest, route: Route | undefined, reply: ReplySink): ReplySink {
     if (onResponse.length === 0) return reply;
-    const started = performance.now();
-    return new ObservedReply(reply, ({ status, body, contentType, streamed }) => {
-      const event: ResponseEvent = {
-        request,
-        route,
-        status,
-        durationMs: performance.now() - started,
-        streamed,
-        body,
-        contentType: contentType ?? headerText(reply.getHeader('content-type')),
-      };
-      for (const hook of onResponse) {
-        try {
-          hook.onResponse?.(event);
-        } catch (error) {
-          report(reporter, {
-            error,
-            code: 'AFTER_HOOK_FAILED',
-            status: 500,
-            requestId: request.context.requestId,
-            method: request.method,
-            route: route?.url,
-            internalDetails: { hook: hook.name },
-          });
-        }
-      }
-    });
+    return new ObservedReply(reply, request, route, notify);
   }
 
   return {

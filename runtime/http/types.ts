@@ -129,6 +129,8 @@ export interface RouteMeta {
   central?: boolean;
   rateLimit?: unknown;
   etag?: boolean;
+  /** The route serves HTML pages: securityPlugin adds the headers browsers apply to documents only. */
+  documentHeaders?: boolean;
   /** 'required': requests without an idempotency key are refused; 'optional': a key is honoured on any method. */
   idempotency?: 'required' | 'optional' | false;
   summary?: string;

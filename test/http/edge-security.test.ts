@@ -18,14 +18,14 @@ import { adapters, call, withServer } from './harness.js';
 const SECURE_HEADERS: Record<string, string> = {
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
   'cross-origin-resource-policy': 'same-origin',
   'strict-transport-security': 'max-age=15552000; includeSubDomains',
 };
 
-/** Sent only with `headers: { documentHeaders: true }`. */
+/** Sent only with `headers: { documentHeaders: true }` or on a route with `meta.documentHeaders: true`. */
 const DOCUMENT_HEADERS: Record<string, string> = {
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
   'cross-origin-opener-policy': 'same-origin',
   'origin-agent-cluster': '?1',
   'x-dns-prefetch-control': 'off',
@@ -154,7 +154,7 @@ describe.each(adapters)('securityPlugin on $name', (adapter) => {
       const answer = await call(`${url}/notes`);
       expect(answer.headers.get('content-security-policy')).toBe(contentSecurityPolicy);
       expect(answer.headers.get('strict-transport-security')).toBeNull();
-      expect(answer.headers.get('x-frame-options')).toBe('DENY');
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
       expect(answer.headers.get('cross-origin-resource-policy')).toBe('same-origin');
     });
     await serve({ headers: { documentHeaders: true } }, async (url) => {
@@ -170,21 +170,47 @@ describe.each(adapters)('securityPlugin on $name', (adapter) => {
     });
   });
 
-  it('lets a handler replace a secure header on its own route', async () => {
+  it('gives a page route (meta.documentHeaders) the document headers and lets its handler replace one', async () => {
     const page = route({
       method: 'GET',
       url: '/docs',
+      meta: { documentHeaders: true },
       handler: ({ reply }) => {
         reply.header('content-security-policy', "default-src 'self'");
         reply.header('content-type', 'text/html; charset=utf-8');
         return '<!doctype html><title>docs</title>';
       },
     });
-    await withServer(adapter, { routes: [page], plugins: [securityPlugin()] }, async (url) => {
+    const api = route({ method: 'GET', url: '/api', handler: () => ({ ok: true }) });
+    const optedOut = route({
+      method: 'GET',
+      url: '/plain',
+      meta: { documentHeaders: false },
+      handler: () => ({ ok: true }),
+    });
+    await withServer(adapter, { routes: [page, api, optedOut], plugins: [securityPlugin()] }, async (url) => {
       const answer = await call(`${url}/docs`);
       expect(answer.headers.get('content-security-policy')).toBe("default-src 'self'");
-      expect(answer.headers.get('x-frame-options')).toBe('DENY');
+      for (const [name, value] of Object.entries({ ...SECURE_HEADERS, ...DOCUMENT_HEADERS })) {
+        if (name !== 'content-security-policy') expect(answer.headers.get(name), name).toBe(value);
+      }
+      for (const path of ['/api', '/plain', '/missing']) {
+        const json = await call(`${url}${path}`);
+        expect(json.headers.get('x-content-type-options')).toBe('nosniff');
+        for (const name of Object.keys(DOCUMENT_HEADERS)) expect(json.headers.get(name), name).toBeNull();
+      }
     });
+    // headers: false sends nothing, whatever the route asks for.
+    await withServer(
+      adapter,
+      { routes: [page], plugins: [securityPlugin({ headers: false })] },
+      async (url) => {
+        const answer = await call(`${url}/docs`);
+        for (const name of [...Object.keys(SECURE_HEADERS), ...Object.keys(DOCUMENT_HEADERS)]) {
+          if (name !== 'content-security-policy') expect(answer.headers.get(name), name).toBeNull();
+        }
+      },
+    );
   });
 
   it('gives a listed origin its CORS headers and Vary: origin, without credentials by default', async () => {

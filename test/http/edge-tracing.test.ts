@@ -106,6 +106,36 @@ describe.each(adapters)('tracingPlugin on $name', (adapter) => {
     );
   });
 
+  it('propagates with the default exporter: a child of the caller, sampled roots, the ids on the context', async () => {
+    const whoami = route({
+      method: 'GET',
+      url: '/whoami',
+      handler: ({ context }) => ({ traceId: context.traceId, spanId: context.spanId }),
+    });
+    // No exporter and no OTEL_EXPORTER_OTLP_* endpoint: spans are dropped, propagation still works.
+    await withServer(adapter, { routes: [whoami], plugins: [tracingPlugin()] }, async (url) => {
+      const child = await call(`${url}/whoami`, {
+        headers: { traceparent: `00-${RECEIVED_TRACE}-${RECEIVED_SPAN}-00` },
+      });
+      const returned = parts(child.headers.get('traceparent'));
+      expect(returned).toMatchObject({ traceId: RECEIVED_TRACE, flags: '00' });
+      expect(returned.spanId).not.toBe(RECEIVED_SPAN);
+      expect(child.json).toEqual({ traceId: returned.traceId, spanId: returned.spanId });
+
+      const seen = new Set<string>();
+      for (let index = 0; index < 40; index++) {
+        const root = await call(`${url}/whoami`);
+        const ids = parts(root.headers.get('traceparent'));
+        expect(ids.flags).toBe('01');
+        expect(ids.traceId).not.toMatch(/^0+$/);
+        expect(ids.spanId).not.toMatch(/^0+$/);
+        expect(root.json).toEqual({ traceId: ids.traceId, spanId: ids.spanId });
+        seen.add(ids.traceId).add(ids.spanId);
+      }
+      expect(seen.size).toBe(80);
+    });
+  });
+
   it.each([
     ['garbage', 'not-a-traceparent'],
     ['all-zero trace id', `00-${'0'.repeat(32)}-${RECEIVED_SPAN}-01`],

@@ -147,11 +147,12 @@ describe('coreMetaValidator', () => {
         mcp: { name: 'get_a', description: 'x', redactErrorDetails: false },
       }),
     ).toEqual([]);
-    expect(problems({ mcp: true, etag: false })).toEqual([]);
+    expect(problems({ mcp: true, etag: false, documentHeaders: true })).toEqual([]);
   });
 
   it.each([
     [{ etag: 'yes' }, 'meta.etag must be a boolean'],
+    [{ documentHeaders: 'yes' }, 'meta.documentHeaders must be a boolean'],
     [{ summary: 1 }, 'meta.summary must be a string'],
     [{ operationId: {} }, 'meta.operationId must be a string'],
     [{ tags: 'a' }, 'meta.tags must be an array of strings'],

@@ -1,6 +1,6 @@
 // Mistakes in routes: paths and their params, query, body, response, errors, meta, and the cross-checks.
 import { describe, expect, it } from 'vitest';
-import { HEAD, expectOnly, expectProblem, problemsOf } from './helpers.js';
+import { HEAD, expectOnly, expectProblem, load, problemsOf } from './helpers.js';
 
 /** `routes:` is line 4, so the first route id is on line 5 and its first key on line 6. */
 const routes = (body: string) => `${HEAD}routes:\n${body}`;
@@ -279,6 +279,22 @@ describe('meta', () => {
       message: "unknown key 'nme' in routes.a.meta.mcp",
       hint: "did you mean 'name'?",
     });
+  });
+
+  it('types meta.documentHeaders as a boolean and accepts it on a page route', async () => {
+    const wrong = await problemsOf(
+      routes('  a:\n    method: GET\n    path: /a\n    meta: { documentHeaders: yes }\n'),
+    );
+    expectProblem(wrong, {
+      line: 8,
+      column: 30,
+      message: "routes.a.meta.documentHeaders: expected true or false but got 'yes'",
+      hint: 'write true or false',
+    });
+    const right = await load(
+      routes('  a:\n    method: GET\n    path: /a\n    meta: { documentHeaders: true }\n'),
+    );
+    expect(right.routes[0]?.meta).toEqual({ documentHeaders: true });
   });
 
   it('accepts false as an opt-off for any key', async () => {

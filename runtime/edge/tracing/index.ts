@@ -4,12 +4,19 @@
 // OpenTelemetry SDK when one is registered.
 import type { Span } from '@opentelemetry/api';
 import type { App, Plugin } from '../../app/app.js';
-import { hookSlots } from '../../http/hook-slots.js';
+import { existingHookSlots, hookSlots } from '../../http/hook-slots.js';
 import type { RequestHook, Route } from '../../http/types.js';
-import { exporterFromEnv } from './default-exporter.js';
+import { DROP_SPANS, exporterFromEnv } from './default-exporter.js';
 import { endOtelSpan, registeredTracer, startOtelSpan } from './otel.js';
 import { nowUnixMs, type SpanExporter } from './span.js';
-import { formatTraceparent, newSpanId, newTraceId, parseTraceparent } from './traceparent.js';
+import {
+  flagsOf,
+  formatTraceparent,
+  newSpanTraceparent,
+  parseTraceparent,
+  spanIdOf,
+  traceIdOf,
+} from './traceparent.js';
 
 export { DROP_SPANS, exporterFromEnv } from './default-exporter.js';
 export { inMemoryExporter, DEFAULT_IN_MEMORY_SPAN_LIMIT, type InMemoryExporter } from './memory-exporter.js';
@@ -37,14 +44,10 @@ export interface TracingPlugin extends Plugin {
   readonly exporter: SpanExporter;
 }
 
-/** No trace flags were received: svc records every span it starts, so it marks them sampled. */
-const SAMPLED = '01';
-
 /** The server span between the hook's onRequest and onResponse. */
 interface OpenSpan {
-  traceId: string;
-  spanId: string;
-  flags: string;
+  /** The span's own `traceparent`, as answered: its trace id, span id and flags. */
+  traceparent: string;
   /** The received caller's span id; undefined for a root span. */
   parentSpanId: string | undefined;
   /** The SDK span, when an OpenTelemetry SDK is registered. */
@@ -75,35 +78,27 @@ export function tracingPlugin(options: TracingPluginOptions = {}): TracingPlugin
     onRequest({ request, reply, route }) {
       const parent = parseTraceparent(request.headers.traceparent);
       const tracer = registeredTracer();
-      let span: OpenSpan;
-      if (tracer !== undefined) {
-        const otel = startOtelSpan(tracer, spanName(request.method, route), parent);
-        const context = otel.spanContext();
-        span = {
-          traceId: context.traceId,
-          spanId: context.spanId,
-          flags: context.traceFlags.toString(16).padStart(2, '0'),
-          parentSpanId: parent?.spanId,
-          otel,
-        };
+      let traceparent: string;
+      let otel: Span | undefined;
+      if (tracer === undefined) {
+        traceparent = newSpanTraceparent(parent);
       } else {
-        span = {
-          traceId: parent?.traceId ?? newTraceId(),
-          spanId: newSpanId(),
-          flags: parent?.flags ?? SAMPLED,
-          parentSpanId: parent?.spanId,
-          otel: undefined,
-        };
+        otel = startOtelSpan(tracer, spanName(request.method, route), parent);
+        const { traceId, spanId, traceFlags } = otel.spanContext();
+        traceparent = formatTraceparent({ traceId, spanId, flags: traceFlags.toString(16).padStart(2, '0') });
       }
+      request.context.traceId = traceIdOf(traceparent);
+      request.context.spanId = spanIdOf(traceparent);
+      reply.header('traceparent', traceparent);
+      // A span that no SDK and no exporter receives needs nothing at the response: propagation is done.
+      if (otel === undefined && exporter === DROP_SPANS) return;
+      const span: OpenSpan = { traceparent, parentSpanId: parent?.spanId, otel };
       hookSlots(request)[openSpan] = span;
-      request.context.traceId = span.traceId;
-      request.context.spanId = span.spanId;
-      reply.header('traceparent', formatTraceparent(span));
     },
     onResponse({ request, route, status, durationMs }) {
-      const slots = hookSlots(request);
-      const span = slots[openSpan] as OpenSpan | undefined;
-      if (span === undefined) return;
+      const slots = existingHookSlots(request);
+      const span = slots?.[openSpan] as OpenSpan | undefined;
+      if (slots === undefined || span === undefined) return;
       slots[openSpan] = undefined;
       const attributes: Record<string, string | number> = {
         'http.request.method': request.method,
@@ -121,8 +116,8 @@ export function tracingPlugin(options: TracingPluginOptions = {}): TracingPlugin
       try {
         exporter.export({
           serviceName,
-          traceId: span.traceId,
-          spanId: span.spanId,
+          traceId: traceIdOf(span.traceparent),
+          spanId: spanIdOf(span.traceparent),
           parentSpanId: span.parentSpanId,
           name: spanName(request.method, route),
           kind: 'server',
@@ -130,7 +125,7 @@ export function tracingPlugin(options: TracingPluginOptions = {}): TracingPlugin
           endTimeUnixMs,
           attributes,
           status: failed ? 'error' : 'unset',
-          flags: span.flags,
+          flags: flagsOf(span.traceparent),
         });
       } catch (error) {
         // An exporter must never fail a request; a broken one is still worth one line on stderr.
