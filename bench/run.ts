@@ -1,5 +1,6 @@
-// `npm run bench [-- <bench>...]`: runs the named benches (fastify, express, hono, edge, edge-memory, auth, mcp, login,
-// upload, stores-jwt, stores-session, stores-login; all by default) and writes their sections of bench/RESULTS.md.
+// `npm run bench [-- <bench>...]`: runs the named benches (fastify, express, hono, edge, edge-memory, edge-security,
+// edge-metrics, edge-tracing, auth, mcp, login, upload, stores-jwt, stores-session, stores-login; all by default)
+// and writes their sections of bench/RESULTS.md.
 // The stores-* benches need PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test; they
 // create and drop a database svc_bench on that server) and Redis (REDIS_URL, default redis://127.0.0.1:6379).
 // BENCH_DURATION (seconds per HTTP measurement, default 4) and BENCH_RUNS (rounds, default 12 for the HTTP
@@ -21,6 +22,12 @@ import {
   prepareBenchStores,
   runStoresLoginBench,
 } from './stores.js';
+
+const EDGE_PART_TITLES = {
+  security: 'securityPlugin() (secure headers)',
+  metrics: 'metricsPlugin()',
+  tracing: 'tracingPlugin() (default exporter: spans dropped)',
+} as const;
 
 const HTTP_PAIRS: HttpPair[] = [
   {
@@ -57,6 +64,15 @@ const HTTP_PAIRS: HttpPair[] = [
     svc: 'bench/servers/svc-fastify-edge-memory.ts',
     labels: { plain: 'svc', svc: 'svc + edge, spans kept' },
   },
+  // Each edge plugin alone against svc, on the GET route: where the cost of the `edge` bench goes.
+  ...(['security', 'metrics', 'tracing'] as const).map((part): HttpPair => ({
+    id: `edge-${part}`,
+    title: `svc on Fastify with ${EDGE_PART_TITLES[part]} alone vs svc (one part of the \`edge\` bench)`,
+    plain: 'bench/servers/svc-fastify.ts',
+    svc: `bench/servers/svc-fastify-edge-${part}.ts`,
+    labels: { plain: 'svc', svc: `svc + ${part}` },
+    workloads: [{ name: 'GET /hello (JSON)', method: 'GET', path: '/hello' }],
+  })),
   {
     id: 'auth',
     title:

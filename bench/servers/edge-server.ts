@@ -1,18 +1,24 @@
-// svc on Fastify with the bench's two routes and the edge plugins whose cost the bench measures together:
-// secure headers, metrics and tracing. Started by svc-fastify-edge.ts (tracing's default exporter: the bench
-// sets no OTEL_EXPORTER_OTLP_* endpoint, so spans are made, propagated and dropped) and by
-// svc-fastify-edge-memory.ts (spans kept in the in-memory exporter, to show what holding them costs).
-import { inMemoryExporter, metricsPlugin, securityPlugin, tracingPlugin } from 'svckit';
+// svc on Fastify with the bench's two routes and the edge plugins whose cost the bench measures: secure
+// headers, metrics and tracing together (svc-fastify-edge.ts: tracing's default exporter, so with no
+// OTEL_EXPORTER_OTLP_* endpoint spans are made, propagated and dropped; svc-fastify-edge-memory.ts: spans kept
+// in the in-memory exporter, to show what holding them costs), or one of them alone (svc-fastify-edge-*.ts,
+// `npm run bench -- edge-parts`: where the cost of the three goes).
+import { inMemoryExporter, metricsPlugin, securityPlugin, tracingPlugin, type Plugin } from 'svckit';
 import { fastifyPlugin } from 'svckit/fastify';
 import { startSvcBenchServer } from './svc-server.js';
 
-export async function startEdgeServer(keepSpans: boolean): Promise<void> {
-  await startSvcBenchServer({
-    adapter: fastifyPlugin,
-    plugins: [
-      securityPlugin(),
-      metricsPlugin(),
+export type EdgePart = 'security' | 'metrics' | 'tracing';
+
+export const ALL_EDGE_PARTS: readonly EdgePart[] = ['security', 'metrics', 'tracing'];
+
+export async function startEdgeServer(parts: readonly EdgePart[], keepSpans = false): Promise<void> {
+  const plugins: Plugin[] = [];
+  if (parts.includes('security')) plugins.push(securityPlugin());
+  if (parts.includes('metrics')) plugins.push(metricsPlugin());
+  if (parts.includes('tracing')) {
+    plugins.push(
       tracingPlugin({ serviceName: 'bench', ...(keepSpans ? { exporter: inMemoryExporter() } : {}) }),
-    ],
-  });
+    );
+  }
+  await startSvcBenchServer({ adapter: fastifyPlugin, plugins });
 }

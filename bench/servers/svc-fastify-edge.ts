@@ -1,4 +1,4 @@
 // The edge bench server with tracing's default exporter: spans are made, propagated and dropped.
-import { startEdgeServer } from './edge-server.js';
+import { ALL_EDGE_PARTS, startEdgeServer } from './edge-server.js';
 
-await startEdgeServer(false);
+await startEdgeServer(ALL_EDGE_PARTS);
