@@ -1,6 +1,4 @@
 // The `svc` command: dispatches to one module per command; every failure becomes a message and exit 1.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { buildCommand } from './commands/build.js';
 import { dbMigrateCommand } from './commands/db-migrate.js';
 import { devCommand } from './commands/dev.js';
@@ -9,7 +7,7 @@ import { initCommand } from './commands/init.js';
 import { startCommand } from './commands/start.js';
 import { mcpCommand } from './commands/mcp.js';
 import { testCommand } from './commands/test.js';
-import { SVCKIT_ROOT } from './project.js';
+import { packageVersion } from '../spec/loader/package-files.js';
 import { reportFailure } from './report.js';
 import { MAIN_USAGE, UsageError } from './usage.js';
 
@@ -36,7 +34,7 @@ export async function run(argv: string[]): Promise<number> {
       return 0;
     }
     if (name === '--version' || name === '-v') {
-      process.stdout.write(`${version()}\n`);
+      process.stdout.write(`${packageVersion()}\n`);
       return 0;
     }
     const command = COMMANDS[name];
@@ -49,9 +47,4 @@ export async function run(argv: string[]): Promise<number> {
 
 export async function main(argv: string[]): Promise<void> {
   process.exitCode = await run(argv);
-}
-
-function version(): string {
-  const pkg = JSON.parse(readFileSync(join(SVCKIT_ROOT, 'package.json'), 'utf8')) as { version: string };
-  return pkg.version;
 }

@@ -4,6 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import Handlebars from 'handlebars';
 import { build } from '../../generator/index.js';
+import { packageVersion } from '../../spec/loader/package-files.js';
 import { parseCommand } from '../args.js';
 import { SVCKIT_FROM_SOURCE, SVCKIT_ROOT, specFile } from '../project.js';
 import { COMMAND_USAGE, UsageError } from '../usage.js';
@@ -79,6 +80,5 @@ function titleOf(name: string): string {
 /** A checkout links to itself (so the new app runs this very code); an installed svckit pins its version. */
 function svckitDependency(): string {
   if (SVCKIT_FROM_SOURCE) return `file:${SVCKIT_ROOT}`;
-  const pkg = JSON.parse(readFileSync(join(SVCKIT_ROOT, 'package.json'), 'utf8')) as { version: string };
-  return `^${pkg.version}`;
+  return `^${packageVersion()}`;
 }

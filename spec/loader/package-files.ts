@@ -25,6 +25,15 @@ export function packageRoot(): string {
   }
 }
 
+let version: string | undefined;
+
+/** svckit's own version, from its package.json (`svc --version`, `svc init`'s dependency, McpClient's clientInfo). */
+export function packageVersion(): string {
+  version ??= (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string })
+    .version;
+  return version;
+}
+
 /** spec/errors.yaml of this package. */
 export function defaultCatalogFile(): string {
   return join(packageRoot(), 'spec', 'errors.yaml');

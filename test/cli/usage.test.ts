@@ -1,5 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { runSvc } from './run-svc.js';
+
+const SVCKIT_VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 describe('svc usage', () => {
   test('--help prints every command and exits 0', async () => {
@@ -8,6 +13,12 @@ describe('svc usage', () => {
     for (const command of ['build', 'dev', 'start', 'test', 'generate:docs', 'init', 'db:migrate']) {
       expect(result.stdout).toContain(command);
     }
+  });
+
+  test('--version prints the version in svckit package.json', async () => {
+    const result = await runSvc(['--version']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`${SVCKIT_VERSION}\n`);
   });
 
   test('no command prints usage and exits 1', async () => {

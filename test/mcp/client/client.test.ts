@@ -1,5 +1,6 @@
 // McpClient over a hand-written in-memory ClientTransport: the transport contract as a third-party transport
 // sees it (start/send/onmessage/onclose/setProtocolVersion, sessionExpired), without any wire.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { errors } from '../../../generated/modules/errors.js';
 import {
@@ -88,6 +89,18 @@ describe('McpClient over a custom transport', () => {
       params: { name: 't', arguments: { a: 1 } },
     });
     expect(client.protocolVersion).toBe('2025-06-18');
+  });
+
+  it('introduces itself as svckit with the installed version when no clientInfo is given', async () => {
+    const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    const transport = new MemoryTransport(server((id) => ok(id)));
+    await new McpClient(transport).callTool('t', {});
+    expect(transport.sent[0]).toMatchObject({
+      method: 'initialize',
+      params: { clientInfo: { name: 'svckit', version: manifest.version } },
+    });
   });
 
   it('onclose rejects the calls in flight with its error; the next call starts and initializes again', async () => {
