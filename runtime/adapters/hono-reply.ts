@@ -132,12 +132,12 @@ export class HonoSvcReply implements ReplySink {
   }
 
   getHeader(name: string): string | number | string[] | undefined {
-    const key = name.toLowerCase();
+    const key = lowerHeaderName(name);
     return Object.hasOwn(this.headers, key) ? this.headers[key] : undefined;
   }
 
   removeHeader(name: string): this {
-    delete this.headers[name.toLowerCase()];
+    delete this.headers[lowerHeaderName(name)];
     return this;
   }
 

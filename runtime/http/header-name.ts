@@ -1,7 +1,8 @@
-// Lower-cased header names for the adapters' reply records. The names a service sets come from its code and
-// repeat on every response (x-request-id, the secure headers, traceparent), and String#toLowerCase allocates
-// and costs about 30 ns per call: six per request on the edge bench. A bounded table remembers them; a
-// service that makes names up per request (it should not) only stops being remembered past the bound.
+// Lower-cased header names for the replies' header records (Fastify, Hono, tool calls). The names a service
+// sets come from its code and repeat on every response (x-request-id, the secure headers, traceparent), and
+// String#toLowerCase allocates and costs about 30 ns per call: six per request on the edge bench. A bounded
+// table remembers them; a service that makes names up per request (it should not) only stops being
+// remembered past the bound.
 
 const REMEMBERED_NAMES = 512;
 const lowered = new Map<string, string>();

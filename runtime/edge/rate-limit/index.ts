@@ -4,7 +4,7 @@ export type { GlobalRateLimit, RateLimiter } from './limiter.js';
 export { MemoryRateLimitStore, DEFAULT_RATE_LIMIT_MAX_ENTRIES } from './memory-store.js';
 export type { MemoryRateLimitStoreOptions } from './memory-store.js';
 export { RATE_LIMIT_HEADERS } from './headers.js';
-export { isPositiveWholeNumber } from './route-limit.js';
+export { isPositiveWholeNumber } from '../../config/whole-number.js';
 export type { RateLimitKey, RateLimitKeyFunction, RouteRateLimit } from './route-limit.js';
 export type { RateLimitHit, RateLimitStore } from './store.js';
 export type { RateLimitOptions } from '../security/options.js';

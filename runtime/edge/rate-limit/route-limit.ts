@@ -1,5 +1,6 @@
 // Reading `meta.rateLimit` (seed 001 "Route meta keys", "Limits"): a malformed value is ignored, so only the
 // global bucket applies to that route. Read once per route and cached.
+import { isPositiveWholeNumber } from '../../config/whole-number.js';
 import type { PipelineInput, Route } from '../../http/types.js';
 
 /** Picks the bucket of a request from the route input; an empty or non-string answer falls back to the IP. */
@@ -22,10 +23,6 @@ export interface ResolvedRouteRateLimit {
 }
 
 const NAMED_KEYS: readonly string[] = ['ip', 'user', 'tenant', 'user+tenant'];
-
-export function isPositiveWholeNumber(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
-}
 
 function resolve(value: unknown): ResolvedRouteRateLimit | undefined {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;

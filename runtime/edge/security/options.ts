@@ -3,7 +3,7 @@
 import { HTTP_METHODS, type HttpMethod } from '../../http/types.js';
 import { RATE_LIMIT_HEADERS } from '../rate-limit/headers.js';
 import { MemoryRateLimitStore } from '../rate-limit/memory-store.js';
-import { isPositiveWholeNumber } from '../rate-limit/route-limit.js';
+import { isPositiveWholeNumber } from '../../config/whole-number.js';
 import type { RateLimitStore } from '../rate-limit/store.js';
 import { normalizeOrigin } from './origin.js';
 

@@ -2,6 +2,7 @@
 // them, so the call can turn them into a tool result. A streamed body is collected up to a cap: a tool result
 // is one message, not a download.
 import type { Readable } from 'node:stream';
+import { lowerHeaderName } from '../../http/header-name.js';
 import { checkedStatus } from '../../http/status.js';
 import type { ReplySink } from '../../http/types.js';
 
@@ -37,16 +38,16 @@ export class ToolReply implements ReplySink {
   }
 
   header(name: string, value: string | number | readonly string[]): this {
-    this.headers.set(name.toLowerCase(), typeof value === 'object' ? [...value] : value);
+    this.headers.set(lowerHeaderName(name), typeof value === 'object' ? [...value] : value);
     return this;
   }
 
   getHeader(name: string): string | number | string[] | undefined {
-    return this.headers.get(name.toLowerCase());
+    return this.headers.get(lowerHeaderName(name));
   }
 
   removeHeader(name: string): this {
-    this.headers.delete(name.toLowerCase());
+    this.headers.delete(lowerHeaderName(name));
     return this;
   }
 
