@@ -1,10 +1,13 @@
-// Shared pieces of the agent-tool endpoint suites (mcp-endpoint, mcp-sessions, mcp-tool-calls): a JSON-RPC
-// POST through node:http (so Host and Origin are sent exactly as given), an initialize that returns the
-// session id, a stand-in identity plugin, and a server wrapper that mounts mcpPlugin + mcpRoutes.
+// Shared pieces of the agent-tool endpoint suites (mcp-endpoint, mcp-sessions, mcp-tool-calls, mcp-tool-list):
+// a JSON-RPC POST through node:http (so Host and Origin are sent exactly as given), an initialize that returns
+// the session id, a stand-in identity plugin, a server wrapper that mounts mcpPlugin + mcpRoutes, and the
+// routes both tool suites mount.
 import {
   HttpError,
   mcpPlugin,
   mcpRoutes,
+  route,
+  type HandlerInput,
   type McpPluginOptions,
   type McpRoutesOptions,
   type Plugin,
@@ -235,3 +238,24 @@ export const NOTE_VIEW = {
     properties: { limit: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } },
   },
 };
+
+/** A GET route exposed as a tool (`get_<path>`), with more meta when given. */
+export function toolRoute(
+  url: string,
+  handler: (input: HandlerInput) => unknown,
+  meta: Record<string, unknown> = {},
+): Route {
+  return route({ method: 'GET', url, meta: { mcp: true, ...meta }, handler });
+}
+
+/** `DELETE /notes/:id` under the explicit tool name `remove_note`. */
+export const removeNote = (): Route =>
+  route({
+    method: 'DELETE',
+    url: '/notes/:id',
+    meta: { mcp: { name: 'remove_note' } },
+    handler: () => undefined,
+  });
+
+/** A route without `meta.mcp`: never a tool. */
+export const unlisted = (): Route => route({ method: 'GET', url: '/unlisted', handler: () => ({}) });

@@ -24,6 +24,9 @@ import {
   type McpServerInput,
   PROJECT_BODY,
   NOTE_VIEW,
+  removeNote,
+  toolRoute,
+  unlisted,
 } from './mcp-helpers.js';
 
 const SECRET_DETAILS = {
@@ -74,39 +77,32 @@ const createOptions = {
   }),
 };
 const create = route(createOptions);
-const plain = (url: string, handler: (input: HandlerInput) => unknown, meta: Record<string, unknown> = {}) =>
-  route({ method: 'GET', url, meta: { mcp: true, ...meta }, handler });
 
 const routes: Route[] = [
   view,
   create,
-  route({
-    method: 'DELETE',
-    url: '/notes/:id',
-    meta: { mcp: { name: 'remove_note' } },
-    handler: () => undefined,
-  }),
-  route({ method: 'GET', url: '/unlisted', handler: () => ({}) }),
-  plain('/array', () => [1, 'two']),
-  plain('/count', () => 3),
-  plain('/invalid', () => {
+  removeNote(),
+  unlisted(),
+  toolRoute('/array', () => [1, 'two']),
+  toolRoute('/count', () => 3),
+  toolRoute('/invalid', () => {
     throw invalidNote();
   }),
-  plain(
+  toolRoute(
     '/invalid-open',
     () => {
       throw invalidNote();
     },
     { mcp: { redactErrorDetails: false } },
   ),
-  plain('/own-error', ({ reply }) => {
+  toolRoute('/own-error', ({ reply }) => {
     reply.status(409);
     return { error: { code: 'NOTE_CONFLICT', message: 'Taken.', details: { password: 'hunter2' } } };
   }),
-  plain('/boom', () => {
+  toolRoute('/boom', () => {
     throw new Error('database password is hunter2');
   }),
-  plain('/unavailable', () => {
+  toolRoute('/unavailable', () => {
     throw new HttpError(503, 'UPSTREAM_DOWN', 'Upstream is down.', { internalDetails: { host: 'db-1' } });
   }),
 ];

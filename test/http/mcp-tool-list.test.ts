@@ -16,6 +16,9 @@ import {
   type McpServerInput,
   PROJECT_BODY,
   NOTE_VIEW,
+  removeNote,
+  toolRoute,
+  unlisted,
 } from './mcp-helpers.js';
 
 const view = route({
@@ -30,22 +33,15 @@ const createOptions = {
   successStatus: 201,
   handler: ({ body }: HandlerInput) => ({ created: body }),
 };
-const plain = (url: string, handler: (input: HandlerInput) => unknown, meta: Record<string, unknown> = {}) =>
-  route({ method: 'GET', url, meta: { mcp: true, ...meta }, handler });
 
 let privateRuns = 0;
 const routes: Route[] = [
   view,
   route(createOptions),
-  route({
-    method: 'DELETE',
-    url: '/notes/:id',
-    meta: { mcp: { name: 'remove_note' } },
-    handler: () => undefined,
-  }),
-  route({ method: 'GET', url: '/unlisted', handler: () => ({}) }),
-  plain('/count', () => 3),
-  plain(
+  removeNote(),
+  unlisted(),
+  toolRoute('/count', () => 3),
+  toolRoute(
     '/private',
     ({ context }) => {
       privateRuns++;
@@ -194,15 +190,15 @@ describe.each(adapters)('tools on $name', (adapter) => {
         details: { problems: [expect.stringContaining('missingRouteId')] },
       });
       const twins = [
-        plain('/a', () => 1, { mcp: { name: 'same' } }),
-        plain('/b', () => 2, { mcp: { name: 'same' } }),
+        toolRoute('/a', () => 1, { mcp: { name: 'same' } }),
+        toolRoute('/b', () => 2, { mcp: { name: 'same' } }),
       ];
       await expect(withMcp(adapter, { routes: twins }, async () => {})).rejects.toMatchObject({
         code: 'MCP_TOOLS_INVALID',
         details: { problems: ['two tools are named same'] },
       });
       // Derived names collide too: `/a.b` and `/a_b` both become get_a_b.
-      const derived = [plain('/a.b', () => 1), plain('/a_b', () => 2)];
+      const derived = [toolRoute('/a.b', () => 1), toolRoute('/a_b', () => 2)];
       await expect(withMcp(adapter, { routes: derived }, async () => {})).rejects.toMatchObject({
         code: 'MCP_TOOLS_INVALID',
         details: { problems: ['two tools are named get_a_b'] },

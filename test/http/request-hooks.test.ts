@@ -104,6 +104,43 @@ describe.each(adapters)('request hooks on $name', (adapter) => {
     });
   });
 
+  it('runs hooks in order and stops at the one that answered, sync or async', async () => {
+    const ran: string[] = [];
+    const answerOn = (name: string, mode: string): RequestHook => ({
+      name,
+      onRequest: ({ request, reply }) => {
+        ran.push(name);
+        if (request.headers['x-answer'] !== mode) return;
+        if (mode === 'sync') {
+          reply.finish(204, undefined, undefined);
+          return;
+        }
+        return Promise.resolve().then(() => reply.finish(202, undefined, undefined));
+      },
+    });
+    const plugins = [
+      hookPlugin(answerOn('first', 'sync')),
+      hookPlugin(answerOn('second', 'async')),
+      hookPlugin(answerOn('third', 'never')),
+    ];
+    await withServer(adapter, { routes, plugins }, async (url) => {
+      for (const [answer, status, expected] of [
+        ['none', 200, ['first', 'second', 'third']],
+        ['sync', 204, ['first']],
+        ['async', 202, ['first', 'second']],
+      ] as const) {
+        ran.length = 0;
+        for (const path of ['/ok', '/missing']) {
+          const response = await call(`${url}${path}`, { headers: { 'x-answer': answer } });
+          expect(response.status, `${answer} ${path}`).toBe(
+            path === '/missing' && answer === 'none' ? 404 : status,
+          );
+        }
+        expect(ran, answer).toEqual([...expected, ...expected]);
+      }
+    });
+  });
+
   it('answers a hook that throws with the envelope, and nothing else runs', async () => {
     let handled = 0;
     const hook: RequestHook = {
