@@ -3,7 +3,7 @@
 // /metrics is an edge route answering the registry's text format. Labels are route templates, never raw URLs.
 import { collectDefaultMetrics, type Registry, type RegistryContentType } from 'prom-client';
 import type { App, Plugin } from '../../app/app.js';
-import { hookSlots } from '../../http/hook-slots.js';
+import { existingHookSlots, hookSlots } from '../../http/hook-slots.js';
 import type { RequestHook, Route, RouteHandler } from '../../http/types.js';
 import { createInstruments } from './instruments.js';
 import { methodLabel, routeLabel } from './labels.js';
@@ -63,9 +63,9 @@ export function metricsPlugin(options: MetricsPluginOptions = {}): MetricsPlugin
     },
     onResponse({ request, route, status, durationMs }) {
       if (isScrape(route)) return;
-      const slots = hookSlots(request);
-      let series = slots[counted] as RouteSeries | undefined;
-      if (series === undefined) {
+      const slots = existingHookSlots(request);
+      let series = slots?.[counted] as RouteSeries | undefined;
+      if (slots === undefined || series === undefined) {
         series = table.route(methodLabel(request.method), routeLabel(route));
       } else {
         series.inFlight -= 1;
