@@ -39,7 +39,7 @@ export function impliedErrorCodes(route: RouteIR): string[] {
   }
   const idempotency = routeIdempotency(route);
   if (idempotency !== undefined) {
-    codes.push('IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_CONFLICT');
+    codes.push('IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED');
     if (idempotency === 'required') codes.push('IDEMPOTENCY_KEY_REQUIRED');
   }
   codes.push('INTERNAL_ERROR');

@@ -51,6 +51,11 @@ export const catalog = {
     module: 'idempotency',
   },
   IDEMPOTENCY_KEY_INVALID: { status: 400, message: 'Idempotency key is invalid.', module: 'idempotency' },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    message: 'This idempotency key was already used for a different request.',
+    module: 'idempotency',
+  },
   IDEMPOTENCY_KEY_REQUIRED: {
     status: 400,
     message: 'This route needs an idempotency key.',
@@ -308,6 +313,14 @@ export const errors = {
       400,
       'IDEMPOTENCY_KEY_INVALID',
       options.message ?? catalog.IDEMPOTENCY_KEY_INVALID.message,
+      options,
+    ),
+  /** Named here (as the IETF Idempotency-Key draft answers it). The key was first sent with another method, URL or body: a retry must repeat the request exactly, and a new request needs a fresh key. */
+  IDEMPOTENCY_KEY_REUSED: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(
+      422,
+      'IDEMPOTENCY_KEY_REUSED',
+      options.message ?? catalog.IDEMPOTENCY_KEY_REUSED.message,
       options,
     ),
   /** The route declares `meta.idempotency: required`; send a fresh key (e.g. a UUID) in the Idempotency-Key header and the same key on every retry of that request. */

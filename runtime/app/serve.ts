@@ -1,5 +1,6 @@
 // Runs an app as a process: listen, print where it is, close cleanly on SIGINT/SIGTERM. Under `svc mcp`
 // (SVC_MCP_STDIO=1) the same entry serves the app's tools over stdin/stdout instead of listening.
+import { isProductionEnv } from '../config/node-env.js';
 import type { App, ListenOptions } from './app.js';
 
 /** Set by `svc mcp` for the entry it runs: serve() then speaks the tool protocol on stdio. */
@@ -41,9 +42,20 @@ export async function serve(
   log(`  API       ${address.url}  (${routes} route${routes === 1 ? '' : 's'})`);
   for (const link of app.metadata.list('app:urls'))
     log(`  ${link.label.padEnd(9)} ${address.url}${link.path}`);
+  const nodeEnv = process.env.NODE_ENV;
+  if (!isProductionEnv(nodeEnv)) log(developmentNotice(nodeEnv as string));
 
   if (options.handleSignals !== false) closeOnSignals(app, log);
   return { url: address.url, close: () => app.close() };
+}
+
+/** Said once at start outside production, so nobody mistakes a development setup for a deployable one. */
+export function developmentNotice(nodeEnv: string): string {
+  return (
+    `  mode      NODE_ENV=${nodeEnv}, not production: mails and their links go to this log, cookies lack ` +
+    'Secure, the signing secret is kept under .svc/. In production: NODE_ENV=production and SVC_SECRET ' +
+    '(32+ characters).'
+  );
 }
 
 /** stdout is the protocol's: start-up lines go to stderr, and the process ends when the agent closes stdin. */

@@ -1,6 +1,7 @@
 // The per-request context: ids, a request-scoped container and what enrichers add (user, tenant, ...).
 // The child scope is created on first use, so requests that never touch the container pay nothing for it.
 import type { Scope } from '../app/container.js';
+import { HANDLER_STARTED } from './handler-started.js';
 import type { RequestContext } from './types.js';
 
 class SvcRequestContext implements RequestContext {
@@ -18,6 +19,8 @@ class SvcRequestContext implements RequestContext {
   spanId: string | undefined = undefined;
   /** Per-request state of request hooks, under each hook's own symbol (hook-slots.ts). */
   hookSlots: Record<symbol, unknown> | undefined = undefined;
+  /** Set when the route's handler starts (handler-started.ts). */
+  [HANDLER_STARTED] = false;
   #root: Scope | undefined;
   #scope: Scope | undefined = undefined;
 

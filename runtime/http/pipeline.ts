@@ -6,6 +6,7 @@ import { errors } from '../../generated/modules/errors.js';
 import { coerceFields } from './coerce.js';
 import { createRequestContext } from './context.js';
 import { toErrorResponse, type DetailsRedactor } from './envelope.js';
+import { markHandlerStarted } from './handler-started.js';
 import { GuardsWithoutContainerError, RequestValidationError } from './http-errors.js';
 import { readRawBody } from './raw-body.js';
 import { BodyReleasingReply } from './releasing-reply.js';
@@ -227,7 +228,9 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
     const routeSteps = route.edge === true ? [] : stepsOf(route);
 
     function callHandler(request: SvcRequest, reply: ReplySink, streamed?: unknown): void | Promise<void> {
-      const result = handler(prepare(request, reply, streamed));
+      const input = prepare(request, reply, streamed);
+      markHandlerStarted(request.context);
+      const result = handler(input);
       if (isThenable(result)) {
         return Promise.resolve(result).then((value) => respond(value, request, reply));
       }
@@ -272,10 +275,17 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
         pending = run(request, reply);
       } catch (error) {
         fail(error, request, reply);
-        return;
+        return hooks.pendingWrite(observed);
       }
-      if (pending !== undefined)
-        return pending.then(undefined, (error: unknown) => fail(error, request, reply));
+      // A beforeResponse hook may hold the write back: the request is answered once it was written.
+      if (pending === undefined) return hooks.pendingWrite(observed);
+      return pending.then(
+        () => hooks.pendingWrite(observed),
+        (error: unknown) => {
+          fail(error, request, reply);
+          return hooks.pendingWrite(observed);
+        },
+      );
     }
 
     return { route, execute, handle };
@@ -290,17 +300,20 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
     const origin = { requestId: request.context.requestId, method: request.method, route: undefined };
     const answer = () => {
       if (!reply.sent) sendError(error, reply, origin);
+      return hooks.pendingWrite(reply);
     };
-    const failed = (hookError: unknown) => sendError(hookError, reply, origin);
+    const failed = (hookError: unknown) => {
+      sendError(hookError, reply, origin);
+      return hooks.pendingWrite(reply);
+    };
     try {
       reply.header(REQUEST_ID_HEADER, request.context.requestId);
       const hooked = hooks.runRequestHooks({ request, reply, route: undefined });
       if (hooked !== undefined) return hooked.then(answer, failed);
     } catch (hookError) {
-      failed(hookError);
-      return;
+      return failed(hookError);
     }
-    answer();
+    return answer();
   }
 
   return {

@@ -315,6 +315,27 @@ export interface ResponseEvent {
   contentType: string | undefined;
 }
 
+/** What a request hook sees once the answer is final and before it is written. */
+export interface OutgoingResponse {
+  request: SvcRequest;
+  route: Route | undefined;
+  /** The status about to be sent. */
+  status: number;
+  /** True for stream() and sse() answers; `body` is then undefined. */
+  streamed: boolean;
+  /** The body about to be sent; undefined when empty or streamed. */
+  body: string | Buffer | undefined;
+  /** The response's Content-Type, when it has one. */
+  contentType: string | undefined;
+  /**
+   * True when the route's handler produced the answer (its value, its own reply, or what it threw); false for
+   * answers given before it ran: a hook, an enricher, a guard, validation or body limits.
+   */
+  fromHandler: boolean;
+  /** A response header as set so far. */
+  getHeader(name: string): string | number | string[] | undefined;
+}
+
 /**
  * Cross-cutting behaviour of edge plugins (security headers, CORS, rate limits, metrics, tracing), published in
  * the bucket `http:request-hooks` and applied by every adapter to every request svc answers: application
@@ -328,6 +349,13 @@ export interface RequestHook {
    * an error, which is answered in the envelope.
    */
   onRequest?(input: RequestHookInput): void | Promise<void>;
+  /**
+   * Runs once the answer is final and before it is written (for a stream, before its head). The write waits
+   * for a returned promise, so whatever the hook records about the answer is in place before the client can
+   * act on it (idempotency completes its record here). It cannot change the answer; a throw or rejection is
+   * reported as AFTER_HOOK_FAILED and the answer goes out regardless.
+   */
+  beforeResponse?(response: OutgoingResponse): void | Promise<void>;
   /**
    * Runs after the response was handed to the server. It cannot change the response; a throw is reported as
    * AFTER_HOOK_FAILED through onError.

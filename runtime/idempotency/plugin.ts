@@ -1,9 +1,14 @@
 // `idempotencyPlugin(...)` (seed 001 "Edge plugin options", "States and transitions"): a keyed request runs its
 // handler once; a repeat within the retention replays the stored answer with `Idempotent-Replayed: true`
-// before enrichers and guards; a repeat while the first runs gets 409 IDEMPOTENCY_CONFLICT; a 5xx frees the key.
+// before enrichers and guards; a repeat while the first runs gets 409 IDEMPOTENCY_CONFLICT; the same key with
+// another request gets 422 IDEMPOTENCY_KEY_REUSED. Only the handler's own answer below 500 is kept; anything
+// else (a guard's 401 or 429, a validation 400, a 5xx, an answer carrying credentials) frees the key.
 import type { App, Plugin } from '../app/app.js';
 import { errors } from '../../generated/modules/errors.js';
-import { HTTP_METHODS, type HttpMethod, type RequestHook, type SvcRequest } from '../http/types.js';
+import { existingHookSlots, hookSlots } from '../http/hook-slots.js';
+import { HTTP_METHODS, type HttpMethod, type OutgoingResponse, type RequestHook } from '../http/types.js';
+import { rejectUnknownOptions } from '../config/known-options.js';
+import { requestFingerprint } from './fingerprint.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS, MemoryIdempotencyStore } from './memory-store.js';
 import { DEFAULT_CREDENTIAL_HEADERS, idempotencyScope } from './scope.js';
 import type { IdempotencyStore } from './store.js';
@@ -31,7 +36,7 @@ export interface IdempotencyPluginOptions {
   allowAnonymous?: boolean;
 }
 
-const OPTION_NAMES = new Set(['store', 'header', 'methods', 'ttlMs', 'credentialHeaders', 'allowAnonymous']);
+const OPTION_NAMES = ['store', 'header', 'methods', 'ttlMs', 'credentialHeaders', 'allowAnonymous'];
 
 interface ResolvedOptions {
   store: IdempotencyStore;
@@ -62,7 +67,7 @@ export function idempotencyTtl(value: unknown): number {
 }
 
 function resolveOptions(options: IdempotencyPluginOptions): ResolvedOptions {
-  for (const name of Object.keys(options)) if (!OPTION_NAMES.has(name)) fail(`unknown option "${name}".`);
+  rejectUnknownOptions(options, OPTION_NAMES, 'idempotencyPlugin()');
   const methods = options.methods ?? ['POST'];
   if (!Array.isArray(methods) || methods.some((method) => !HTTP_METHODS.includes(method))) {
     fail(`methods must list methods among ${HTTP_METHODS.join(', ')}.`);
@@ -84,19 +89,69 @@ function resolveOptions(options: IdempotencyPluginOptions): ResolvedOptions {
   };
 }
 
+/** Per-request state: the reservation this request made, settled before its answer is written. */
+interface Reservation {
+  scope: string;
+  fingerprint: string;
+}
+
+const RESERVATION: unique symbol = Symbol('svc:idempotency');
+
+/**
+ * An answer that must not be kept: `Cache-Control: no-store` (RFC 9111 §5.2.2.5) forbids storing any part of
+ * it, and every answer carrying a token or a session is marked so (RFC 6749 §5.1).
+ */
+function forbidsStoring(response: OutgoingResponse): boolean {
+  const cacheControl = response.getHeader('cache-control');
+  if (cacheControl === undefined) return false;
+  const text = Array.isArray(cacheControl) ? cacheControl.join(',') : String(cacheControl);
+  return /(^|,)\s*no-store\s*(,|$)/i.test(text);
+}
+
+/** Only the handler's own answer below 500, held as text, may be replayed; anything else frees the key. */
+function isReplayable(response: OutgoingResponse): boolean {
+  return (
+    response.fromHandler &&
+    response.status < 500 &&
+    !response.streamed &&
+    !Buffer.isBuffer(response.body) &&
+    !forbidsStoring(response)
+  );
+}
+
 /** `app.register(idempotencyPlugin())`; keyed POSTs then run once per caller, tenant, route and key. */
 export function idempotencyPlugin(options: IdempotencyPluginOptions = {}): Plugin {
   const { store, header, methods, credentialHeaders, allowAnonymous } = resolveOptions(options);
-  /** Scope hashes this process reserved, per request, until the response settles them. */
-  const reserved = new WeakMap<SvcRequest, string>();
+
+  /** Stores the answer, or frees the key; a failure to store frees it too, so retries are not stuck on 409. */
+  function settle(reservation: Reservation, response: OutgoingResponse): Promise<void> {
+    const { scope, fingerprint } = reservation;
+    if (!isReplayable(response)) return store.release(scope);
+    const record = {
+      status: response.status,
+      body: (response.body as string | undefined) ?? '',
+      ...(response.contentType === undefined ? {} : { contentType: response.contentType }),
+      fingerprint,
+    };
+    return store.complete(scope, record).catch((error: unknown) =>
+      store
+        .release(scope)
+        .catch(() => undefined)
+        .then(() => {
+          throw error;
+        }),
+    );
+  }
 
   const hook: RequestHook = {
     name: 'svc:idempotency',
     async onRequest({ request, reply, route }) {
       // The neutral 404/405 and edge routes have no handler effect to protect.
       if (route === undefined || route.edge === true) return;
-      // `meta.idempotency` opts a route in whatever its method; 'required' refuses a request without a key.
+      // `meta.idempotency: false` (routes whose answers carry credentials): never kept, never replayed.
       const declared = route.meta.idempotency;
+      if (declared === false) return;
+      // `meta.idempotency` opts a route in whatever its method; 'required' refuses a request without a key.
       const optedIn = declared === 'required' || declared === 'optional';
       if (!optedIn && !methods.has(request.method)) return;
       const raw = request.headers[header];
@@ -116,36 +171,33 @@ export function idempotencyPlugin(options: IdempotencyPluginOptions = {}): Plugi
         allowAnonymous: allowAnonymous || optedIn,
       });
       if (scope === undefined) return;
+      const fingerprint = requestFingerprint(request, route);
 
       let state = await store.get(scope);
       if (state === undefined) {
         if (await store.setPending(scope)) {
-          reserved.set(request, scope);
+          hookSlots(request)[RESERVATION] = { scope, fingerprint } satisfies Reservation;
           return;
         }
         // Another request reserved the key between get and setPending: answer from what it left.
         state = await store.get(scope);
       }
       if (state === undefined || state === 'pending') throw errors.IDEMPOTENCY_CONFLICT();
+      if (state.fingerprint !== undefined && state.fingerprint !== fingerprint) {
+        throw errors.IDEMPOTENCY_KEY_REUSED();
+      }
       reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
       reply.finish(state.status, state.body === '' ? undefined : state.body, state.contentType);
     },
-    onResponse({ request, status, body, contentType, streamed }) {
-      const scope = reserved.get(request);
-      if (scope === undefined) return;
-      reserved.delete(request);
-      // A 5xx frees the key for a retry. Streams and byte bodies cannot be kept in a text record: they are
-      // not stored either, so a retry runs the handler again rather than replaying something different.
-      const settled =
-        status >= 500 || streamed || Buffer.isBuffer(body)
-          ? store.release(scope)
-          : store.complete(scope, {
-              status,
-              body: body ?? '',
-              ...(contentType === undefined ? {} : { contentType }),
-            });
-      // The answer is already out; a store failure only means the key frees itself at expiry.
-      settled.catch(() => undefined);
+    // Settled before the answer is written: a client retrying the moment it has the answer finds the record
+    // complete (or the key free), on any process, instead of a 409 from a record still pending.
+    beforeResponse(response) {
+      const slots = existingHookSlots(response.request);
+      if (slots === undefined) return;
+      const reservation = slots[RESERVATION] as Reservation | undefined;
+      if (reservation === undefined) return;
+      slots[RESERVATION] = undefined;
+      return settle(reservation, response);
     },
   };
 

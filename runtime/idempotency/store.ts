@@ -6,6 +6,11 @@ export interface IdempotencyRecord {
   status: number;
   body: string;
   contentType?: string;
+  /**
+   * The hex SHA-256 of the request that made the record (fingerprint.ts): the same key with another request
+   * answers IDEMPOTENCY_KEY_REUSED. Records without one (written before svc kept it) replay to any request.
+   */
+  fingerprint?: string;
 }
 
 export interface IdempotencyStore {

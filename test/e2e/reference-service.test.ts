@@ -51,10 +51,13 @@ describe.each(['fastify', 'express', 'hono'])(
       expect(await service.stop()).toBe(0);
     });
 
-    test('prints where it listens', () => {
+    test('prints where it listens, and that it runs in development and how to run in production', () => {
       expect(service.output()).toMatch(
         new RegExp(`notes-api 0\\.1\\.0 listening on http://127\\.0\\.0\\.1:\\d+ \\(${adapter}\\)`),
       );
+      const notices = service.output().match(/^ {2}mode {6}NODE_ENV=development, not production: .*$/gm);
+      expect(notices).toHaveLength(1);
+      expect(notices?.[0]).toContain('In production: NODE_ENV=production and SVC_SECRET');
     });
 
     test('a create retried with the same idempotency key replays the first note', async () => {

@@ -3,6 +3,7 @@
 // `Idempotent-Replayed: true`, 409 while pending, 5xx frees the key, anonymous requests pass untouched.
 import { describe, expect, it } from 'vitest';
 import {
+  HttpError,
   MemoryIdempotencyStore,
   idempotencyPlugin,
   route,
@@ -32,9 +33,30 @@ function post(url: string, headers: Record<string, string>, body: unknown = { ti
   });
 }
 
+/** The memory store whose writes take `delayMs` to land, as on a store across a network. */
+class SlowStore implements IdempotencyStore {
+  private readonly inner = new MemoryIdempotencyStore();
+  constructor(private readonly delayMs: number) {}
+  get(key: string) {
+    return this.inner.get(key);
+  }
+  setPending(key: string) {
+    return this.inner.setPending(key);
+  }
+  complete(key: string, record: IdempotencyRecord) {
+    return new Promise((resolve) => setTimeout(resolve, this.delayMs)).then(() =>
+      this.inner.complete(key, record),
+    );
+  }
+  release(key: string) {
+    return new Promise((resolve) => setTimeout(resolve, this.delayMs)).then(() => this.inner.release(key));
+  }
+}
+
 /** A store that records every key it is given, to show it never sees a raw key or a credential. */
 class RecordingStore implements IdempotencyStore {
   readonly keys: string[] = [];
+  readonly completedBodies: string[] = [];
   private readonly inner = new MemoryIdempotencyStore();
   get(key: string) {
     this.keys.push(key);
@@ -46,6 +68,7 @@ class RecordingStore implements IdempotencyStore {
   }
   complete(key: string, record: IdempotencyRecord) {
     this.keys.push(key);
+    this.completedBodies.push(record.body);
     return this.inner.complete(key, record);
   }
   release(key: string) {
@@ -392,5 +415,164 @@ describe.each(adapters)('idempotencyPlugin on $name', (adapter) => {
     );
     expect(store.keys.length).toBeGreaterThan(0);
     for (const key of store.keys) expect(key).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('keeps only the handler answer: a guard rejection or a validation 400 frees the key for the retry', async () => {
+    let refuse: HttpError | undefined;
+    const gate: Plugin = {
+      name: 'gate',
+      setup(app) {
+        app.metadata.add('http:guards', {
+          name: 'gate',
+          check: () => {
+            if (refuse !== undefined) throw refuse;
+          },
+        });
+      },
+    };
+    let runs = 0;
+    const items = route({
+      method: 'POST',
+      url: '/items',
+      body: {
+        type: 'object',
+        properties: { title: { type: 'string', minLength: 1 } },
+        required: ['title'],
+      },
+      handler: ({ reply }) => {
+        reply.status(201);
+        return { run: ++runs };
+      },
+    });
+    await serve(
+      [items],
+      async (url) => {
+        const send = (key: string, body: unknown = { title: 't' }) =>
+          post(`${url}/items`, { ...AUTH, 'idempotency-key': key }, body);
+        for (const [status, code] of [
+          [401, 'AUTH_REQUIRED'],
+          [429, 'RATE_LIMITED'],
+        ] as const) {
+          refuse = new HttpError(status, code, 'refused');
+          expect((await send(code)).status).toBe(status);
+          refuse = undefined;
+          const retry = await send(code);
+          expect(retry.status).toBe(201);
+          expect(retry.headers.get('idempotent-replayed')).toBeNull();
+        }
+        expect((await send('invalid', { title: '' })).status).toBe(400);
+        const corrected = await send('invalid', { title: '' });
+        expect(corrected.status).toBe(400);
+        expect(corrected.headers.get('idempotent-replayed')).toBeNull();
+        expect(runs).toBe(2);
+      },
+      {},
+      [gate],
+    );
+  });
+
+  it('answers 422 IDEMPOTENCY_KEY_REUSED for the same key with another body or query, and replays an equal body', async () => {
+    const notes = notesRoute();
+    await serve([notes.route], async (url) => {
+      const key = { ...AUTH, 'idempotency-key': 'once' };
+      expect((await post(`${url}/notes/1`, key, { title: 'a' })).status).toBe(201);
+      const reused = await post(`${url}/notes/1`, key, { title: 'b' });
+      expect(reused.status).toBe(422);
+      expect(reused.json).toEqual({
+        error: {
+          code: 'IDEMPOTENCY_KEY_REUSED',
+          message: 'This idempotency key was already used for a different request.',
+        },
+      });
+      expect((await post(`${url}/notes/1?draft=1`, key, { title: 'a' })).status).toBe(422);
+      // The same JSON value spelt with other whitespace is the same request.
+      const spaced = await call(`${url}/notes/1`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...key },
+        body: '{ "title" : "a" }',
+      });
+      expect(spaced.status).toBe(201);
+      expect(spaced.headers.get('idempotent-replayed')).toBe('true');
+      expect(notes.runs()).toBe(1);
+    });
+  });
+
+  it('never keeps an answer marked Cache-Control: no-store, nor a meta.idempotency: false route', async () => {
+    const store = new RecordingStore();
+    let runs = 0;
+    const routes = [
+      route({
+        method: 'POST',
+        url: '/token',
+        handler: ({ reply }) => {
+          reply.header('cache-control', 'no-store');
+          return { token: `secret-${++runs}` };
+        },
+      }),
+      route({
+        method: 'POST',
+        url: '/signin',
+        meta: { idempotency: false },
+        handler: async () => {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return { token: `secret-${++runs}` };
+        },
+      }),
+    ];
+    await serve(
+      routes,
+      async (url) => {
+        const headers = { ...AUTH, 'idempotency-key': 'k' };
+        const first = await post(`${url}/token`, headers);
+        const second = await post(`${url}/token`, headers);
+        expect(first.json).toEqual({ token: 'secret-1' });
+        expect(second.json).toEqual({ token: 'secret-2' });
+        expect(second.headers.get('idempotent-replayed')).toBeNull();
+        const keysSeen = store.keys.length;
+        // Opted out: concurrent keyed requests both run, and the store is never asked.
+        const both = await Promise.all([post(`${url}/signin`, headers), post(`${url}/signin`, headers)]);
+        expect(both.map((answer) => answer.status)).toEqual([200, 200]);
+        expect(store.keys.length).toBe(keysSeen);
+        expect(runs).toBe(4);
+      },
+      { store },
+    );
+    expect(store.completedBodies.some((body) => body.includes('secret'))).toBe(false);
+  });
+
+  it('completes the record before the answer leaves: an immediate retry is replayed, never 409', async () => {
+    const store = new SlowStore(20);
+    const notes = notesRoute();
+    await serve(
+      [notes.route],
+      async (url) => {
+        for (let attempt = 0; attempt < 10; attempt++) {
+          const headers = { ...AUTH, 'idempotency-key': `fast-${attempt}` };
+          expect((await post(`${url}/notes/1`, headers)).status).toBe(201);
+          const retry = await post(`${url}/notes/1`, headers);
+          expect(retry.status).toBe(201);
+          expect(retry.headers.get('idempotent-replayed')).toBe('true');
+        }
+        expect(notes.runs()).toBe(10);
+      },
+      { store },
+    );
+  });
+
+  it('scopes by the default credential headers: x-session-id and x-api-key as well as authorization and cookie', async () => {
+    const notes = notesRoute();
+    await serve([notes.route], async (url) => {
+      const key = { 'idempotency-key': 'cred' };
+      for (const credential of [{ 'x-session-id': 's1' }, { 'x-api-key': 'mk_live_a' }]) {
+        const first = await post(`${url}/notes/1`, { ...credential, ...key });
+        const again = await post(`${url}/notes/1`, { ...credential, ...key });
+        expect(again.headers.get('idempotent-replayed')).toBe('true');
+        expect(again.json).toEqual(first.json);
+      }
+      // Another value of the same header is another caller.
+      const other = await post(`${url}/notes/1`, { 'x-session-id': 's2', ...key });
+      expect(other.headers.get('idempotent-replayed')).toBeNull();
+      expect(notes.runs()).toBe(3);
+    });
   });
 });

@@ -102,6 +102,8 @@ describe.each(adapters)('stream() on $name', (adapter) => {
           if (kind === 'ascii') return stream(chunks(['x']), { filename: 'report.pdf' });
           if (kind === 'utf8')
             return stream(chunks(['x']), { filename: 'résumé €.txt', disposition: 'inline' });
+          // `disposition` is read only with a filename: alone it sends no Content-Disposition.
+          if (kind === 'unnamed') return stream(chunks(['x']), { disposition: 'attachment' });
           return stream(chunks(['x']), { filename: '../../etc/pass\r\nwd\u202e.txt' });
         },
       }),
@@ -115,6 +117,10 @@ describe.each(adapters)('stream() on $name', (adapter) => {
       );
       const hostile = await fetch(`${url}/download/hostile`);
       expect(hostile.headers.get('content-disposition')).toBe('attachment; filename="passwd.txt"');
+      const unnamed = await fetch(`${url}/download/unnamed`);
+      expect(unnamed.status).toBe(200);
+      expect(unnamed.headers.get('content-disposition')).toBeNull();
+      expect(await unnamed.text()).toBe('x');
     });
   });
 

@@ -1,5 +1,6 @@
 // The Redis idempotency store (IdempotencyStore). Key layout, under the prefix (default 'svc:'):
-//   idempotency:<key>   hash {state ('pending' | 'done'), expiresAt, status?, body?, contentType?}; a key
+//   idempotency:<key>   hash {state ('pending' | 'done'), expiresAt, status?, body?, contentType?,
+//                       fingerprint?}; a key
 //                       lives `ttlMs` from its last write (setPending or complete), which is also its TTL
 // Expiry is checked against the store's clock (`now`, the stored expiresAt); the TTL only reclaims memory.
 import type { IdempotencyRecord, IdempotencyStore } from '../../idempotency/store.js';
@@ -15,6 +16,7 @@ const RECORD = new HashRecord<IdempotencyRecord>({
   status: 'number',
   body: 'string',
   contentType: 'string?',
+  fingerprint: 'string?',
 });
 
 // KEYS: entry. ARGV: now, ttlMs, then the entry's fields. The check-and-set: 1 when the key was free (or

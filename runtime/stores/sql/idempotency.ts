@@ -16,6 +16,7 @@ interface EntryRow {
   status: number | null;
   body: string | null;
   content_type: string | null;
+  fingerprint: string | null;
 }
 
 export class SqlIdempotencyStore implements IdempotencyStore {
@@ -37,7 +38,7 @@ export class SqlIdempotencyStore implements IdempotencyStore {
 
   async get(key: string): Promise<IdempotencyRecord | 'pending' | undefined> {
     const { rows } = await this.db.query<EntryRow>(
-      'SELECT status, body, content_type FROM svc_idempotency WHERE key = $1 AND expires_at > $2',
+      'SELECT status, body, content_type, fingerprint FROM svc_idempotency WHERE key = $1 AND expires_at > $2',
       [key, this.now()],
     );
     const row = rows[0];
@@ -45,6 +46,7 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     if (row.status === null) return 'pending';
     const record: IdempotencyRecord = { status: row.status, body: row.body ?? '' };
     if (row.content_type !== null) record.contentType = row.content_type;
+    if (row.fingerprint !== null) record.fingerprint = row.fingerprint;
     return record;
   }
 
@@ -53,9 +55,10 @@ export class SqlIdempotencyStore implements IdempotencyStore {
   async setPending(key: string): Promise<boolean> {
     const now = this.now();
     const { rowCount } = await this.db.query(
-      `INSERT INTO svc_idempotency AS i (key, status, body, content_type, expires_at)
-       VALUES ($1, NULL, NULL, NULL, $2::bigint + $3::bigint)
-       ON CONFLICT (key) DO UPDATE SET status = NULL, body = NULL, content_type = NULL, expires_at = excluded.expires_at
+      `INSERT INTO svc_idempotency AS i (key, status, body, content_type, fingerprint, expires_at)
+       VALUES ($1, NULL, NULL, NULL, NULL, $2::bigint + $3::bigint)
+       ON CONFLICT (key) DO UPDATE SET
+         status = NULL, body = NULL, content_type = NULL, fingerprint = NULL, expires_at = excluded.expires_at
        WHERE i.expires_at <= $2
        RETURNING 1`,
       [key, now, this.ttlMs],
@@ -65,12 +68,20 @@ export class SqlIdempotencyStore implements IdempotencyStore {
 
   async complete(key: string, record: IdempotencyRecord): Promise<void> {
     await this.db.query(
-      `INSERT INTO svc_idempotency AS i (key, status, body, content_type, expires_at)
-       VALUES ($1, $2, $3, $4, $5::bigint + $6::bigint)
+      `INSERT INTO svc_idempotency AS i (key, status, body, content_type, fingerprint, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6::bigint + $7::bigint)
        ON CONFLICT (key) DO UPDATE SET
          status = excluded.status, body = excluded.body, content_type = excluded.content_type,
-         expires_at = excluded.expires_at`,
-      [key, record.status, record.body, record.contentType ?? null, this.now(), this.ttlMs],
+         fingerprint = excluded.fingerprint, expires_at = excluded.expires_at`,
+      [
+        key,
+        record.status,
+        record.body,
+        record.contentType ?? null,
+        record.fingerprint ?? null,
+        this.now(),
+        this.ttlMs,
+      ],
     );
   }
 

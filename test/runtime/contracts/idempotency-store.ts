@@ -33,6 +33,19 @@ export function idempotencyStoreContract(name: string, makeStore: Factory): void
       expect(await store.get('other')).toBeUndefined();
     });
 
+    it('keeps the fingerprint of the request that made the record', async () => {
+      const { store } = await fresh();
+      const fingerprint = 'a'.repeat(64);
+      await store.setPending('k');
+      await store.complete('k', { ...RECORD, fingerprint });
+      expect(await store.get('k')).toEqual({ ...RECORD, fingerprint });
+      // Reserving a key again after it expired or was released starts without the old fingerprint.
+      await store.release('k');
+      await store.setPending('k');
+      await store.complete('k', RECORD);
+      expect(await store.get('k')).toEqual(RECORD);
+    });
+
     it('keeps a record without a content type as such', async () => {
       const { store } = await fresh();
       await store.setPending('k');

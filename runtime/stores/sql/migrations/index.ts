@@ -3,6 +3,8 @@
 import { sql as auth } from './0001-auth.js';
 import { sql as edge } from './0002-edge.js';
 import { sql as mcp } from './0003-mcp.js';
+import { sql as idempotencyFingerprint } from './0004-idempotency-fingerprint.js';
+import { sql as mcpSessionOwner } from './0005-mcp-session-owner.js';
 
 export interface Migration {
   /** Applied in ascending order; recorded in svc_migrations. */
@@ -15,4 +17,6 @@ export const migrations: readonly Migration[] = [
   { id: 1, name: '0001-auth', sql: auth },
   { id: 2, name: '0002-edge', sql: edge },
   { id: 3, name: '0003-mcp', sql: mcp },
+  { id: 4, name: '0004-idempotency-fingerprint', sql: idempotencyFingerprint },
+  { id: 5, name: '0005-mcp-session-owner', sql: mcpSessionOwner },
 ];
