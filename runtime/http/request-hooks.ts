@@ -34,6 +34,8 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 /** What the observed reply needs from the runner: the two after-answer steps. */
 interface ResponseSteps {
+  /** Some hook has a beforeResponse step; without one, answers are written without building its input. */
+  readonly hasBeforeResponse: boolean;
   /** Runs the beforeResponse hooks; a promise when the write must wait for some of them. */
   beforeResponse(response: OutgoingResponse): Promise<void> | undefined;
   onResponse(event: ResponseEvent): void;
@@ -115,6 +117,7 @@ class ObservedReply extends ReplyWrapper {
     body: string | Buffer | undefined,
     contentType: string | undefined,
   ): Promise<void> | undefined {
+    if (!this.steps.hasBeforeResponse) return undefined;
     const inner = this.inner;
     return this.steps.beforeResponse({
       request: this.request,
@@ -239,7 +242,12 @@ export function createHookRunner(
     });
   }
 
-  const steps: ResponseSteps = { beforeResponse: runBeforeResponse, onResponse: notify, writeFailed };
+  const steps: ResponseSteps = {
+    hasBeforeResponse: beforeResponse.length > 0,
+    beforeResponse: runBeforeResponse,
+    onResponse: notify,
+    writeFailed,
+  };
   const observesResponses = beforeResponse.length > 0 || onResponse.length > 0;
 
   function observe(request: SvcRequest, route: Route | undefined, reply: ReplySink): ReplySink {

@@ -8,6 +8,7 @@ import {
   stream,
   type ErrorReport,
   type Plugin,
+  type OutgoingResponse,
   type RequestHook,
   type ResponseEvent,
 } from 'svckit';
@@ -26,6 +27,21 @@ function hookPlugin(hook: RequestHook, order?: string[]): Plugin {
           },
         });
       }
+    },
+  };
+}
+
+/** A guard refusing requests that carry `x-deny`, with 401. */
+function denyOnHeader(): Plugin {
+  return {
+    name: 'deny-on-header',
+    setup(app) {
+      app.metadata.add('http:guards', {
+        name: 'deny-on-header',
+        check: ({ request }) => {
+          if (request.headers['x-deny'] !== undefined) throw new HttpError(401, 'AUTH_REQUIRED', 'No.');
+        },
+      });
     },
   };
 }
@@ -214,6 +230,84 @@ describe.each(adapters)('request hooks on $name', (adapter) => {
         const response = await call(`${url}/ok`);
         expect(response.status).toBe(200);
         expect(response.json).toEqual({ ok: true });
+        expect(reports).toHaveLength(1);
+        expect(reports[0]).toMatchObject({ code: 'AFTER_HOOK_FAILED', status: 500, route: '/ok' });
+      },
+    );
+  });
+
+  it('beforeResponse sees the final answer before it is written, and the write waits for its promise', async () => {
+    const seen: Array<Pick<OutgoingResponse, 'status' | 'fromHandler' | 'streamed'> & { route?: string }> =
+      [];
+    let released = false;
+    let posted: unknown[] = [];
+    const hook: RequestHook = {
+      name: 'recorder',
+      onRequest: ({ request }) => {
+        if (request.headers['x-refuse'] !== undefined) throw new HttpError(429, 'RATE_LIMITED', 'Slow down.');
+      },
+      beforeResponse: (response) => {
+        seen.push({
+          status: response.status,
+          fromHandler: response.fromHandler,
+          streamed: response.streamed,
+          route: response.route?.url,
+        });
+        if (response.route?.url !== '/ok' || response.request.method !== 'POST') return;
+        posted = [response.body, response.contentType, response.getHeader('x-request-id')];
+        return new Promise<void>((resolve) =>
+          setTimeout(() => {
+            released = true;
+            resolve();
+          }, 40),
+        );
+      },
+    };
+    await withServer(adapter, { routes, plugins: [hookPlugin(hook), denyOnHeader()] }, async (url) => {
+      const answer = await call(`${url}/ok`, { method: 'POST' });
+      // The answer could only be read once the hook's promise settled.
+      expect(released).toBe(true);
+      expect(answer.json).toEqual({ posted: true });
+      expect(posted).toEqual([
+        '{"posted":true}',
+        'application/json; charset=utf-8',
+        answer.headers.get('x-request-id'),
+      ]);
+      await call(`${url}/fails`);
+      await call(`${url}/stream`);
+      await call(`${url}/ok`, { headers: { 'x-deny': '1' } });
+      await call(`${url}/ok`, { headers: { 'x-refuse': '1' } });
+      await call(`${url}/nowhere`);
+    });
+    expect(seen).toEqual([
+      { status: 200, fromHandler: true, streamed: false, route: '/ok' },
+      // What the handler threw is its answer; a guard's or a hook's refusal and the neutral 404 are not.
+      { status: 409, fromHandler: true, streamed: false, route: '/fails' },
+      { status: 200, fromHandler: true, streamed: true, route: '/stream' },
+      { status: 401, fromHandler: false, streamed: false, route: '/ok' },
+      { status: 429, fromHandler: false, streamed: false, route: '/ok' },
+      { status: 404, fromHandler: false, streamed: false, route: undefined },
+    ]);
+  });
+
+  it('reports a failing beforeResponse hook as AFTER_HOOK_FAILED and still sends the answer', async () => {
+    const reports: ErrorReport[] = [];
+    const hook: RequestHook = {
+      name: 'broken-recorder',
+      beforeResponse: (response) =>
+        response.request.method === 'POST' ? Promise.reject(new Error('store down')) : undefined,
+    };
+    await withServer(
+      adapter,
+      {
+        routes,
+        plugins: [hookPlugin(hook)],
+        options: { onError: (report: ErrorReport) => reports.push(report) },
+      },
+      async (url) => {
+        const response = await call(`${url}/ok`, { method: 'POST' });
+        expect(response.status).toBe(200);
+        expect(response.json).toEqual({ posted: true });
         expect(reports).toHaveLength(1);
         expect(reports[0]).toMatchObject({ code: 'AFTER_HOOK_FAILED', status: 500, route: '/ok' });
       },
