@@ -97,7 +97,7 @@ export interface RefreshInput {
 }
 
 /**
- * With a refresh token, its whole family is revoked; without, the cookie or x-session-id session ends.
+ * With a refresh token, its whole family is revoked; either way, every session the request presents (the session cookie, x-session-id) ends and a session cookie sent is expired.
  */
 export interface LogoutInput {
   refreshToken?: string;

@@ -15,6 +15,7 @@ import {
   assertSigningSecret,
   deriveKey,
   hashToken,
+  isCanonicalCompactJws,
   isProductionEnv,
   newOpaqueToken,
   sessionIdHash,
@@ -31,6 +32,7 @@ const SECRET = 'a-signing-secret-of-forty-characters-0123';
 const OTHER_SECRET = 'another-signing-secret-of-forty-chars-999';
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /** A clock the test moves by hand. */
 function manualClock(start = T0) {
@@ -429,6 +431,26 @@ describe('AccessTokens', () => {
     expect(small.cachedCount).toBe(3);
   });
 
+  it('refuses other spellings of a cached token before the cache: no hit, no jose, no new entry', async () => {
+    const token = await tokens.sign({ userId: 'user-1', amr: ['pwd'] });
+    await tokens.verify(token);
+    expect([joseVerifications(), tokens.cachedCount]).toEqual([1, 1]);
+    const [header = '', payload = '', signature = ''] = token.split('.');
+    const last = signature.at(-1) ?? '';
+    const flipped = BASE64URL[BASE64URL.indexOf(last) ^ 1] ?? '';
+    for (const spelling of [
+      `${header}.${payload}.${signature.slice(0, 9)} ${signature.slice(9)}`,
+      `${header}.${payload}.${signature.slice(0, -1)}${flipped}`,
+      `${token}=`,
+      `${token}==`,
+      `${header}.${payload}.${signature}.`,
+    ]) {
+      // jose alone would take it: the signature decodes to the same bytes.
+      await expectRefused(tokens.verify(spelling), 'AUTH_TOKEN_INVALID');
+    }
+    expect([joseVerifications(), tokens.cachedCount]).toEqual([1, 1]);
+  });
+
   it('runs jose every time when cacheSize is 0', async () => {
     const uncached = new AccessTokens({ secret: SECRET, clock: clock.now, cacheSize: 0 });
     const token = await uncached.sign({ userId: 'user-1', amr: ['pwd'] });
@@ -447,6 +469,36 @@ describe('AccessTokens', () => {
     expect(() => new AccessTokens({ secret: SECRET, cacheSize: -1 })).toThrow(TypeError);
     expect(() => new AccessTokens({ secret: SECRET, cacheSize: 1.5 })).toThrow(TypeError);
     expect(() => new AccessTokens({ secret: SECRET, issuer: '' })).toThrow(TypeError);
+  });
+});
+
+describe('isCanonicalCompactJws', () => {
+  it('accepts three segments of unpadded base64url whose last characters carry no unused bits', () => {
+    for (const token of ['eyJh.eyJi.c2ln', 'AA.AQ.AAE', 'A-_w.AAAA.Zm9vYg', 'Zg.Zm8.Zm9v']) {
+      expect(isCanonicalCompactJws(token), token).toBe(true);
+    }
+  });
+
+  it('refuses another alphabet, padding, a length of 1 mod 4, set unused bits and a wrong segment count', () => {
+    for (const token of [
+      '',
+      'eyJh.eyJi',
+      'eyJh.eyJi.c2ln.eA',
+      'eyJh.eyJi.',
+      '.eyJi.c2ln',
+      'eyJh.eyJi.c2 ln',
+      'eyJh.eyJi.c2+n',
+      'eyJh.eyJi.c2/n',
+      'eyJh.eyJi.c2ln=',
+      'Zg==.Zm8.Zm9v',
+      'eyJh.eyJi.c2lnA',
+      'Zh.Zm8.Zm9v',
+      'Zg.Zm9.Zm9v',
+      'eyJh.eyJi.c2l\u00e9',
+      'eyJh.eyJi.c2l\u0000',
+    ]) {
+      expect(isCanonicalCompactJws(token), token).toBe(false);
+    }
   });
 });
 
@@ -529,6 +581,17 @@ describe('SessionIds', () => {
       Array.from({ length: 9 }, () => 'x'),
     ]) {
       expect(() => sessions.create(amr)).toThrow(TypeError);
+    }
+  });
+
+  it('accepts one spelling per id: unused MAC bits, padding or another spelling of the random part fail', () => {
+    const id = sessions.create(['pwd']);
+    const [random = '', , mac = ''] = id.split('.');
+    const flip = (part: string) =>
+      `${part.slice(0, -1)}${BASE64URL[BASE64URL.indexOf(part.at(-1) ?? '') ^ 1]}`;
+    expect(Buffer.from(flip(mac), 'base64url')).toEqual(Buffer.from(mac, 'base64url'));
+    for (const spelling of [`${random}.pwd.${flip(mac)}`, `${flip(random)}.pwd.${mac}`, `${id}=`]) {
+      expect(sessions.parse(spelling), spelling).toBeUndefined();
     }
   });
 

@@ -564,7 +564,7 @@ const schema34 = {
   $id: 'svc:resources/LogoutInput',
   type: 'object',
   description:
-    'With a refresh token, its whole family is revoked; without, the cookie or x-session-id session ends.',
+    'With a refresh token, its whole family is revoked; either way, every session the request presents (the session cookie, x-session-id) ends and a session cookie sent is expired.',
   properties: { refreshToken: { type: 'string', minLength: 1, maxLength: 512 } },
   additionalProperties: false,
 };

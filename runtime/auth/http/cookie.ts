@@ -1,5 +1,6 @@
-// The session cookie (seed 000 "Tokens and sessions"): reading one cookie from a Cookie header without a
-// parser dependency, and writing the Set-Cookie line that sets or expires it.
+// The session cookie (seed 000 "Tokens and sessions"): reading its value (or values) from a Cookie header
+// without a parser dependency, and writing the Set-Cookie line that sets or expires it.
+import { rejectUnknownOptions } from '../../config/known-options.js';
 
 export interface SessionCookieOptions {
   /** Default `svc_session`. */
@@ -26,9 +27,11 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const COOKIE_PATH = /^\/[\x21-\x3a\x3c-\x7e]*$/;
 const DOMAIN = /^[A-Za-z0-9.-]+$/;
 const SAME_SITE = { lax: 'Lax', strict: 'Strict', none: 'None' } as const;
+const SESSION_COOKIE_OPTIONS = ['name', 'path', 'sameSite', 'secure', 'domain'];
 
 /** Checks and completes the options; a bad value is a TypeError naming `sessionCookie.<option>`. */
 export function sessionCookie(options: SessionCookieOptions, production: boolean): SessionCookie {
+  rejectUnknownOptions(options, SESSION_COOKIE_OPTIONS, 'sessionCookie');
   const name = options.name ?? 'svc_session';
   if (typeof name !== 'string' || !TOKEN.test(name))
     throw new TypeError('sessionCookie.name must be a cookie name (an HTTP token).');
@@ -53,24 +56,42 @@ export function sessionCookie(options: SessionCookieOptions, production: boolean
  * cannot be decoded (seed 000: such a cookie is ignored and the request is anonymous). The first one wins.
  */
 export function readCookie(header: string | undefined, name: string): string | undefined {
-  if (header === undefined || header.length === 0) return undefined;
+  const [first] = rawCookieValues(header, name, 1);
+  return first === undefined ? undefined : decodedValue(first);
+}
+
+/**
+ * The values of every cookie `name` in a Cookie header, in order, at most `limit` of them, percent-decoded;
+ * a value that cannot be decoded is ''. A browser sends several cookies of one name when they differ in
+ * domain or path (one set by a sibling subdomain, say); which comes first is not ours to choose.
+ */
+export function readCookieValues(header: string | undefined, name: string, limit: number): string[] {
+  return rawCookieValues(header, name, limit).map((raw) => decodedValue(raw) ?? '');
+}
+
+function rawCookieValues(header: string | undefined, name: string, limit: number): string[] {
+  const values: string[] = [];
+  if (header === undefined || header.length === 0) return values;
   let start = 0;
-  while (start < header.length) {
+  while (start < header.length && values.length < limit) {
     let end = header.indexOf(';', start);
     if (end === -1) end = header.length;
     const eq = header.indexOf('=', start);
     if (eq !== -1 && eq < end && header.slice(start, eq).trim() === name) {
-      let value = header.slice(eq + 1, end).trim();
-      if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
-      try {
-        return decodeURIComponent(value);
-      } catch {
-        return undefined;
-      }
+      values.push(header.slice(eq + 1, end).trim());
     }
     start = end + 1;
   }
-  return undefined;
+  return values;
+}
+
+function decodedValue(raw: string): string | undefined {
+  const value = raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Set-Cookie for a session id, living `maxAgeMs` (rounded down to seconds). */

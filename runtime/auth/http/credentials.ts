@@ -1,5 +1,8 @@
 // How a request authenticated, kept on the context for the logout route and the CSRF rule: which credential
-// the auth enricher accepted, and the session id when it was a session.
+// the auth enricher accepted, and the session id when it was a session. Also reading the credentials a
+// request carries.
+import type { RequestHeaders } from '../../http/types.js';
+import { readCookieValues, type SessionCookie } from './cookie.js';
 
 export type Credential =
   { kind: 'bearer' } | { kind: 'session'; source: 'cookie' | 'header'; sessionId: string };
@@ -15,4 +18,15 @@ export function bearerToken(authorization: string): string | undefined {
 /** The first value of a request header node may deliver as a list. */
 export function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Cookies of the session cookie's name read per request. Browsers send more than one only when they differ in
+ * domain or path; the bound keeps a stuffed Cookie header from costing a signature check or lookup per value.
+ */
+export const MAX_SESSION_COOKIES = 4;
+
+/** The session cookie's values in `headers`, in order, at most MAX_SESSION_COOKIES; '' for undecodable ones. */
+export function sessionCookieValues(headers: RequestHeaders, cookie: SessionCookie): string[] {
+  return readCookieValues(headerValue(headers.cookie), cookie.name, MAX_SESSION_COOKIES);
 }

@@ -1,11 +1,14 @@
 // The auth enricher (seed 000 "Credentials accepted on any request"): a Bearer JWT, the `x-session-id` header
 // or the session cookie puts `user` and `amr` on the context. No credential leaves the request anonymous; an
-// explicitly invalid one answers 401. Bearer values starting `mk_` are API keys, left to the API-key plugin.
+// explicitly invalid one (a bearer token, an `x-session-id`) answers 401, while a cookie that does not verify
+// is not presented by the caller and leaves it anonymous. Bearer values starting `mk_` are API keys, left to
+// the API-key plugin.
 import { errors } from '../../../generated/modules/errors.js';
 import type { Enricher } from '../../http/types.js';
 import type { Auth } from '../auth.js';
-import { readCookie, type SessionCookie } from './cookie.js';
-import { bearerToken, headerValue, type Credential } from './credentials.js';
+import type { CookieExpiry } from './cookie-expiry.js';
+import type { SessionCookie } from './cookie.js';
+import { bearerToken, headerValue, sessionCookieValues, type Credential } from './credentials.js';
 import { isCrossSite } from './cross-site.js';
 
 export const API_KEY_BEARER_PREFIX = 'mk_';
@@ -16,6 +19,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function authEnricher(
   auth: Auth,
   cookie: SessionCookie,
+  expiry: CookieExpiry,
   trustedOrigins: ReadonlySet<string>,
 ): Enricher {
   return {
@@ -43,24 +47,30 @@ export function authEnricher(
         return;
       }
 
-      const cookieId = readCookie(headerValue(request.headers.cookie), cookie.name);
-      if (cookieId === undefined || cookieId === '') return;
-      // A forged cookie (a signature that does not match, e.g. an edited amr) is refused. A genuine cookie of
-      // a session that ended (logout elsewhere, password reset) is ignored: the browser keeps sending it, and
-      // refusing it would lock the user out of signing in again.
-      const session = await auth.sessionAuth(cookieId);
-      if (!session) {
-        if (!auth.isSignedSessionId(cookieId)) throw errors.AUTH_TOKEN_INVALID();
+      const values = sessionCookieValues(request.headers, cookie);
+      if (values.length === 0) return;
+      // The browser sends the cookie, the caller does not present it: a value that does not verify leaves
+      // the request anonymous, and when none is even signed the answer expires the cookie. A signed cookie of
+      // a session that ended (logout elsewhere, password reset) is ignored too, and kept (cookie-expiry.ts).
+      let signed = false;
+      for (const cookieId of values) {
+        if (cookieId === '') continue;
+        const session = await auth.sessionAuth(cookieId);
+        if (!session) {
+          signed ||= auth.isSignedSessionId(cookieId);
+          continue;
+        }
+        // Browsers attach cookies to cross-site requests (SameSite=None, or older browsers): an unsafe
+        // request authenticated by nothing but the cookie must come from the same site.
+        if (!SAFE_METHODS.has(request.method) && isCrossSite(request.headers, trustedOrigins)) {
+          throw errors.AUTH_CSRF_REJECTED();
+        }
+        context.user = session.user;
+        context.amr = session.amr;
+        context.credential = { kind: 'session', source: 'cookie', sessionId: cookieId } satisfies Credential;
         return;
       }
-      // Browsers attach cookies to cross-site requests (SameSite=None, or older browsers): an unsafe request
-      // authenticated by nothing but the cookie must come from the same site.
-      if (!SAFE_METHODS.has(request.method) && isCrossSite(request.headers, trustedOrigins)) {
-        throw errors.AUTH_CSRF_REJECTED();
-      }
-      context.user = session.user;
-      context.amr = session.amr;
-      context.credential = { kind: 'session', source: 'cookie', sessionId: cookieId } satisfies Credential;
+      if (!signed) expiry.expire(request);
     },
   };
 }

@@ -8,4 +8,5 @@ export {
 } from './routes.js';
 export { readCookie, sessionCookie, type SessionCookie, type SessionCookieOptions } from './cookie.js';
 export { API_KEY_BEARER_PREFIX, SESSION_ID_HEADER } from './enricher.js';
+export { noStore } from './no-store.js';
 export type { Credential } from './credentials.js';

@@ -1,11 +1,13 @@
-// `authPlugin({ auth, ... })`: the enricher that reads credentials, the guards of `meta.auth` and
-// `meta.mfa: true`, the account routes, the Auth on the app container, and the auth events on the app's
-// hook bus.
+// `authPlugin({ auth, ... })`: the enricher that reads credentials, the request hook that expires
+// unverifiable session cookies, the guards of `meta.auth` and `meta.mfa: true`, the account routes, the Auth
+// on the app container, and the auth events on the app's hook bus.
 import type { App, Plugin } from '../../app/app.js';
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import { Auth } from '../auth.js';
 import { AUTH_EVENT_NAMES } from '../events.js';
 import { isProductionEnv } from '../tokens/secret.js';
 import { sessionCookie, type SessionCookieOptions } from './cookie.js';
+import { CookieExpiry } from './cookie-expiry.js';
 import { authEnricher } from './enricher.js';
 import { authRequiredGuard, authVisibility, mfaStepUpGuard } from './guards.js';
 import { authRoutes, type AuthRoutesOptions } from './routes.js';
@@ -25,12 +27,10 @@ export interface AuthPluginOptions {
   nodeEnv?: string | undefined;
 }
 
-const OPTION_NAMES = new Set(['auth', 'sessionCookie', 'trustedOrigins', 'routes', 'nodeEnv']);
+const OPTION_NAMES = ['auth', 'sessionCookie', 'trustedOrigins', 'routes', 'nodeEnv'];
 
 export function authPlugin(options: AuthPluginOptions): Plugin {
-  for (const name of Object.keys(options)) {
-    if (!OPTION_NAMES.has(name)) throw new TypeError(`authPlugin(): unknown option "${name}".`);
-  }
+  rejectUnknownOptions(options, OPTION_NAMES, 'authPlugin()');
   const { auth } = options;
   if (!(auth instanceof Auth))
     throw new TypeError('authPlugin(): auth must be an Auth (new Auth({ secret })).');
@@ -45,11 +45,14 @@ export function authPlugin(options: AuthPluginOptions): Plugin {
     }
   }
 
+  const expiry = new CookieExpiry(auth, cookie);
+
   return {
     name: 'svc:auth',
     setup(app: App) {
       app.container.provide(Auth, auth);
-      app.metadata.add('http:enrichers', authEnricher(auth, cookie, trustedOrigins));
+      app.metadata.add('http:request-hooks', expiry.hook());
+      app.metadata.add('http:enrichers', authEnricher(auth, cookie, expiry, trustedOrigins));
       app.metadata.add('http:guards', authRequiredGuard, mfaStepUpGuard);
       app.metadata.add('http:route-visibility', authVisibility);
       app.metadata.add(

@@ -6,12 +6,14 @@ import {
   type RouteId as AuthRouteId,
 } from '../../../generated/modules/auth/routes.js';
 import { errors } from '../../../generated/modules/errors.js';
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import type { Route, SvcReply } from '../../http/types.js';
 import type { Auth, LoginResult } from '../auth.js';
 import type { PublicUser } from '../stores/users.js';
-import { expireCookieLine, readCookie, setCookieLine, type SessionCookie } from './cookie.js';
-import { headerValue, type Credential } from './credentials.js';
-import { isCrossSite } from './cross-site.js';
+import { setCookieLine, type SessionCookie } from './cookie.js';
+import { logoutHandler } from './logout.js';
+import { noStore } from './no-store.js';
+import { putSessionCookie } from './set-cookie.js';
 
 export type { AuthHandlers, AuthRouteId };
 
@@ -37,25 +39,29 @@ export function authRoutes(
   settings: AuthRouteSettings,
   options: AuthRoutesOptions = {},
 ): Route[] {
+  rejectUnknownOptions(options, ['omit', 'replace'], 'authRoutes()');
   const handlers: AuthHandlers = { ...authHandlers(auth, settings), ...options.replace };
   const omitted = new Set<string>(options.omit ?? []);
   return bindAuthRoutes(handlers).filter((route) => route.id === undefined || !omitted.has(route.id));
 }
 
-function authHandlers(auth: Auth, { cookie, trustedOrigins }: AuthRouteSettings): AuthHandlers {
+function authHandlers(auth: Auth, settings: AuthRouteSettings): AuthHandlers {
+  const { cookie } = settings;
   /** Starts the browser session that goes with a sign-in and answers the token pair. */
   const signedIn = async (result: LoginResult, reply: SvcReply) => {
     const sessionId = result.sessionId ?? (await auth.createSession(result.user.id, { amr: result.amr }));
-    reply.header('set-cookie', setCookieLine(cookie, sessionId, auth.ttls.sessionTtl));
+    putSessionCookie(reply, cookie, setCookieLine(cookie, sessionId, auth.ttls.sessionTtl));
     return { user: result.user, ...result.tokens };
   };
 
   return {
     async register({ body, reply }) {
+      noStore(reply);
       return signedIn(await auth.register(body.email, body.password), reply);
     },
 
     async login({ body, request, reply }) {
+      noStore(reply);
       const result = await auth.login(body.email, body.password, body.mfaCode, {
         ip: request.ip,
         session: true,
@@ -63,31 +69,15 @@ function authHandlers(auth: Auth, { cookie, trustedOrigins }: AuthRouteSettings)
       return signedIn(result, reply);
     },
 
-    async refresh({ body }) {
+    async refresh({ body, reply }) {
+      noStore(reply);
       return auth.refresh(body.refreshToken);
     },
 
-    async logout({ body, request, reply, context }) {
-      const credential = context.credential as Credential | undefined;
-      const session = credential?.kind === 'session' ? credential : undefined;
-      const cookieId = readCookie(headerValue(request.headers.cookie), cookie.name);
-      if (body?.refreshToken !== undefined) {
-        await auth.revoke(body.refreshToken);
-      } else if (
-        session === undefined &&
-        cookieId !== undefined &&
-        isCrossSite(request.headers, trustedOrigins)
-      ) {
-        // A cookie-only logout from another site (the enricher refuses live ones; this covers ended ones).
-        throw errors.AUTH_CSRF_REJECTED();
-      }
-      if (session !== undefined) await auth.logout(session.sessionId);
-      if (cookieId !== undefined) reply.header('set-cookie', expireCookieLine(cookie));
-      reply.status(204);
-      return undefined;
-    },
+    logout: logoutHandler(auth, settings),
 
-    me({ context }) {
+    me({ context, reply }) {
+      noStore(reply);
       if (context.user === undefined) throw errors.AUTH_REQUIRED();
       return { user: context.user as PublicUser, amr: [...(context.amr ?? [])] };
     },

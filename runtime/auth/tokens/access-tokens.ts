@@ -4,15 +4,18 @@
 //
 // Why the cache is safe: only tokens that passed full verification are stored; the key is the whole token
 // string, so a token differing in any byte (header, payload or signature) misses and goes through jose;
-// every hit re-checks `exp` against the clock, so a cached token expires exactly when jose would say so;
-// and the cache holds at most `cacheSize` entries, evicting the oldest insertion first (FIFO, so a hit
-// stays a bare Map lookup). What it does not do: revocation. Access tokens are stateless for their
-// lifetime (15 minutes by default) with or without the cache; logout and password resets end refresh
-// tokens and sessions, and an access token already issued runs until its `exp`.
+// only the one canonical spelling of a token is accepted (canonical.ts), checked before the cache, so a
+// token cannot be presented under many keys; every hit re-checks `exp` against the clock, so a cached
+// token expires exactly when jose would say so; and the cache holds at most `cacheSize` entries, evicting
+// the oldest insertion first (FIFO, so a hit stays a bare Map lookup). What it does not do: revocation.
+// Access tokens are stateless for their lifetime (15 minutes by default) with or without the cache; logout
+// and password resets end refresh tokens and sessions, and an access token already issued runs until its
+// `exp`.
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { SignJWT, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { errors } from '../../../generated/modules/errors.js';
 import { assertAmrList, isAmrList } from './amr.js';
+import { isCanonicalCompactJws } from './canonical.js';
 import { KEY_PURPOSES, assertSigningSecret, deriveKey } from './secret.js';
 
 /** Tokens longer than this are refused before any parsing. */
@@ -147,6 +150,8 @@ export class AccessTokens {
   async verify(token: string): Promise<VerifiedAccessToken> {
     if (typeof token !== 'string' || token.length > MAX_ACCESS_TOKEN_LENGTH)
       throw errors.AUTH_TOKEN_INVALID();
+    // Before the cache: another spelling of a cached token must neither hit it nor take a slot of its own.
+    if (!isCanonicalCompactJws(token)) throw errors.AUTH_TOKEN_INVALID();
     const cached = this.verified.get(token);
     if (cached !== undefined) {
       if (this.clock() < cached.expiresAt) return copyOf(cached);

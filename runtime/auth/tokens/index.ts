@@ -8,6 +8,7 @@ export {
   isProductionEnv,
 } from './secret.js';
 export { hashToken, newOpaqueToken } from './opaque.js';
+export { isCanonicalCompactJws } from './canonical.js';
 export { AMR_LIMITS, assertAmrList, isAmrList } from './amr.js';
 export {
   AccessTokens,

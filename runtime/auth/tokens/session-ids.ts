@@ -4,7 +4,10 @@
 // `<random>.<amr>` under a key derived for this purpose. Every character is in [A-Za-z0-9._-], safe
 // unencoded in a cookie value and an HTTP header. A changed amr breaks the MAC, so a cookie cannot claim a
 // second factor it never passed. Stores key a session by hashToken(id) of the whole id string
-// (sessionIdHash), never by the random part alone.
+// (sessionIdHash), never by the random part alone. One spelling per id: the MAC covers `<random>.<amr>` as
+// a string (another spelling of the random bytes is another string, with another MAC), and the presented
+// MAC is compared with the canonical base64url string of the expected one, never decoded, so padding or
+// changed unused bits of its last character fail the comparison.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AMR_LIMITS, assertAmrList } from './amr.js';
 import { hashToken } from './opaque.js';
