@@ -4,6 +4,9 @@
 // the keys are independent: a MAC made for one purpose is worthless for another.
 import { hkdfSync } from 'node:crypto';
 import { errors } from '../../../generated/modules/errors.js';
+import { isProductionEnv } from '../../config/node-env.js';
+
+export { isProductionEnv };
 
 /** The shortest signing secret accepted in production. */
 export const MIN_SIGNING_SECRET_LENGTH = 32;
@@ -17,15 +20,6 @@ export const KEY_PURPOSES = Object.freeze({
 const DERIVED_KEY_BYTES = 32;
 /** Fixed, public HKDF salt: separates svc's keys from anything else derived from the same secret. */
 const HKDF_SALT = 'svckit auth';
-
-/**
- * Whether `nodeEnv` counts as production: anything but exactly `development` or `test`, an unset value
- * included. Called without an argument it reads process.env.NODE_ENV; an explicit `undefined` means unset.
- */
-export function isProductionEnv(...args: [nodeEnv?: string | undefined]): boolean {
-  const nodeEnv = args.length === 0 ? process.env.NODE_ENV : args[0];
-  return nodeEnv !== 'development' && nodeEnv !== 'test';
-}
 
 /**
  * Refuses a signing secret at boot with AUTH_WEAK_SECRET: an empty one always, one shorter than
