@@ -9,7 +9,6 @@ import { bodyKindOf, parseBody } from '../http/body.js';
 import type { PreparedHttp } from '../http/boot.js';
 import { routeShape } from '../http/meta-checks.js';
 import type { CompiledRoute, Pipeline } from '../http/pipeline.js';
-import { REQUEST_ID_HEADER } from '../http/request-id.js';
 import { announcesBody, bodyConsumed, bodyFromAppParser, readBodyText } from './express-body.js';
 import { compareTemplates, expressPath } from './express-paths.js';
 import { ExpressSvcReply, ExpressSvcRequest } from './express-request.js';
@@ -98,14 +97,9 @@ function server(pipeline: Pipeline, bodyLimit: number): Serve {
       void route.handle(request, reply);
       return;
     }
-    const fail = (error: unknown) => {
-      reply.header(REQUEST_ID_HEADER, request.context.requestId);
-      pipeline.sendError(error, reply, {
-        requestId: request.context.requestId,
-        method,
-        route: route.pattern,
-      });
-    };
+    // A body refused before the route ran: the request hooks still run (secure headers, the global rate
+    // limit), as on every answer; handleUnrouted sets the request id and never rejects.
+    const fail = (error: unknown) => void pipeline.handleUnrouted(request, reply, error);
     if (bodyConsumed(req)) {
       try {
         setBody(request, bodyFromAppParser(req));

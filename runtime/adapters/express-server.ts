@@ -1,7 +1,8 @@
 // The node:http server an Express application listens on: svc's request timeout, client errors answered in
 // the envelope, and a close that ends keep-alive connections instead of waiting for their idle timeout.
 import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
-import { handleClientError } from '../http/client-error.js';
+import type { ClientError } from '../http/client-error.js';
+import type { Duplex } from 'node:stream';
 import { listenOn, type ServerAddress } from './node-listen.js';
 
 /** Fraction of the request timeout after which node checks for late requests (node's default is 30 s). */
@@ -23,7 +24,12 @@ export class ExpressServer {
     return this.server;
   }
 
-  async listen(handler: RequestListener, options: { port: number; host: string }): Promise<ServerAddress> {
+  /** `onClientError` answers errors node raises before a request exists (client-error.ts). */
+  async listen(
+    handler: RequestListener,
+    options: { port: number; host: string },
+    onClientError: (error: ClientError, socket: Duplex) => void,
+  ): Promise<ServerAddress> {
     if (this.server) throw new Error('The Express adapter is already listening.');
     const timeout = this.requestTimeout;
     const settings: ServerOptions = { requestTimeout: timeout };
@@ -35,7 +41,7 @@ export class ExpressServer {
       );
     }
     const server = createServer(settings, handler);
-    server.on('clientError', handleClientError);
+    server.on('clientError', onClientError);
     const address = await listenOn(server, options.port, options.host);
     this.server = server;
     return address;

@@ -7,7 +7,14 @@ import express, { Router, type Express, type NextFunction, type Request, type Re
 import type { Server } from 'node:http';
 import type { App, HttpServer, ListeningAddress, Plugin } from '../app/app.js';
 import { errors } from '../../generated/modules/errors.js';
-import { prepareHttp, publishRoutes, type AdapterOptions, type PreparedHttp } from '../http/boot.js';
+import {
+  checkAdapterOptions,
+  prepareHttp,
+  publishRoutes,
+  type AdapterOptions,
+  type PreparedHttp,
+} from '../http/boot.js';
+import { clientErrorListener } from '../http/client-error.js';
 import { SvcError } from '../http/errors.js';
 import { frameworkClientError } from '../http/framework-errors.js';
 import type { Pipeline } from '../http/pipeline.js';
@@ -76,16 +83,31 @@ function requestIdOf(req: Request, res: Response): string {
   return typeof existing === 'string' ? existing : requestIdFrom(req.headers);
 }
 
+/** A response that broke off half-way cannot become an envelope any more: cut it. */
+function cutUnfinished(res: Response): void {
+  if (!res.writableEnded) res.destroy();
+}
+
+/**
+ * Errors from Express, body-parser or the application's middleware. The request hooks run first, as on every
+ * answer (secure headers, the global rate limit), unless a response is already under way: then the error is
+ * only reported.
+ */
 function errorMiddleware(pipeline: Pipeline) {
   return function svcErrorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
     const reply = new ExpressSvcReply(res, req.method, 500);
     const requestId = requestIdOf(req, res);
-    const origin = { requestId, method: req.method, route: undefined };
-    if (!res.headersSent) reply.header(REQUEST_ID_HEADER, requestId);
-    // Reports a 5xx; answers unless a response is already under way.
-    pipeline.sendError(normaliseExpressError(error), reply, origin);
-    // A response that broke off half-way cannot become an envelope any more: cut it.
-    if (!res.writableEnded) res.destroy();
+    const failure = normaliseExpressError(error);
+    if (res.headersSent) {
+      pipeline.sendError(failure, reply, { requestId, method: req.method, route: undefined });
+      cutUnfinished(res);
+      return;
+    }
+    const context = pipeline.createContext(req.headers, requestId);
+    // handleUnrouted sets the request id, answers and never rejects.
+    const pending = pipeline.handleUnrouted(new ExpressSvcRequest(req, undefined, context), reply, failure);
+    if (pending === undefined) cutUnfinished(res);
+    else void pending.then(() => cutUnfinished(res));
   };
 }
 
@@ -118,8 +140,10 @@ class ExpressAdapter implements Plugin, HttpServer {
   private readonly bodyLimit: number;
   private readonly nodeServer: ExpressServer;
   private application: Express | undefined;
+  private pipeline: Pipeline | undefined;
 
   constructor(options: ExpressPluginOptions) {
+    checkAdapterOptions(options, ['app', 'bodyLimit', 'requestTimeout'], 'expressPlugin()');
     if (options.app !== undefined && typeof options.app !== 'function') {
       throw new TypeError('expressPlugin(): app must be an Express application.');
     }
@@ -150,6 +174,7 @@ class ExpressAdapter implements Plugin, HttpServer {
     mountRoutes(router, prepared, this.bodyLimit);
     application.use(router);
     this.application = application;
+    this.pipeline = prepared.pipeline;
     app.hooks.on('app:booted', () => {
       if (this.options.notFound !== false) application.use(notFoundMiddleware(prepared));
       application.use(errorMiddleware(prepared.pipeline));
@@ -162,7 +187,9 @@ class ExpressAdapter implements Plugin, HttpServer {
   }
 
   async listen(options: { port: number; host: string }): Promise<ListeningAddress> {
-    const address = await this.nodeServer.listen(this.express, options);
+    const application = this.express;
+    const clientErrors = clientErrorListener(this.pipeline as Pipeline);
+    const address = await this.nodeServer.listen(application, options, clientErrors);
     return { ...address, adapter: 'express' };
   }
 

@@ -16,14 +16,20 @@ import type { AddressInfo } from 'node:net';
 import type { App, HttpServer, ListeningAddress, Plugin } from '../app/app.js';
 import { errors } from '../../generated/modules/errors.js';
 import { parseBody } from '../http/body.js';
-import { prepareHttp, publishRoutes, type AdapterOptions, type PreparedHttp } from '../http/boot.js';
-import { handleClientError } from '../http/client-error.js';
+import {
+  checkAdapterOptions,
+  prepareHttp,
+  publishRoutes,
+  type AdapterOptions,
+  type PreparedHttp,
+} from '../http/boot.js';
+import { clientErrorListener } from '../http/client-error.js';
 import { routeShape } from '../http/meta-checks.js';
 import { SvcError } from '../http/errors.js';
 import { frameworkClientError } from '../http/framework-errors.js';
 import type { CompiledRoute, Pipeline } from '../http/pipeline.js';
 import { parseFormEncoded } from '../http/query.js';
-import { REQUEST_ID_HEADER, requestIdFrom } from '../http/request-id.js';
+import { requestIdFrom } from '../http/request-id.js';
 import { originForm, pathOf } from '../http/url.js';
 import { FastifySvcReply, FastifySvcRequest } from './fastify-request.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../http/limits.js';
@@ -59,6 +65,7 @@ class FastifyAdapter implements Plugin, HttpServer {
   private instance: FastifyInstance | undefined;
 
   constructor(options: FastifyPluginOptions) {
+    checkAdapterOptions(options, ['fastify'], 'fastifyPlugin()');
     this.options = options;
   }
 
@@ -125,7 +132,7 @@ class FastifyAdapter implements Plugin, HttpServer {
       ...user,
       requestIdHeader: false,
       genReqId: (request) => requestIdFrom(request.headers),
-      clientErrorHandler: handleClientError,
+      clientErrorHandler: clientErrorListener(pipeline),
       frameworkErrors: (error, request, reply) => answerError(pipeline, error, request, reply),
       routerOptions: {
         ...user.routerOptions,
@@ -161,7 +168,11 @@ class FastifyAdapter implements Plugin, HttpServer {
   }
 }
 
-/** Answers an error raised by Fastify outside a route's pipeline (parsers, router, hooks). */
+/**
+ * Answers an error raised by Fastify outside a route's pipeline (body parsers and limits, the router, Fastify
+ * hooks). The request hooks run first, as on every answer (secure headers, the global rate limit), unless a
+ * response is already under way: then the error is only reported.
+ */
 function answerError(
   pipeline: Pipeline,
   error: FastifyError,
@@ -169,12 +180,18 @@ function answerError(
   reply: FastifyReply,
 ): void {
   const sink = new FastifySvcReply(reply, 500);
-  sink.header(REQUEST_ID_HEADER, request.id);
-  pipeline.sendError(normaliseFrameworkError(error), sink, {
-    requestId: request.id,
-    method: request.method,
-    route: request.routeOptions.url,
-  });
+  const failure = normaliseFrameworkError(error);
+  if (sink.sent) {
+    pipeline.sendError(failure, sink, { requestId: request.id, method: request.method, route: undefined });
+    return;
+  }
+  const context = pipeline.createContext(request.headers, request.id);
+  // handleUnrouted sets the request id and never rejects.
+  void pipeline.handleUnrouted(
+    new FastifySvcRequest(request, request.routeOptions.url, context),
+    sink,
+    failure,
+  );
 }
 
 function hasStreamedBody(compiled: CompiledRoute): boolean {

@@ -72,20 +72,24 @@ function mounted(compiled: CompiledRoute): MountedRoute {
   };
 }
 
-/** Answers an error raised before the route's pipeline ran (body reading, a malformed path). */
-function answerBeforeRoute(
+/**
+ * Answers an error raised outside a route's pipeline (body reading, a malformed path, Hono itself, thrown
+ * middleware). The request hooks run first, as on every answer (secure headers, the global rate limit).
+ */
+function answerOutsideRoute(
   runtime: Runtime,
   error: unknown,
   request: HonoSvcRequest,
   sink: HonoSvcReply,
-): Response {
-  const requestId = request.context.requestId;
-  sink.header(REQUEST_ID_HEADER, requestId);
-  return sink.answerWith(() =>
-    runtime.pipeline.sendError(normaliseHonoError(error), sink, {
-      requestId,
+): Response | Promise<Response> {
+  const failure = normaliseHonoError(error);
+  // handleUnrouted sets the request id, answers every error itself and never rejects.
+  const pending = runtime.pipeline.handleUnrouted(request, sink, failure);
+  return sink.whenAnswered(pending, () =>
+    runtime.pipeline.sendError(failure, sink, {
+      requestId: request.context.requestId,
       method: request.method,
-      route: request.routePattern,
+      route: undefined,
     }),
   );
 }
@@ -156,9 +160,9 @@ function answerBodyError(
   error: unknown,
   request: HonoSvcRequest,
   sink: HonoSvcReply,
-): Response {
+): Response | Promise<Response> {
   if ((error as { code?: unknown } | null)?.code === 'PAYLOAD_TOO_LARGE') sink.header('connection', 'close');
-  return answerBeforeRoute(runtime, error, request, sink);
+  return answerOutsideRoute(runtime, error, request, sink);
 }
 
 type RouteHandler = (c: Context, next: Next) => Response | Promise<Response | void>;
@@ -243,15 +247,13 @@ export function mountNotFound(hono: Hono, runtime: Runtime, table: PreparedHttp[
 }
 
 /** Errors Hono caught outside svc's routes (its own, thrown middleware) answer the envelope. */
-export function mountErrorHandler(hono: Hono, pipeline: Pipeline): void {
+export function mountErrorHandler(hono: Hono, runtime: Runtime): void {
   hono.onError((error, c) => {
     const { sink, requestId } = outsideSink(c, 500);
-    return sink.answerWith(() =>
-      pipeline.sendError(normaliseHonoError(error), sink, {
-        requestId,
-        method: c.req.method,
-        route: undefined,
-      }),
-    );
+    const incoming = nodeBindingsOf(c)?.incoming;
+    const headers = incoming?.headers ?? idHeadersOf(c.req.raw.headers);
+    const context = runtime.pipeline.createContext(headers, requestId);
+    const request = new HonoSvcRequest(c, incoming, NO_ROUTE, context, runtime.ipSource);
+    return answerOutsideRoute(runtime, error, request, sink);
   });
 }

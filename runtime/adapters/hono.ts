@@ -2,16 +2,18 @@
 // the shared boot checks and mounts every route on a Hono app (yours or a new one). The app's fetch handler
 // runs anywhere Hono runs (Bun, Deno, Workers: `plugin.fetch`); on Node, `app.listen()` serves it through
 // @hono/node-server. Everything HTTP-semantic lives in runtime/http; this maps Hono onto it.
-import { getRequestListener, RequestError } from '@hono/node-server';
+import { RequestError } from '@hono/node-server';
 import { Hono, type Context, type Env, type Schema } from 'hono';
 import type { BlankEnv } from 'hono/types';
 import { createServer, type Server } from 'node:http';
 import type { App, HttpServer, ListeningAddress, Plugin } from '../app/app.js';
-import { prepareHttp, publishRoutes, type AdapterOptions } from '../http/boot.js';
-import { handleClientError } from '../http/client-error.js';
+import { checkAdapterOptions, prepareHttp, publishRoutes, type AdapterOptions } from '../http/boot.js';
+import { clientErrorListener } from '../http/client-error.js';
 import { frameworkClientError } from '../http/framework-errors.js';
 import type { Pipeline } from '../http/pipeline.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../http/request-id.js';
+import { honoNodeListener } from './hono-listener.js';
+import { routeOnTargetAsSent } from './hono-path.js';
 import { HonoSvcReply } from './hono-reply.js';
 import { listenOn } from './node-listen.js';
 import type { ClientIpSource } from './hono-request.js';
@@ -76,6 +78,7 @@ class HonoAdapter<E extends Env> implements Plugin, HttpServer {
   private nodeServer: Server | undefined;
 
   constructor(options: HonoPluginOptions<E>) {
+    checkAdapterOptions(options, ['app', 'bodyLimit', 'getClientIp', 'errorHandler'], 'honoPlugin()');
     const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0) {
       throw new TypeError('honoPlugin: bodyLimit must be a whole number of bytes (0 or more).');
@@ -116,7 +119,8 @@ class HonoAdapter<E extends Env> implements Plugin, HttpServer {
       bodyLimit: this.bodyLimit,
       throughContext: untyped.routes.length > 0,
     };
-    if (this.options.errorHandler !== false) mountErrorHandler(untyped, prepared.pipeline);
+    if (this.options.errorHandler !== false) mountErrorHandler(untyped, runtime);
+    routeOnTargetAsSent(untyped);
     mountRoutes(untyped, runtime, prepared.routes);
     this.pipeline = prepared.pipeline;
     this.instance = hono;
@@ -128,12 +132,12 @@ class HonoAdapter<E extends Env> implements Plugin, HttpServer {
   async listen(options: { port: number; host: string }): Promise<ListeningAddress> {
     const hono = this.hono;
     if (this.nodeServer) throw new Error('The Hono adapter is already listening.');
-    const listener = getRequestListener(hono.fetch, {
+    const listener = honoNodeListener(hono.fetch, {
       hostname: options.host,
-      errorHandler: (error) => this.answerListenerError(error),
+      onError: (error) => this.answerListenerError(error),
     });
     const server = createServer({ requestTimeout: DEFAULT_REQUEST_TIMEOUT_MS }, listener);
-    server.on('clientError', handleClientError);
+    server.on('clientError', clientErrorListener(this.pipeline as Pipeline));
     const address = await listenOn(server, options.port, options.host);
     this.nodeServer = server;
     return { ...address, adapter: 'hono' };
@@ -149,8 +153,9 @@ class HonoAdapter<E extends Env> implements Plugin, HttpServer {
   }
 
   /**
-   * Errors @hono/node-server raised before Hono ran (a request target or Host it cannot turn into a URL) or
-   * a fetch promise that rejected: the envelope instead of the server's bare 400/500.
+   * Errors @hono/node-server raised before Hono ran (a request it cannot turn into a web Request even with
+   * hono-listener.ts's placeholders) or a fetch promise that rejected: the envelope instead of the server's
+   * bare 400/500. No request object exists here, so the request hooks cannot run.
    */
   private answerListenerError(error: unknown): Response {
     const sink = new HonoSvcReply(undefined, 500, false, false, undefined);

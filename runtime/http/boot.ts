@@ -1,6 +1,7 @@
 // The boot phase every adapter shares: read the metadata buckets, refuse misconfigured routes, build the
 // pipeline and specialise it per route. Adapters then only map their framework onto the result.
 import type { App } from '../app/app.js';
+import { rejectUnknownOptions } from '../config/known-options.js';
 import { coreMetaValidator } from './core-meta.js';
 import {
   checkGuardedMeta,
@@ -23,6 +24,17 @@ export interface AdapterOptions {
   notFound?: boolean;
   /** Receives every 5xx and unexpected error; default one JSON line on stderr; false silences. */
   onError?: ErrorReporter | false;
+}
+
+/** The keys of AdapterOptions, in the order error messages list them. */
+export const ADAPTER_OPTION_KEYS: readonly string[] = ['routes', 'allowUnguardedMeta', 'notFound', 'onError'];
+
+/**
+ * Refuses, when an adapter plugin is created, a key that neither AdapterOptions nor the adapter's own
+ * options (`extraKeys`) have, naming it: a misspelt `notfound` would otherwise quietly keep the default.
+ */
+export function checkAdapterOptions(options: unknown, extraKeys: readonly string[], owner: string): void {
+  rejectUnknownOptions(options, [...ADAPTER_OPTION_KEYS, ...extraKeys], owner);
 }
 
 /** Setup step of an adapter: publish its routes and the core meta validator. */

@@ -10,7 +10,7 @@ import {
   type Route,
   type SecurityPluginOptions,
 } from 'svckit';
-import { adapters, call, withServer } from './harness.js';
+import { adapters, call, parseRawResponse, rawRequest, rawSocket, withServer } from './harness.js';
 
 const LIMITED = { error: { code: 'RATE_LIMITED', message: 'Too many requests.' } };
 
@@ -280,7 +280,7 @@ describe('securityPlugin rateLimit options', () => {
       /rateLimit.store/,
     );
     expect(() => securityPlugin({ rateLimit: { limit: 5, windowMs: 1000, key: 'user' } as never })).toThrow(
-      /unknown rateLimit option "key"/,
+      /securityPlugin\(\): rateLimit: unknown option "key"/,
     );
   });
 
@@ -343,6 +343,44 @@ describe.each(adapters)('rate limits and edge routes on $name', (adapter) => {
       // The probes did not use up the global bucket.
       const other = await call(`${url}/missing`);
       expect(other.headers.get('x-ratelimit-remaining')).toBe('1');
+    });
+  });
+});
+
+describe.each(adapters)('rate limits on the errors the framework raises, on $name', (adapter) => {
+  it('answers 429 instead of a 400, 413 or 431 once the bucket is spent, those errors counting too', async () => {
+    const notes = route({ method: 'POST', url: '/notes', body: { type: 'object' }, handler: () => ({}) });
+    const plugins = [securityPlugin({ rateLimit: { limit: 2, windowMs: 60_000 } })];
+    await withServer(adapter, { routes: [notes], plugins }, async (url) => {
+      const post = (body: string) =>
+        rawRequest(url, {
+          method: 'POST',
+          path: '/notes',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+      // A 431 and a malformed body spend the bucket like any other answer.
+      const first = parseRawResponse(
+        await rawSocket(url, `GET /notes HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+      );
+      expect([first.status, first.headers['x-ratelimit-remaining']]).toEqual([431, '1']);
+      const second = await post('{"a":');
+      expect([second.status, second.headers['x-ratelimit-remaining']]).toEqual([400, '0']);
+      const refused = [
+        await post('{"a":'),
+        await post('{"__proto__":{}}'),
+        await post(JSON.stringify({ a: 'x'.repeat(1_048_576) })),
+        parseRawResponse(
+          await rawSocket(url, `GET /notes HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+        ),
+        parseRawResponse(await rawSocket(url, 'NOT A REQUEST\r\n\r\n')),
+      ];
+      for (const [index, answer] of refused.entries()) {
+        expect([index, answer.status], answer.body).toEqual([index, 429]);
+        expect(JSON.parse(answer.body)).toEqual(LIMITED);
+        expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
+        expect(answer.headers['x-ratelimit-remaining']).toBe('0');
+      }
     });
   });
 });

@@ -13,7 +13,7 @@ import {
   type RequestHook,
   type SecurityPluginOptions,
 } from 'svckit';
-import { adapters, call, withServer } from './harness.js';
+import { adapters, call, parseRawResponse, rawRequest, rawSocket, withServer } from './harness.js';
 
 const SECURE_HEADERS: Record<string, string> = {
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
@@ -502,14 +502,16 @@ describe('securityPlugin options', () => {
 
   it('refuses unknown keys, naming them', () => {
     expect(() => securityPlugin({ rateLimit: { limit: 10, windowMs: 1000, key: 'ip' } } as never)).toThrow(
-      /unknown rateLimit option "key"/,
+      /^securityPlugin\(\): rateLimit: unknown option "key"/,
     );
-    expect(() => securityPlugin({ header: true, corss: {} } as never)).toThrow(/"header", "corss"/);
+    expect(() => securityPlugin({ header: true, corss: {} } as never)).toThrow(
+      /^securityPlugin\(\): unknown option "header" \(did you mean "headers"\?\); it takes headers, cors, rateLimit\./,
+    );
     expect(() => securityPlugin({ headers: { csp: "default-src 'self'" } as never })).toThrow(
-      /unknown headers option "csp"/,
+      /^securityPlugin\(\): headers: unknown option "csp"/,
     );
     expect(() => securityPlugin({ cors: { origin: [APP_ORIGIN], origins: [] } as never })).toThrow(
-      /unknown cors option "origins"/,
+      /^securityPlugin\(\): cors: unknown option "origins" \(did you mean "origin"\?\)/,
     );
     expect(() => securityPlugin('strict' as never)).toThrow(TypeError);
   });
@@ -604,5 +606,74 @@ describe('securityPlugin options', () => {
     expect(finished).toBe(204);
     expect(headers['access-control-allow-origin']).toBe(APP_ORIGIN);
     expect(headers['access-control-allow-headers']).toBeUndefined();
+  });
+});
+
+describe.each(adapters)('securityPlugin on the errors the framework raises, on $name', (adapter) => {
+  const routes = [
+    route({ method: 'POST', url: '/notes', body: { type: 'object' }, handler: ({ body }) => body }),
+    route({ method: 'GET', url: '/notes/:id', handler: ({ params }) => params }),
+  ];
+  const plugins = () => [securityPlugin({ rateLimit: { limit: 100, windowMs: 60_000 } })];
+  const postJson = (url: string, body: string) =>
+    rawRequest(url, {
+      method: 'POST',
+      path: '/notes',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+
+  /** The secure headers, and rate-limit headers showing the global bucket after `count` hits. */
+  function expectEdgeHeaders(
+    headers: Record<string, string | string[] | undefined>,
+    count: number,
+    what: string,
+  ): void {
+    for (const [name, value] of Object.entries(SECURE_HEADERS))
+      expect(headers[name], `${name} on ${what}`).toBe(value);
+    expect(headers['x-ratelimit-limit'], what).toBe('100');
+    expect(headers['x-ratelimit-remaining'], what).toBe(String(100 - count));
+    expect(Number(headers['x-ratelimit-reset']), what).toBeGreaterThan(0);
+    expect(headers['x-request-id'], what).toMatch(/^[0-9a-f-]{36}$/);
+  }
+
+  const errorOf = (body: string) => (JSON.parse(body) as { error: { code: string } }).error.code;
+
+  it('puts them on a malformed JSON 400, a __proto__ body 400 and a 413, counted in the global bucket', async () => {
+    await withServer(adapter, { routes, plugins: plugins() }, async (url) => {
+      const malformed = await postJson(url, '{"a":');
+      expect([malformed.status, errorOf(malformed.body)]).toEqual([400, 'BAD_REQUEST']);
+      expectEdgeHeaders(malformed.headers, 1, 'malformed JSON');
+      const poisoned = await postJson(url, '{"__proto__":{"isAdmin":true}}');
+      expect([poisoned.status, errorOf(poisoned.body)]).toEqual([400, 'BAD_REQUEST']);
+      expectEdgeHeaders(poisoned.headers, 2, '__proto__ body');
+      const large = await postJson(url, JSON.stringify({ a: 'x'.repeat(1_048_576) }));
+      expect([large.status, errorOf(large.body)]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
+      expect(large.headers.connection).toBe('close');
+      expectEdgeHeaders(large.headers, 3, '413');
+    });
+  });
+
+  it("puts them on node's own 431, 400 for garbage and 400 for a malformed path (raw socket)", async () => {
+    await withServer(adapter, { routes, plugins: plugins() }, async (url) => {
+      const tooLarge = parseRawResponse(
+        await rawSocket(url, `GET /notes/1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+      );
+      expect([tooLarge.status, errorOf(tooLarge.body)]).toEqual([431, 'HEADERS_TOO_LARGE']);
+      expect(tooLarge.headers.connection).toBe('close');
+      expectEdgeHeaders(tooLarge.headers, 1, '431');
+      const garbage = parseRawResponse(await rawSocket(url, 'NOT A REQUEST\r\n\r\n'));
+      expect([garbage.status, errorOf(garbage.body)]).toEqual([400, 'BAD_REQUEST']);
+      expectEdgeHeaders(garbage.headers, 2, 'garbage');
+      const badPath = parseRawResponse(
+        await rawSocket(url, 'GET /notes/%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+      );
+      expect([badPath.status, errorOf(badPath.body)]).toEqual([400, 'BAD_REQUEST']);
+      expectEdgeHeaders(badPath.headers, 3, 'malformed path');
+      // Each client error got its own fresh request id.
+      expect(new Set([tooLarge, garbage, badPath].map((answer) => answer.headers['x-request-id'])).size).toBe(
+        3,
+      );
+    });
   });
 });

@@ -4,7 +4,15 @@ import express, { type Express } from 'express';
 import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createApp, rawBody, route, type ErrorReport, type Plugin, type RawBodyInput } from 'svckit';
+import {
+  createApp,
+  rawBody,
+  route,
+  securityPlugin,
+  type ErrorReport,
+  type Plugin,
+  type RawBodyInput,
+} from 'svckit';
 import {
   DEFAULT_BODY_LIMIT,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -196,6 +204,13 @@ describe('expressPlugin: server and application', () => {
       expect(() => expressPlugin(options)).toThrow(TypeError);
     }
     expect(() => expressPlugin({ app: {} as Express })).toThrow(/app must be an Express application/);
+  });
+
+  it('refuses an unknown option when the plugin is created, naming it', () => {
+    expect(() => expressPlugin({ bodylimit: 10 } as never)).toThrow(
+      /expressPlugin\(\): unknown option "bodylimit" \(did you mean "bodyLimit"\?\); it takes routes, allowUnguardedMeta, notFound, onError, app, bodyLimit, requestTimeout\./,
+    );
+    expect(() => expressPlugin({ fastify: {} } as never)).toThrow(/unknown option "fastify"/);
   });
 });
 
@@ -498,6 +513,32 @@ describe("expressPlugin: the application's own body parsers", () => {
       expect(server.json).toEqual({ error: { code: 'INTERNAL_ERROR', message: 'Internal server error.' } });
       expect(server.text).not.toContain('hunter2');
       expect(reports.map((report) => [report.code, report.status])).toEqual([['INTERNAL_ERROR', 500]]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("runs svc's request hooks on the application's parser and middleware errors", async () => {
+    const application = applicationWith((own) => {
+      own.use(express.json({ limit: 16 }));
+      own.use((req, _res, next) => {
+        if (req.headers['x-fail'] === 'client') next(Object.assign(new Error('expired'), { status: 401 }));
+        else next();
+      });
+    });
+    const security = securityPlugin({ rateLimit: { limit: 10, windowMs: 60_000 } });
+    const { app, url } = await started({ app: application }, [security]);
+    try {
+      const answers = [
+        await postJson(url, '/echo', '{"a":'),
+        await postJson(url, '/echo', JSON.stringify({ a: 'x'.repeat(100) })),
+        await rawRequest(url, { method: 'GET', path: '/where', headers: { 'x-fail': 'client' } }),
+      ];
+      expect(answers.map((answer) => answer.status)).toEqual([400, 413, 400]);
+      for (const [index, answer] of answers.entries()) {
+        expect(answer.headers['x-content-type-options'], String(index)).toBe('nosniff');
+        expect(answer.headers['x-ratelimit-remaining'], String(index)).toBe(String(9 - index));
+      }
     } finally {
       await app.close();
     }

@@ -1,6 +1,6 @@
 // What is specific to the Fastify adapter: its options, the exposed instance, listen/close.
 import { describe, expect, it } from 'vitest';
-import { createApp, route } from 'svckit';
+import { createApp, route, securityPlugin } from 'svckit';
 import { DEFAULT_REQUEST_TIMEOUT_MS, fastifyPlugin } from 'svckit/fastify';
 import { call, parseRawResponse, rawRequest, rawSocket } from './harness.js';
 
@@ -38,6 +38,14 @@ async function started(options: Parameters<typeof fastifyPlugin>[0] = {}) {
 }
 
 describe('fastifyPlugin', () => {
+  it('refuses an unknown option when the plugin is created, naming it', () => {
+    expect(() => fastifyPlugin({ routes, fastfy: { bodyLimit: 10 } } as never)).toThrow(
+      /fastifyPlugin\(\): unknown option "fastfy" \(did you mean "fastify"\?\); it takes routes, allowUnguardedMeta, notFound, onError, fastify\./,
+    );
+    expect(() => fastifyPlugin({ routes, bodyLimit: 10 } as never)).toThrow(/unknown option "bodyLimit"/);
+    expect(() => fastifyPlugin({ routes, notFound: false, fastify: {} })).not.toThrow();
+  });
+
   it('listens on the given host and port and reports them', async () => {
     const { app, address } = await started();
     try {
@@ -72,6 +80,33 @@ describe('fastifyPlugin', () => {
       expect(missing.status).toBe(404);
       expect(missing.headers.get('x-from-hook')).toBe('yes');
       expect(seen).toEqual([200, 404]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("runs svc's request hooks on errors Fastify raises outside a route: a throwing Fastify hook, a bad URL", async () => {
+    const plugin = fastifyPlugin({ routes, onError: false });
+    const app = createApp()
+      .register(securityPlugin({ rateLimit: { limit: 10, windowMs: 60_000 } }))
+      .register(plugin);
+    await app.boot();
+    plugin.fastify.addHook('onRequest', async (request) => {
+      if (request.headers['x-fail'] !== undefined)
+        throw Object.assign(new Error('nope'), { statusCode: 401 });
+    });
+    const { url } = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const failed = await call(`${url}/where`, { headers: { 'x-fail': '1' } });
+      expect(failed.status).toBe(500);
+      expect(failed.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(failed.headers.get('x-ratelimit-remaining')).toBe('9');
+      const badUrl = parseRawResponse(
+        await rawSocket(url, 'GET /where%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+      );
+      expect(badUrl.status).toBe(400);
+      expect(badUrl.headers['content-security-policy']).toBeDefined();
+      expect(badUrl.headers['x-ratelimit-remaining']).toBe('8');
     } finally {
       await app.close();
     }

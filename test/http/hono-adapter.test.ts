@@ -10,6 +10,7 @@ import {
   HttpError,
   rawBody,
   route,
+  securityPlugin,
   upload,
   type ErrorReport,
   type RawBodyInput,
@@ -262,17 +263,25 @@ describe('honoPlugin: server and app', () => {
     }
   });
 
-  it('answers a request target node-server cannot turn into a URL with the 400 envelope', async () => {
+  it('serves a request whose Host or target node-server cannot turn into a URL, as the other adapters do', async () => {
     const { app, address } = await started();
     try {
-      const response = parseRawResponse(
-        await rawSocket(address.url, 'GET /where HTTP/1.1\r\nHost: bad host\r\nConnection: close\r\n\r\n'),
-      );
-      expect(response.status).toBe(400);
-      expect(JSON.parse(response.body)).toEqual({
-        error: { code: 'BAD_REQUEST', message: 'Malformed request body.' },
-      });
-      expect(response.headers['x-request-id']).toBeDefined();
+      const get = async (target: string, host: string) =>
+        parseRawResponse(
+          await rawSocket(
+            address.url,
+            `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+          ),
+        );
+      const oddHost = await get('/where?a=1', 'bad host');
+      expect(oddHost.status).toBe(200);
+      expect(JSON.parse(oddHost.body)).toEqual({ url: '/where?a=1', path: '/where', pattern: '/where' });
+      expect(oddHost.headers['x-request-id']).toBeDefined();
+      // The path is matched as sent, and the neutral request and Hono's c.req.path carry it unresolved.
+      const dots = await get('/notes/%2e%2e', 'localhost');
+      expect(JSON.parse(dots.body)).toEqual({ route: 'one', params: { id: '..' } });
+      const backslash = await get('/notes/a\\b', 'a b');
+      expect(JSON.parse(backslash.body)).toEqual({ route: 'one', params: { id: 'a\\b' } });
     } finally {
       await app.close();
     }
@@ -466,6 +475,13 @@ describe('honoPlugin: options', () => {
     expect(() => honoPlugin({ bodyLimit: 1.5 })).toThrow(/bodyLimit/);
   });
 
+  it('refuses an unknown option when the plugin is created, naming it', () => {
+    expect(() => honoPlugin({ getClientIP: () => '1.2.3.4' } as never)).toThrow(
+      /honoPlugin\(\): unknown option "getClientIP" \(did you mean "getClientIp"\?\); it takes routes, allowUnguardedMeta, notFound, onError, app, bodyLimit, getClientIp, errorHandler\./,
+    );
+    expect(() => honoPlugin({ requestTimeout: 1000 } as never)).toThrow(/unknown option "requestTimeout"/);
+  });
+
   it('refuses a declared Content-Length over bodyLimit before reading the body', async () => {
     const seen: unknown[] = [];
     const { app, address } = await started({ bodyLimit: 16 }, [
@@ -548,6 +564,26 @@ describe('honoPlugin: options', () => {
         ['INTERNAL_ERROR', 500, expect.any(String)],
       ]);
       expect((reports[0]?.error as Error).message).toContain('hunter2');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("runs svc's request hooks on errors Hono middleware throws", async () => {
+    const own = new Hono();
+    own.use('/mw/*', () => {
+      throw new HTTPException(401, { message: 'hono says who are you' });
+    });
+    const plugin = honoPlugin({ app: own, routes, onError: false });
+    const app = createApp()
+      .register(securityPlugin({ rateLimit: { limit: 10, windowMs: 60_000 } }))
+      .register(plugin);
+    const { url } = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const refused = await call(`${url}/mw/x`);
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(refused.headers.get('x-ratelimit-remaining')).toBe('9');
     } finally {
       await app.close();
     }

@@ -1,0 +1,105 @@
+// The reply of a client error node raised before any request object existed: headers are collected as the
+// request hooks and the pipeline set them, then one raw HTTP/1.1 response is written on the socket. The
+// connection is always closed afterwards: node's parser is in an error state, so nothing else can follow.
+import { STATUS_CODES, validateHeaderName, validateHeaderValue } from 'node:http';
+import type { Duplex, Readable } from 'node:stream';
+import { lowerHeaderName } from './header-name.js';
+import { checkedStatus, hasNoBody } from './status.js';
+import type { ReplySink } from './types.js';
+
+type HeaderValue = string | number | string[];
+
+/** Framing is the writer's own: these are never taken from the headers that were set. */
+const FRAMING = new Set(['content-length', 'transfer-encoding', 'connection']);
+
+export class SocketReply implements ReplySink {
+  private readonly socket: Duplex;
+  private readonly headers = new Map<string, HeaderValue>();
+  private code: number;
+  private chosen = false;
+  private written = false;
+
+  constructor(socket: Duplex, initialStatus: number) {
+    this.socket = socket;
+    this.code = initialStatus;
+  }
+
+  get statusCode(): number {
+    return this.code;
+  }
+
+  get statusChosen(): boolean {
+    return this.chosen;
+  }
+
+  get sent(): boolean {
+    return this.written;
+  }
+
+  status(code: number): this {
+    this.code = checkedStatus(code);
+    this.chosen = true;
+    return this;
+  }
+
+  header(name: string, value: string | number | readonly string[]): this {
+    // Node's own checks, so a value with CR/LF is refused here as on a node response, never written.
+    validateHeaderName(name);
+    if (typeof value === 'object') {
+      for (const item of value) validateHeaderValue(name, item);
+      this.headers.set(lowerHeaderName(name), [...value]);
+    } else {
+      if (typeof value === 'string') validateHeaderValue(name, value);
+      this.headers.set(lowerHeaderName(name), value);
+    }
+    return this;
+  }
+
+  getHeader(name: string): HeaderValue | undefined {
+    return this.headers.get(lowerHeaderName(name));
+  }
+
+  removeHeader(name: string): this {
+    this.headers.delete(lowerHeaderName(name));
+    return this;
+  }
+
+  send(payload?: string | Buffer): void {
+    this.finish(this.code, payload, undefined);
+  }
+
+  finish(status: number, body: string | Buffer | undefined, contentType: string | undefined): void {
+    if (this.written) throw new Error('The response was already sent.');
+    this.written = true;
+    const socket = this.socket;
+    if (socket.destroyed || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    if (contentType !== undefined) this.headers.set('content-type', contentType);
+    const payload = hasNoBody(status) ? undefined : body;
+    if (payload === undefined) this.headers.delete('content-type');
+    let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Unknown'}\r\n`;
+    for (const [name, value] of this.headers) {
+      if (FRAMING.has(name)) continue;
+      if (Array.isArray(value)) for (const item of value) head += `${name}: ${item}\r\n`;
+      else head += `${name}: ${String(value)}\r\n`;
+    }
+    if (!hasNoBody(status))
+      head += `content-length: ${payload === undefined ? 0 : Buffer.byteLength(payload)}\r\n`;
+    head += 'connection: close\r\n\r\n';
+    socket.end(
+      payload === undefined ? head : Buffer.concat([Buffer.from(head, 'latin1'), toBuffer(payload)]),
+    );
+  }
+
+  /** Nothing streams an answer to a broken request; refusing lets the envelope answer instead. */
+  stream(_status: number, source: Readable): Promise<void> {
+    source.destroy();
+    return Promise.reject(new Error('A client error is not answered with a stream.'));
+  }
+}
+
+function toBuffer(payload: string | Buffer): Buffer {
+  return typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;
+}
