@@ -195,6 +195,36 @@ describe.each(adapters)('replies on $name', (adapter) => {
     });
   });
 
+  it('replaces a header set twice, Set-Cookie included; a list sends one line per value', async () => {
+    const cookies = [
+      route({
+        method: 'GET',
+        url: '/cookies/replaced',
+        handler: ({ reply }) => {
+          reply.header('set-cookie', 'a=1; Path=/');
+          reply.header('Set-Cookie', 'b=2; Path=/');
+          return { ok: true };
+        },
+      }),
+      route({
+        method: 'GET',
+        url: '/cookies/listed',
+        handler: ({ reply }) => {
+          reply.header('set-cookie', 'a=1; Path=/');
+          reply.header('set-cookie', ['b=2; Path=/', 'c=3; Path=/']);
+          return { ok: true, read: reply.getHeader('set-cookie') };
+        },
+      }),
+    ];
+    await withServer(adapter, { routes: cookies }, async (url) => {
+      const replaced = await rawRequest(url, { method: 'GET', path: '/cookies/replaced' });
+      expect(replaced.headers['set-cookie']).toEqual(['b=2; Path=/']);
+      const listed = await rawRequest(url, { method: 'GET', path: '/cookies/listed' });
+      expect(listed.headers['set-cookie']).toEqual(['b=2; Path=/', 'c=3; Path=/']);
+      expect(JSON.parse(listed.body)).toEqual({ ok: true, read: ['b=2; Path=/', 'c=3; Path=/'] });
+    });
+  });
+
   it('awaits async handlers', async () => {
     await withServer(adapter, { routes }, async (url) => {
       expect((await call(`${url}/async`)).json).toEqual({ later: true });

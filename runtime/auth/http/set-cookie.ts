@@ -1,7 +1,7 @@
 // Writing the session cookie's Set-Cookie line on a reply. One answer says one thing about the cookie: a
 // line written later (the new session of a sign-in) replaces an earlier one for the same cookie (the expiry
-// of an unverifiable cookie), and lines of other cookies stay. Adapters differ on a second
-// `header('set-cookie', ...)` (Fastify appends, Express and Hono replace), so the list is rebuilt here.
+// of an unverifiable cookie), and lines other code set for other cookies stay. `reply.header()` replaces
+// the whole header on every adapter, so the list is rebuilt here.
 import type { SvcReply } from '../../http/types.js';
 import type { SessionCookie } from './cookie.js';
 
