@@ -3,7 +3,8 @@
 // methods; applications may call them directly (a CLI, a test fixture, a custom route).
 import { errors } from '../../generated/modules/errors.js';
 import { Hooks, type HookEvents } from '../app/hooks.js';
-import type { AuthEventName, AuthEventPayloads } from './events.js';
+import { HttpError } from '../http/errors.js';
+import type { AuthEventName, AuthEventPayloads, LoginFailureReason } from './events.js';
 import { resolveTtls, type AuthOptions, type AuthTtls, type SecondFactor } from './options.js';
 import {
   hashPassword,
@@ -25,7 +26,7 @@ import {
   type PublicUser,
   type UserSource,
 } from './stores/users.js';
-import { LoginThrottle } from './throttle/login-throttle.js';
+import { LoginThrottle, type LoginAttempt, type LoginReservation } from './throttle/login-throttle.js';
 import { AccessTokens } from './tokens/access-tokens.js';
 import { hashToken, newOpaqueToken } from './tokens/opaque.js';
 import { SessionIds } from './tokens/session-ids.js';
@@ -114,9 +115,10 @@ export class Auth {
   }
 
   /**
-   * Signs in with email and password (and the second factor once the account has one). Failures count
-   * against the throttle per email and per IP; a locked email or address answers 429 AUTH_LOCKED even for the
-   * right password.
+   * Signs in with email and password (and the second factor once the account has one). Every attempt first
+   * reserves its place in the throttle's counters, per email and per IP, so no more passwords are checked than
+   * the limits allow however many arrive at once; a locked email or address answers 429 AUTH_LOCKED even for
+   * the right password. Failures keep their reservations; a success clears the email's counter.
    */
   async login(
     email: string,
@@ -128,31 +130,23 @@ export class Auth {
     // revokes them (RefreshTokenStore.revokeUser).
     const started = this.clock();
     const address = normalizeEmail(email);
-    const attempt = { email: address, ip: from.ip };
-    const failed = async (reason: AuthEventPayloads['auth:login_failed']['reason'], error: Error) => {
-      await this.emit('auth:login_failed', { email: address, reason, ip: from.ip });
-      await this.throttle?.recordFailure(attempt);
-      return error;
-    };
+    const reservation = await this.reserveAttempt({ email: address, ip: from.ip });
+    let found: AuthUser | null;
     try {
-      await this.throttle?.assertOpen(attempt);
-    } catch (locked) {
-      await this.emit('auth:login_failed', { email: address, reason: 'locked', ip: from.ip });
-      throw locked;
+      found = await this.users.findByEmail(address);
+    } catch (error) {
+      // No password was checked: the attempt gives its places back.
+      if (reservation) await this.throttle?.release(reservation);
+      throw error;
     }
-    const user = await this.checkPassword(address, password);
-    if (typeof user === 'string') throw await failed(user, errors.AUTH_INVALID_CREDENTIALS());
-    const amr = [...PASSWORD_AMR];
-    if (this.secondFactor && (await this.secondFactor.isEnabled(user.id))) {
-      // Only a right password learns that a code is needed; it spends the same budgets as a wrong one.
-      if (mfaCode === undefined || mfaCode === '')
-        throw await failed('mfa_required', errors.AUTH_MFA_REQUIRED());
-      if (!(await this.secondFactor.verify(user.id, mfaCode))) {
-        throw await failed('mfa_invalid', errors.AUTH_MFA_INVALID_CODE());
-      }
-      amr.push('mfa');
+    const verdict = await this.signInVerdict(found, password, mfaCode);
+    if (!('user' in verdict)) {
+      await this.emit('auth:login_failed', { email: address, reason: verdict.reason, ip: from.ip });
+      if (reservation) await this.throttle?.recordFailure(reservation);
+      throw verdict.error;
     }
-    await this.throttle?.recordSuccess(attempt);
+    const { user, amr } = verdict;
+    if (reservation) await this.throttle?.recordSuccess(reservation);
     const shown = publicUser(user);
     const tokens = await this.issueTokens(shown, amr, newOpaqueToken(), started);
     const sessionId = from.session === true ? await this.createSession(user.id, { amr }) : undefined;
@@ -164,7 +158,8 @@ export class Auth {
 
   /** Checks credentials without side effects (no throttle, no events, no tokens): the user, or null. */
   async attempt(email: string, password: string): Promise<PublicUser | null> {
-    const user = await this.checkPassword(normalizeEmail(email), password);
+    const found = await this.users.findByEmail(normalizeEmail(email));
+    const user = await this.checkPassword(found, password);
     return typeof user === 'string' ? null : publicUser(user);
   }
 
@@ -353,12 +348,45 @@ export class Auth {
     return { accessToken, refreshToken };
   }
 
-  /** The user when the password matches, else why not. Unknown emails pay for one scrypt as well. */
+  /** The reservation of a sign-in attempt (none without a throttle); a refusal is reported as an event. */
+  private async reserveAttempt(attempt: LoginAttempt): Promise<LoginReservation | undefined> {
+    try {
+      return await this.throttle?.reserve(attempt);
+    } catch (error) {
+      if (error instanceof HttpError && error.code === 'AUTH_LOCKED') {
+        await this.emit('auth:login_failed', { email: attempt.email, reason: 'locked', ip: attempt.ip });
+      }
+      throw error;
+    }
+  }
+
+  /** The password, then the second factor once the account has one: the user and amr, or why not. */
+  private async signInVerdict(
+    found: AuthUser | null,
+    password: string,
+    mfaCode: string | undefined,
+  ): Promise<{ user: AuthUser; amr: string[] } | { reason: LoginFailureReason; error: Error }> {
+    const user = await this.checkPassword(found, password);
+    if (typeof user === 'string') return { reason: user, error: errors.AUTH_INVALID_CREDENTIALS() };
+    const amr = [...PASSWORD_AMR];
+    if (this.secondFactor && (await this.secondFactor.isEnabled(user.id))) {
+      // Only a right password learns that a code is needed; it spends the same budgets as a wrong one.
+      if (mfaCode === undefined || mfaCode === '') {
+        return { reason: 'mfa_required', error: errors.AUTH_MFA_REQUIRED() };
+      }
+      if (!(await this.secondFactor.verify(user.id, mfaCode))) {
+        return { reason: 'mfa_invalid', error: errors.AUTH_MFA_INVALID_CODE() };
+      }
+      amr.push('mfa');
+    }
+    return { user, amr };
+  }
+
+  /** `user` when the password matches, else why not. Unknown emails pay for one scrypt as well. */
   private async checkPassword(
-    email: string,
+    user: AuthUser | null,
     password: string,
   ): Promise<AuthUser | 'unknown_email' | 'wrong_password' | 'no_password'> {
-    const user = await this.users.findByEmail(email);
     if (!user?.passwordHash) {
       this.decoyHash ??= hashPassword(newOpaqueToken(), this.hashParams);
       await verifyPassword(password, await this.decoyHash);

@@ -25,7 +25,7 @@ function call(
   service: RunningService,
   method: string,
   path: string,
-  options: { body?: unknown; headers?: Record<string, string> } = {},
+  options: { body?: unknown; headers?: Record<string, string>; localAddress?: string } = {},
 ): Promise<Answer> {
   const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
   return new Promise((resolve, reject) => {
@@ -33,6 +33,7 @@ function call(
       `${service.url}${path}`,
       {
         method,
+        ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress }),
         headers: {
           ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
           ...options.headers,
@@ -145,21 +146,73 @@ describe('two processes on one PostgreSQL and one Redis', () => {
     }
   });
 
-  test('an idempotent POST made on A is replayed on B', async () => {
+  test('50 wrong passwords sent at once to both processes check at most 5; the right one then answers AUTH_LOCKED', async () => {
+    const { a, b } = processes;
+    const email = uniqueEmail('burst');
+    await register(a, email);
+    // Sent from loopback addresses of this test's own: the login route allows 30 requests a minute per address
+    // (the earlier tests signed in from 127.0.0.1), and an address of its own keeps the answers about the account.
+    const arrived: string[] = [];
+    const burst = await Promise.all(
+      Array.from({ length: 50 }, (_, n) =>
+        call(n % 2 === 0 ? a : b, 'POST', '/auth/login', {
+          body: { email, password: 'wrong password!' },
+          localAddress: `127.0.0.${20 + (n % 2)}`,
+        }).then((answer) => {
+          arrived.push(`${answer.status} ${errorCode(answer)}`);
+          return answer;
+        }),
+      ),
+    );
+    // Each password checked answers 401, but the one that reached the limit of 5, which answers 429.
+    const answers = burst.map((answer) => `${answer.status} ${errorCode(answer)}`);
+    const unauthorized = answers.filter((answer) => answer === '401 AUTH_INVALID_CREDENTIALS').length;
+    expect(unauthorized).toBeLessThanOrEqual(4);
+    expect(answers.filter((answer) => answer === '429 AUTH_LOCKED')).toHaveLength(50 - unauthorized);
+    // The others were refused before any password was hashed, so their answers came back before the first
+    // checked password's (a throttle that checked first and counted after answered 401 first, then 429s).
+    const firstChecked = arrived.indexOf('401 AUTH_INVALID_CREDENTIALS');
+    expect(firstChecked === -1 ? arrived.length : firstChecked).toBeGreaterThanOrEqual(25);
+    for (const [service, localAddress] of [
+      [a, '127.0.0.22'],
+      [b, '127.0.0.23'],
+    ] as const) {
+      const right = await call(service, 'POST', '/auth/login', {
+        body: { email, password: PASSWORD },
+        localAddress,
+      });
+      expect(`${right.status} ${errorCode(right)}`).toBe('429 AUTH_LOCKED');
+    }
+  });
+
+  test('an idempotent POST made on A is replayed on B the moment A answered, 50 times in a row', async () => {
     const { a, b } = processes;
     const { accessToken } = (await register(a, uniqueEmail('idem'))).body as { accessToken: string };
-    // Behind a load balancer both processes see the one public host (the key's scope includes it).
-    const headers = {
-      authorization: `Bearer ${accessToken}`,
-      'idempotency-key': `key-${Date.now()}`,
-      host: 'notes.example.com',
-    };
-    const first = await call(a, 'POST', '/notes', { body: { title: 'Once' }, headers });
-    expect(first.status).toBe(201);
-    const again = await call(b, 'POST', '/notes', { body: { title: 'Once' }, headers });
-    expect(again.status).toBe(201);
-    expect(again.headers['idempotent-replayed']).toBe('true');
-    expect(again.body).toEqual(first.body);
+    for (let round = 0; round < 50; round++) {
+      // Behind a load balancer both processes see the one public host (the key's scope includes it).
+      const headers = {
+        authorization: `Bearer ${accessToken}`,
+        'idempotency-key': `key-${Date.now()}-${round}`,
+        host: 'notes.example.com',
+      };
+      const first = await call(a, 'POST', '/notes', { body: { title: `Once ${round}` }, headers });
+      expect(first.status).toBe(201);
+      // The record is complete before A's answer leaves: B never sees it pending (409).
+      const again = await call(b, 'POST', '/notes', { body: { title: `Once ${round}` }, headers });
+      expect(again.status).toBe(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+    }
+    const reused = await call(b, 'POST', '/notes', {
+      body: { title: 'Another' },
+      headers: { authorization: `Bearer ${accessToken}`, 'idempotency-key': 'reused', host: 'h' },
+    });
+    expect(reused.status).toBe(201);
+    const other = await call(a, 'POST', '/notes', {
+      body: { title: 'Different' },
+      headers: { authorization: `Bearer ${accessToken}`, 'idempotency-key': 'reused', host: 'h' },
+    });
+    expect([other.status, errorCode(other)]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
   });
 
   test('an MCP session opened on A serves calls on B, and DELETE on B ends it for A', async () => {

@@ -95,6 +95,119 @@ describe('Auth', () => {
     expect([error.status, error.code]).toEqual([500, 'AUTH_EMAIL_AMBIGUOUS']);
   });
 
+  describe('the login throttle under concurrency', () => {
+    /** A user source counting lookups by email: login makes one before each password it hashes. */
+    function countingSource() {
+      const memory = new MemoryUserSource();
+      const counter = { lookups: 0, failing: 0 };
+      const users: UserSource = {
+        findByEmail: async (email) => {
+          counter.lookups++;
+          if (counter.failing > 0) {
+            counter.failing--;
+            throw new Error('database down');
+          }
+          return memory.findByEmail(email);
+        },
+        findById: (id) => memory.findById(id),
+        create: (user) => memory.create(user),
+        update: (id, patch) => memory.update(id, patch),
+      };
+      return { users, counter };
+    }
+
+    async function answers(attempts: Promise<unknown>[]): Promise<string[]> {
+      const settled = await Promise.allSettled(attempts);
+      return settled.map((result) =>
+        result.status === 'fulfilled' ? 'ok' : String((result.reason as HttpError).code),
+      );
+    }
+
+    const tally = (codes: string[]) =>
+      codes.reduce<Record<string, number>>(
+        (counts, code) => ({ ...counts, [code]: (counts[code] ?? 0) + 1 }),
+        {},
+      );
+
+    it('checks at most 5 of 50 wrong passwords sent at once; the right one right after answers AUTH_LOCKED', async () => {
+      const { users, counter } = countingSource();
+      // A slower hash than FAST_HASH, so the attempts really overlap while passwords are checked.
+      const auth = new Auth({ secret: SECRET, passwordHash: { ln: 10, r: 8, p: 1 }, users });
+      const reasons: string[] = [];
+      auth.hooks.on('auth:login_failed', ({ reason }) => void reasons.push(reason));
+      await auth.register('burst@example.com', 'the right password');
+      counter.lookups = 0;
+      const from = { ip: '203.0.113.9' };
+      const burst = await answers(
+        Array.from({ length: 50 }, () =>
+          auth.login('burst@example.com', 'a wrong password', undefined, from),
+        ),
+      );
+      expect(counter.lookups).toBeLessThanOrEqual(5);
+      expect(tally(burst)).toEqual({ AUTH_INVALID_CREDENTIALS: 4, AUTH_LOCKED: 46 });
+      expect(
+        (await answers([auth.login('burst@example.com', 'the right password', undefined, from)]))[0],
+      ).toBe('AUTH_LOCKED');
+      expect(counter.lookups).toBeLessThanOrEqual(5);
+      expect(tally(reasons)).toEqual({ wrong_password: 5, locked: 46 });
+    });
+
+    it('a right password without the MFA code spends the budget like a wrong one, at once too', async () => {
+      const { users, counter } = countingSource();
+      let codeChecks = 0;
+      const secondFactor = {
+        isEnabled: async () => true,
+        verify: async (_userId: string, code: string) => {
+          codeChecks++;
+          return code === '123456';
+        },
+      };
+      const auth = new Auth({ secret: SECRET, passwordHash: { ln: 10, r: 8, p: 1 }, users, secondFactor });
+      await auth.register('mfa@example.com', 'the right password');
+      counter.lookups = 0;
+      const noCode = await answers(
+        Array.from({ length: 20 }, () => auth.login('mfa@example.com', 'the right password')),
+      );
+      expect(counter.lookups).toBeLessThanOrEqual(5);
+      expect(tally(noCode)).toEqual({ AUTH_MFA_REQUIRED: 4, AUTH_LOCKED: 16 });
+      // Guessing codes is throttled the same way: a locked account checks none, the right one included.
+      const withCode = await answers([
+        auth.login('mfa@example.com', 'the right password', '000000'),
+        auth.login('mfa@example.com', 'the right password', '123456'),
+      ]);
+      expect(withCode).toEqual(['AUTH_LOCKED', 'AUTH_LOCKED']);
+      expect(codeChecks).toBe(0);
+    });
+
+    it('a wrong MFA code spends the budget; a success clears the account counter', async () => {
+      const secondFactor = {
+        isEnabled: async () => true,
+        verify: async (_userId: string, code: string) => code === '123456',
+      };
+      const auth = new Auth({ secret: SECRET, passwordHash: FAST_HASH, secondFactor });
+      await auth.register('code@example.com', 'the right password');
+      const login = (code: string) => answers([auth.login('code@example.com', 'the right password', code)]);
+      for (let n = 0; n < 4; n++) expect(await login('000000')).toEqual(['AUTH_MFA_INVALID_CODE']);
+      expect(await login('123456')).toEqual(['ok']);
+      for (let n = 0; n < 4; n++) expect(await login('000000')).toEqual(['AUTH_MFA_INVALID_CODE']);
+      expect(await login('000000')).toEqual(['AUTH_LOCKED']);
+      expect(await login('123456')).toEqual(['AUTH_LOCKED']);
+    });
+
+    it('an attempt whose user lookup fails checks no password and costs nothing', async () => {
+      const { users, counter } = countingSource();
+      const auth = new Auth({ secret: SECRET, passwordHash: FAST_HASH, users });
+      await auth.register('flaky@example.com', 'the right password');
+      counter.failing = 10;
+      for (let n = 0; n < 10; n++) {
+        await expect(auth.login('flaky@example.com', 'a wrong password')).rejects.toThrow('database down');
+      }
+      const wrong = () => answers([auth.login('flaky@example.com', 'a wrong password')]);
+      for (let n = 0; n < 4; n++) expect(await wrong()).toEqual(['AUTH_INVALID_CREDENTIALS']);
+      expect(await wrong()).toEqual(['AUTH_LOCKED']);
+    });
+  });
+
   it('usersByIds keeps the seed rules over a source without findByIds', async () => {
     const memory = new MemoryUserSource();
     let lookups = 0;

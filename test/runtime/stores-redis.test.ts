@@ -119,7 +119,7 @@ describe('Redis stores: keys', () => {
     await oneTimeTokens.create('o3', { ...mail, purpose: 'reset-password' });
     await oneTimeTokens.consume('o2', 'reset-password', T0 + 1);
     for (let n = 0; n < 3; n++)
-      await throttle.hit('alice@example.com', { windowMs: 60_000, maxAttempts: 3, now: T0 });
+      await throttle.reserve('alice@example.com', { windowMs: 60_000, maxAttempts: 3, now: T0 });
     await rateLimit.hit('ip:1', 60_000, 10);
     const idempotency = stores.idempotency(HOUR);
     await idempotency.setPending('k1');
@@ -486,7 +486,8 @@ describe('Redis stores: Redis unreachable', () => {
         () => stores.sessions.create('s2', session),
         () => stores.refreshTokens.markUsed('r1', T0),
         () => stores.oneTimeTokens.consume('o1', 'verify-email', T0),
-        () => stores.throttle.hit('k', { windowMs: 1000, maxAttempts: 3, now: T0 }),
+        () => stores.throttle.reserve('k', { windowMs: 1000, maxAttempts: 3, now: T0 }),
+        () => stores.throttle.refund('k', { windowEndsAt: T0 + 1000, maxAttempts: 3, now: T0 }),
         () => stores.rateLimit.hit('ip', 1000, 5),
         () => stores.idempotency().setPending('k'),
         () =>

@@ -1,9 +1,13 @@
 // `new LoginThrottle({ maxAttempts, windowMs, store, namespace, clock })` (seed 000 "Limits", the login-throttle
-// rows of "States and transitions"): failed sign-ins are counted per email and per IP; the failure that reaches
-// the limit locks that key for a window and answers AUTH_LOCKED (429), as does every attempt while it is
-// locked, right password or not; a successful sign-in clears the account's counter (not the IP's, so signing
-// in to one's own account cannot reset the counter an attacker builds from the same address).
+// rows of "States and transitions"): sign-in attempts are counted per email and per IP. Each attempt reserves
+// its place in both counters before its password is checked, so however many arrive at once, at most
+// `maxAttempts` passwords are checked per email and `maxAttemptsPerIp` per IP in a window. A failure keeps its
+// reservation; the one that reached a limit answers AUTH_LOCKED (429), as does every attempt while a key is
+// locked, right password or not. A success clears the account's counter and gives its IP reservation back
+// (not the IP's whole counter, so signing in to one's own account cannot reset the counter an attacker builds
+// from the same address, and an office behind one address does not spend its budget by signing in).
 import { errors } from '../../../generated/modules/errors.js';
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
 import { MemoryThrottleStore } from './memory-store.js';
 import { isLocked, type ThrottleEntry, type ThrottleStore } from './store.js';
@@ -30,10 +34,27 @@ export interface LoginThrottleOptions {
   clock?: () => number;
 }
 
+const OPTION_NAMES = ['maxAttempts', 'maxAttemptsPerIp', 'windowMs', 'store', 'namespace', 'clock'] as const;
+
 export interface LoginAttempt {
   email: string;
   /** The client's address as the adapter reports it; undefined shares the unknown-address counter. */
   ip: string | undefined;
+}
+
+/** One granted place in one counter. */
+export interface LoginKeyReservation {
+  readonly key: string;
+  /** The window it was granted in: giving it back never touches a later window. */
+  readonly windowEndsAt: number;
+  /** This reservation reached the key's limit (and locked the key). */
+  readonly reachedLimit: boolean;
+}
+
+/** An attempt's places in the account's and the address's counters, from `reserve`. */
+export interface LoginReservation {
+  readonly account: LoginKeyReservation;
+  readonly address: LoginKeyReservation;
 }
 
 export class LoginThrottle {
@@ -45,6 +66,7 @@ export class LoginThrottle {
   private readonly clock: () => number;
 
   constructor(options: LoginThrottleOptions = {}) {
+    rejectUnknownOptions(options, OPTION_NAMES, 'LoginThrottle');
     this.maxAttempts = positiveWholeNumber(
       options.maxAttempts,
       DEFAULT_LOGIN_MAX_ATTEMPTS,
@@ -72,40 +94,70 @@ export class LoginThrottle {
     this.clock = options.clock ?? Date.now;
   }
 
-  /** Throws AUTH_LOCKED when the email or the address is locked; call before checking the password. */
-  async assertOpen(attempt: LoginAttempt): Promise<void> {
+  /**
+   * Reserves the attempt in the address's counter, then the account's; call before checking the password.
+   * Throws AUTH_LOCKED (details.retryAfterSeconds) when either refuses, having given the other back. The
+   * address goes first: an address already locked never touches, even for a moment, an account's counter.
+   */
+  async reserve(attempt: LoginAttempt): Promise<LoginReservation> {
     const now = this.clock();
-    const [account, address] = await Promise.all([
-      this.store.get(this.emailKey(attempt.email), now),
-      this.store.get(this.ipKey(attempt.ip), now),
-    ]);
-    if (isLocked(account, now) || isLocked(address, now)) throw this.locked([account, address], now);
+    const address = await this.reserveKey(this.ipKey(attempt.ip), this.maxAttemptsPerIp, now);
+    let account: LoginKeyReservation;
+    try {
+      account = await this.reserveKey(this.emailKey(attempt.email), this.maxAttempts, now);
+    } catch (refused) {
+      await this.refund(address, this.maxAttemptsPerIp);
+      throw refused;
+    }
+    return { account, address };
   }
 
   /**
-   * Counts a failed sign-in for the email and the address. The failure that reaches a limit answers
-   * AUTH_LOCKED (thrown) instead of the caller's own error; any other failure returns normally.
+   * A failed attempt (wrong password, missing or wrong second factor) keeps its reservations. The one whose
+   * reservation reached a limit answers AUTH_LOCKED (thrown) instead of the caller's own error, unless the
+   * key has opened meanwhile (a success in between cleared it); any other returns normally.
    */
-  async recordFailure(attempt: LoginAttempt): Promise<void> {
+  async recordFailure(reservation: LoginReservation): Promise<void> {
+    const reached = [reservation.account, reservation.address].filter((key) => key.reachedLimit);
+    if (reached.length === 0) return;
     const now = this.clock();
-    const [account, address] = await Promise.all([
-      this.store.hit(this.emailKey(attempt.email), {
-        windowMs: this.windowMs,
-        maxAttempts: this.maxAttempts,
-        now,
-      }),
-      this.store.hit(this.ipKey(attempt.ip), {
-        windowMs: this.windowMs,
-        maxAttempts: this.maxAttemptsPerIp,
-        now,
-      }),
-    ]);
-    if (isLocked(account, now) || isLocked(address, now)) throw this.locked([account, address], now);
+    const entries = await Promise.all(reached.map((key) => this.store.get(key.key, now)));
+    const locked = entries.filter((entry) => isLocked(entry, now));
+    if (locked.length > 0) throw this.locked(locked, now);
   }
 
-  /** A successful sign-in: the account's counter starts over; the address keeps its count. */
-  async recordSuccess(attempt: Pick<LoginAttempt, 'email'>): Promise<void> {
-    await this.store.clear(this.emailKey(attempt.email));
+  /**
+   * A successful sign-in: the account's counter starts over; the address gets this attempt's reservation
+   * back and keeps the failures it counted.
+   */
+  async recordSuccess(reservation: LoginReservation): Promise<void> {
+    await Promise.all([
+      this.store.clear(reservation.account.key),
+      this.refund(reservation.address, this.maxAttemptsPerIp),
+    ]);
+  }
+
+  /** Gives both reservations back, for an attempt that checked no password (its user lookup failed). */
+  async release(reservation: LoginReservation): Promise<void> {
+    await Promise.all([
+      this.refund(reservation.account, this.maxAttempts),
+      this.refund(reservation.address, this.maxAttemptsPerIp),
+    ]);
+  }
+
+  private async reserveKey(key: string, maxAttempts: number, now: number): Promise<LoginKeyReservation> {
+    const reserved = await this.store.reserve(key, { windowMs: this.windowMs, maxAttempts, now });
+    if (!reserved.granted) throw this.locked([reserved.entry], now);
+    const { entry } = reserved;
+    return { key, windowEndsAt: entry.windowEndsAt, reachedLimit: entry.count >= maxAttempts };
+  }
+
+  private refund(reservation: LoginKeyReservation, maxAttempts: number): Promise<void> {
+    return this.store.refund(reservation.key, {
+      windowEndsAt: reservation.windowEndsAt,
+      maxAttempts,
+      now: this.clock(),
+    });
   }
 
   private emailKey(email: string): string {
@@ -117,10 +169,16 @@ export class LoginThrottle {
     return `${this.namespace}:ip:${ip === undefined || ip === '' ? UNKNOWN_IP_KEY : ip}`;
   }
 
+  /** AUTH_LOCKED, retrying once the latest of the refusing entries opens (at least a second from now). */
   private locked(entries: (ThrottleEntry | undefined)[], now: number): Error {
-    const until = Math.max(...entries.map((entry) => (isLocked(entry, now) ? (entry?.lockedUntil ?? 0) : 0)));
+    const opensAt = Math.max(...entries.map((entry) => (entry === undefined ? now : reopensAt(entry, now))));
     return errors.AUTH_LOCKED({
-      details: { retryAfterSeconds: Math.max(1, Math.ceil((until - now) / 1000)) },
+      details: { retryAfterSeconds: Math.max(1, Math.ceil((opensAt - now) / 1000)) },
     });
   }
+}
+
+/** When a refusing entry takes attempts again: its lock's end, or else (window used up) its window's end. */
+function reopensAt(entry: ThrottleEntry, now: number): number {
+  return isLocked(entry, now) ? (entry.lockedUntil ?? now) : entry.windowEndsAt;
 }

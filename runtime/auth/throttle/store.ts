@@ -1,22 +1,41 @@
 // The login-throttle store contract (seed 000 "Stores": login throttle store). One counter per key (an email
-// or an IP under the throttle's namespace); `hit` counts a failure and locks the key in one atomic step, so a
-// shared backend (SQL, Redis) can implement it as one conditional write.
+// or an IP under the throttle's namespace). A sign-in reserves its attempt before any password is hashed:
+// `reserve` decides and counts in one atomic step, so however many attempts arrive at once, on one process or
+// many, at most `maxAttempts` are granted per window. A shared backend implements it as one conditional write
+// (SQL) or one script (Redis), never read-then-write.
 
 export interface ThrottleEntry {
-  /** Failures counted in the current window. */
+  /** Attempts reserved in the current window and not given back. */
   count: number;
   /** When the current window ends and the count starts over (unix ms). */
   windowEndsAt: number;
-  /** Set once the count reached the limit: the key is refused until then (unix ms). */
+  /** Set by the reservation that reached the limit: the key refuses every attempt until then (unix ms). */
   lockedUntil?: number;
 }
 
-export interface ThrottleHit {
+export interface ThrottleReservation {
   /** Length of a counting window, and of a lock, in ms. */
   windowMs: number;
-  /** The failure that reaches this count locks the key. */
+  /** Attempts granted per window (at least 1); the one that reaches it locks the key. */
   maxAttempts: number;
   /** The caller's clock (unix ms), so every store counts in the same time. */
+  now: number;
+}
+
+/** What `reserve` decided, with the entry as it stands after the decision. */
+export type ThrottleReserved =
+  | { granted: true; entry: ThrottleEntry }
+  /**
+   * Refused: the key is locked, or its window is used up. `entry` says until when; a store that reads it after
+   * deciding may find it gone meanwhile (cleared or expired), hence optional.
+   */
+  | { granted: false; entry: ThrottleEntry | undefined };
+
+export interface ThrottleRefund {
+  /** The window the reservation was granted in (its entry's `windowEndsAt`): a later window is not touched. */
+  windowEndsAt: number;
+  /** The limit the reservation was granted under. */
+  maxAttempts: number;
   now: number;
 }
 
@@ -24,10 +43,18 @@ export interface ThrottleStore {
   /** The key's entry, or undefined when it has none or its window and lock are over. */
   get(key: string, now: number): Promise<ThrottleEntry | undefined>;
   /**
-   * Counts one failure: starts a window when there is none (or it ended), adds one, and locks the key for
-   * `windowMs` when the count reaches `maxAttempts`. Atomic per key. Returns the entry after the hit.
+   * Reserves one attempt, atomically per key: an expired entry is dropped; a locked key refuses; a window that
+   * ended starts over at 0 (an ended lock goes with it); a window used up (`count >= maxAttempts`) refuses;
+   * otherwise the count goes up by one, and the reservation that reaches `maxAttempts` locks the key for
+   * `windowMs` from `now`, so no attempt passes while the last granted ones are still being checked.
    */
-  hit(key: string, hit: ThrottleHit): Promise<ThrottleEntry>;
+  reserve(key: string, reservation: ThrottleReservation): Promise<ThrottleReserved>;
+  /**
+   * Gives one reservation of the window `windowEndsAt` back, atomically: the count goes down by one (never
+   * below 0) and, once it is under `maxAttempts` again, a lock goes too (only reservations made it, and one of
+   * them did not fail). Nothing happens when the key has no live entry of that window.
+   */
+  refund(key: string, refund: ThrottleRefund): Promise<void>;
   /** Forgets the key (a successful sign-in clears the account's counter). */
   clear(key: string): Promise<void>;
 }

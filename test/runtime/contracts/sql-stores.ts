@@ -139,35 +139,56 @@ export function sqlStoreContracts(backend: string, client: () => SqlClient): voi
       expect(await users.update('no-such-id', {})).toBeNull();
     });
 
-    it('SqlThrottleStore follows MemoryThrottleStore hit by hit, a lock outliving its window included', async () => {
+    it('SqlThrottleStore follows MemoryThrottleStore call by call, a lock outliving its window included', async () => {
       const sql = new SqlThrottleStore(await reset());
       const memory = new MemoryThrottleStore();
-      // [key, now, maxAttempts]: a hit; [key, now]: a get. Window (and lock) 100 ms.
-      const steps: [string, number, number?][] = [
-        ['k', 0, 3],
-        ['k', 10, 3],
-        ['k', 20, 3], // locked until 120; the window ends at 100
-        ['k', 50],
-        ['k', 100, 3], // a new window while the lock holds
-        ['k', 119],
-        ['k', 120],
-        ['k', 130, 3], // the lock ended, the window runs: the ended lock stays as it was
-        ['k', 140, 3], // the limit again: locked until 240
-        ['k', 239],
-        ['k', 240], // window (200) and lock over
-        ['k', 240, 3], // afresh, no lock
-        ['once', 0, 1], // maxAttempts 1: the first failure locks
-        ['once', 50, 1], // a hit while locked keeps the lock
+      type Step =
+        | ['reserve', string, number, number] // key, now, maxAttempts
+        | ['refund', string, number, number, number] // key, now, maxAttempts, windowEndsAt
+        | ['get', string, number];
+      // Window (and lock) 100 ms.
+      const steps: Step[] = [
+        ['reserve', 'k', 0, 3],
+        ['reserve', 'k', 10, 3],
+        ['reserve', 'k', 20, 3], // locked until 120; the window ends at 100
+        ['reserve', 'k', 50, 3], // refused
+        ['get', 'k', 50],
+        ['reserve', 'k', 100, 3], // refused: the lock outlives the window
+        ['get', 'k', 119],
+        ['get', 'k', 120],
+        ['reserve', 'k', 120, 3], // a new window, without the ended lock
+        ['reserve', 'k', 130, 3],
+        ['reserve', 'k', 140, 3], // the limit again: locked until 240
+        ['refund', 'k', 150, 3, 220], // back under the limit: the lock goes
+        ['get', 'k', 150],
+        ['reserve', 'k', 160, 3], // the limit again: locked until 260
+        ['refund', 'k', 170, 3, 100], // a window that is over: nothing
+        ['refund', 'k', 170, 2, 220], // still at the limit of 2: the lock stays
+        ['get', 'k', 170],
+        ['get', 'k', 259],
+        ['get', 'k', 260],
+        ['reserve', 'once', 0, 1], // maxAttempts 1: the first reservation locks
+        ['reserve', 'once', 50, 1], // refused while locked
+        ['refund', 'once', 60, 1, 100],
+        ['reserve', 'once', 70, 1],
       ];
-      for (const [key, now, maxAttempts] of steps) {
+      for (const step of steps) {
         const [expected, actual] =
-          maxAttempts === undefined
-            ? [await memory.get(key, now), await sql.get(key, now)]
-            : [
-                await memory.hit(key, { windowMs: 100, maxAttempts, now }),
-                await sql.hit(key, { windowMs: 100, maxAttempts, now }),
-              ];
-        expect(actual, `${key} at ${now}`).toStrictEqual(expected);
+          step[0] === 'get'
+            ? [await memory.get(step[1], step[2]), await sql.get(step[1], step[2])]
+            : step[0] === 'reserve'
+              ? [
+                  await memory.reserve(step[1], { windowMs: 100, maxAttempts: step[3], now: step[2] }),
+                  await sql.reserve(step[1], { windowMs: 100, maxAttempts: step[3], now: step[2] }),
+                ]
+              : [
+                  await memory.refund(step[1], { windowEndsAt: step[4], maxAttempts: step[3], now: step[2] }),
+                  await sql.refund(step[1], { windowEndsAt: step[4], maxAttempts: step[3], now: step[2] }),
+                ];
+        expect(actual, step.join(' ')).toStrictEqual(expected);
+        expect(await sql.get(step[1], step[2]), `${step.join(' ')}: entry`).toStrictEqual(
+          await memory.get(step[1], step[2]),
+        );
       }
     });
 
@@ -251,7 +272,11 @@ export function sqlStoreContracts(backend: string, client: () => SqlClient): voi
           createdAt: T0 - 10,
           expiresAt,
         });
-        await stores.throttle.hit(name, { windowMs: expiresAt - (T0 - 10), maxAttempts: 5, now: T0 - 10 });
+        await stores.throttle.reserve(name, {
+          windowMs: expiresAt - (T0 - 10),
+          maxAttempts: 5,
+          now: T0 - 10,
+        });
         clock.time = T0 - 10;
         await stores.rateLimit.hit(name, expiresAt - clock.time, 5);
       }
