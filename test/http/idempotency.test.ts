@@ -563,7 +563,8 @@ describe.each(adapters)('idempotencyPlugin on $name', (adapter) => {
     const notes = notesRoute();
     await serve([notes.route], async (url) => {
       const key = { 'idempotency-key': 'cred' };
-      for (const credential of [{ 'x-session-id': 's1' }, { 'x-api-key': 'mk_live_a' }]) {
+      const credentials: Record<string, string>[] = [{ 'x-session-id': 's1' }, { 'x-api-key': 'mk_live_a' }];
+      for (const credential of credentials) {
         const first = await post(`${url}/notes/1`, { ...credential, ...key });
         const again = await post(`${url}/notes/1`, { ...credential, ...key });
         expect(again.headers.get('idempotent-replayed')).toBe('true');
