@@ -1,7 +1,11 @@
 // The agent-tool endpoint svc.config.yaml enables under `modules.mcp` (docs/mcp.md): `true` for the
 // defaults, or a mapping of the endpoint's and the plugin's options. Returns the plugins to register: the
 // tool server and one that publishes the endpoint's routes and prints its URL at start.
+import { join } from 'node:path';
 import type { App, Plugin } from '../app/app.js';
+import { developmentSecret } from '../auth/dev-secret.js';
+import { isProductionEnv } from '../config/node-env.js';
+import { unknownOptionMessage } from '../config/known-options.js';
 import { fromSettings, invalidSetting, moduleSettings } from '../config/module-settings.js';
 import { mcpPlugin, type McpPluginOptions } from './server/plugin.js';
 import { DEFAULT_MCP_PATH, mcpRoutes, type McpRoutesOptions } from './server/endpoint.js';
@@ -16,6 +20,16 @@ export interface McpModuleContext {
   serverInfo?: Implementation;
   /** Where sessions live (openStores().mcpSessions: PostgreSQL or Redis, shared by processes); default memory. */
   sessionStore?: McpSessionStoreFactory;
+  /**
+   * The service secret anonymous callers' sessions are keyed with (`sessions.secret`). Default SVC_SECRET,
+   * else in development the one kept under `.svc/` (as the auth module finds it), else none: a key random per
+   * process, so anonymous sessions then work only on the process that opened them.
+   */
+  secret?: string;
+  /** Where `.svc/` is (the development secret). Default the working directory. */
+  projectDir?: string;
+  /** Default process.env. */
+  env?: Record<string, string | undefined>;
 }
 
 const ROUTE_OPTIONS = [
@@ -26,8 +40,19 @@ const ROUTE_OPTIONS = [
   'sessions',
   'listVisibleOnly',
   'rateLimit',
+  'maxBatchSize',
 ];
 const PLUGIN_OPTIONS = ['forwardHeaders', 'redactErrorDetails', 'instructions'];
+
+/** The service secret by the same rule as the auth module's, but none (not a refusal) in production. */
+function serviceSecret(context: McpModuleContext): string | undefined {
+  if (context.secret !== undefined) return context.secret;
+  const env = context.env ?? process.env;
+  const fromEnv = env.SVC_SECRET;
+  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+  if (isProductionEnv(env.NODE_ENV)) return undefined;
+  return developmentSecret(join(context.projectDir ?? process.cwd(), '.svc'));
+}
 
 /** The plugins `modules.mcp` enables, or none. */
 export function mcpModule(setting: unknown, context: McpModuleContext = {}): Plugin[] {
@@ -38,7 +63,7 @@ export function mcpModule(setting: unknown, context: McpModuleContext = {}): Plu
   for (const [name, value] of Object.entries(settings)) {
     if (ROUTE_OPTIONS.includes(name)) routeOptions[name] = value;
     else if (PLUGIN_OPTIONS.includes(name)) pluginOptions[name] = value;
-    else throw invalidSetting('mcp', `unknown option "${name}"`);
+    else throw invalidSetting('mcp', unknownOptionMessage(name, [...ROUTE_OPTIONS, ...PLUGIN_OPTIONS]));
   }
   // In the spec, redactErrorDetails is a switch: true (or unset) redacts secret-named details, false sends them.
   if (pluginOptions.redactErrorDetails === true) delete pluginOptions.redactErrorDetails;
@@ -49,13 +74,16 @@ export function mcpModule(setting: unknown, context: McpModuleContext = {}): Plu
       ...(context.serverInfo === undefined ? {} : { serverInfo: context.serverInfo }),
     }),
   );
-  const store = context.sessionStore;
-  if (store !== undefined && routeOptions.sessions !== false) {
-    const limits =
-      typeof routeOptions.sessions === 'object' && routeOptions.sessions !== null
-        ? routeOptions.sessions
-        : {};
-    routeOptions.sessions = { ...limits, store };
+  const sessions = routeOptions.sessions;
+  // Anything but a mapping or nothing is left for mcpRoutes to refuse (false runs stateless).
+  if (sessions === undefined || (typeof sessions === 'object' && sessions !== null)) {
+    const store = context.sessionStore;
+    const secret = serviceSecret(context);
+    routeOptions.sessions = {
+      ...(store === undefined ? {} : { store }),
+      ...(secret === undefined ? {} : { secret }),
+      ...sessions,
+    };
   }
   const routes = fromSettings('mcp', () => mcpRoutes(routeOptions as McpRoutesOptions));
   const path = (routeOptions.path as string | undefined) ?? DEFAULT_MCP_PATH;

@@ -8,7 +8,13 @@ export type { McpPluginOptions, McpService } from './server/plugin.js';
 export { mcpRoutes, DEFAULT_MCP_PATH, SESSION_HEADER, PROTOCOL_VERSION_HEADER } from './server/endpoint.js';
 export type { McpRoutesOptions } from './server/endpoint.js';
 export type { OriginPolicy } from './server/origin.js';
-export { DEFAULT_SESSION_TTL_MS, DEFAULT_MAX_SESSIONS } from './server/sessions.js';
+export {
+  DEFAULT_SESSION_TTL_MS,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_SESSIONS_PER_CALLER,
+} from './server/sessions.js';
+export { DEFAULT_MAX_BATCH_SIZE } from './server/batch.js';
+export type { McpRouteSelector } from './server/tool-selection.js';
 export type { McpSessionOptions } from './server/sessions.js';
 export { MemoryMcpSessionStore, memoryMcpSessions } from './server/memory-session-store.js';
 export type {

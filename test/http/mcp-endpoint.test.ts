@@ -223,6 +223,9 @@ describe.each(adapters)('agent-tool endpoint on $name', (adapter) => {
           'text/plain',
           'application/x-www-form-urlencoded',
           'text/plain; application/json',
+          // JSON to the HTTP routes, but not the transport's media type (seed 001: application/json only).
+          'application/vnd.foo+json',
+          'application/json-seq',
         ]) {
           const response = await send(url, undefined, {
             body: JSON.stringify(initializeMessage()),
@@ -232,10 +235,27 @@ describe.each(adapters)('agent-tool endpoint on $name', (adapter) => {
           expect(response.json).toEqual(MEDIA_TYPE);
           expect(header(response, 'mcp-session-id')).toBeUndefined();
         }
-        const charset = await send(url, initializeMessage(), {
-          headers: { 'content-type': 'application/json; charset=utf-8' },
+        // Parameters and case are ignored.
+        for (const contentType of ['application/json; charset=utf-8', 'Application/JSON ; Charset=UTF-8']) {
+          const accepted = await send(url, initializeMessage(), { headers: { 'content-type': contentType } });
+          expect(accepted.status, contentType).toBe(200);
+        }
+      });
+    });
+
+    it('answers 415 for a +json body in a session too, opening and touching nothing', async () => {
+      await withMcp(adapter, { routes }, async (url) => {
+        const refused = await send(url, initializeMessage(), {
+          headers: { 'content-type': 'application/vnd.foo+json' },
         });
-        expect(charset.status).toBe(200);
+        expect(refused.status).toBe(415);
+        expect(header(refused, 'mcp-session-id')).toBeUndefined();
+        const session = await openSession(url);
+        const listed = await session.send(request('tools/list'), {
+          'content-type': 'application/vnd.foo+json',
+        });
+        expect(listed.status).toBe(415);
+        expect(listed.json).toEqual(MEDIA_TYPE);
       });
     });
 

@@ -2,6 +2,7 @@
 // a JSON-RPC POST through node:http (so Host and Origin are sent exactly as given), an initialize that returns
 // the session id, a stand-in identity plugin, a server wrapper that mounts mcpPlugin + mcpRoutes, and the
 // routes both tool suites mount.
+import { request as httpRequest } from 'node:http';
 import {
   HttpError,
   mcpPlugin,
@@ -13,7 +14,7 @@ import {
   type Plugin,
   type Route,
 } from 'svckit';
-import { rawRequest, withServer, type AdapterUnderTest } from './harness.js';
+import { rawRequest, withServer, type AdapterUnderTest, type RawResponse } from './harness.js';
 
 export const LATEST = '2025-11-25';
 export const SUPPORTED = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
@@ -42,6 +43,48 @@ export interface SendOptions {
   headers?: Record<string, string>;
   /** The raw body; default JSON.stringify(message). */
   body?: string;
+  /**
+   * The client address to send from (any of 127.0.0.0/8 on Linux), which the server sees as `request.ip`:
+   * how a test plays several clients.
+   */
+  from?: string;
+}
+
+/** rawRequest from a chosen loopback address. */
+function requestFrom(
+  from: string,
+  url: string,
+  options: { method: string; path: string; headers: Record<string, string>; body?: string },
+): Promise<RawResponse> {
+  const target = new URL(url);
+  const headers = { ...options.headers };
+  if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: options.method,
+        path: options.path,
+        headers,
+        localAddress: from,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
 }
 
 /** Sends `message` (JSON) to the endpoint; `headers` replace the defaults (content-type application/json). */
@@ -51,12 +94,15 @@ export async function send(url: string, message: unknown, options: SendOptions =
     options.body ?? (message === undefined || method === 'DELETE' ? undefined : JSON.stringify(message));
   const headers: Record<string, string> =
     body === undefined ? { ...options.headers } : { 'content-type': 'application/json', ...options.headers };
-  const response = await rawRequest(url, {
+  const sent = {
     method,
     path: options.path ?? '/mcp',
     headers,
     ...(body === undefined ? {} : { body }),
-  });
+  };
+  const response = await (options.from === undefined
+    ? rawRequest(url, sent)
+    : requestFrom(options.from, url, sent));
   return { ...response, json: parsed(response.body) };
 }
 
@@ -87,10 +133,11 @@ export function header(response: RpcResponse, name: string): string | undefined 
 /** Runs initialize and returns the session id (asserting the answer is a success with the header). */
 export async function initialize(
   url: string,
-  options: { protocolVersion?: string; headers?: Record<string, string> } = {},
+  options: { protocolVersion?: string; headers?: Record<string, string>; from?: string } = {},
 ): Promise<string> {
   const response = await send(url, initializeMessage(options.protocolVersion ?? LATEST), {
     headers: options.headers ?? {},
+    ...(options.from === undefined ? {} : { from: options.from }),
   });
   const id = header(response, 'mcp-session-id');
   if (response.status !== 200 || id === undefined)
@@ -118,7 +165,7 @@ export function inSession(url: string, sessionId: string, headers: Record<string
 /** Opens a session and returns its sender. */
 export async function openSession(
   url: string,
-  options: { protocolVersion?: string; headers?: Record<string, string> } = {},
+  options: { protocolVersion?: string; headers?: Record<string, string>; from?: string } = {},
 ) {
   const id = await initialize(url, options);
   return { id, ...inSession(url, id, options.headers ?? {}) };

@@ -2,14 +2,17 @@
 // "Errors" 400/404 agent-tool rows, "Limits" Tool sessions): opened by initialize, bound to the caller that
 // opened it (user + tenant, or a keyed fingerprint of Authorization), kept alive by use, gone after the idle
 // ttl or LRU eviction beyond maxSessions, ended by DELETE; `sessions: false` runs stateless. Tool call
-// running → cancelled by notifications/cancelled in the same session (or by ending the session).
+// running → cancelled by notifications/cancelled in the same session (or by ending the session). One caller
+// (a user, or an anonymous client address) holds at most `maxPerCaller` (16) sessions, its own least recently
+// used evicted beyond that; anonymous sessions follow the caller to every process sharing `sessions.secret`.
 import { describe, expect, it } from 'vitest';
-import { route, toolSignal } from 'svckit';
+import { MemoryMcpSessionStore, route, toolSignal, type McpSessionStore } from 'svckit';
 import { adapters } from './harness.js';
 import {
   envelope,
   fakeAuth,
   header,
+  initialize,
   initializeMessage,
   inSession,
   openSession,
@@ -176,6 +179,53 @@ describe.each(adapters)('tool sessions on $name', (adapter) => {
       });
     });
 
+    it('a 17th initialize from one address evicts that address’s first session and no other caller’s', async () => {
+      await withMcp(adapter, { routes, plugins: [fakeAuth()] }, async (url) => {
+        const alice = await openSession(url, { headers: { authorization: 'Bearer alice' } });
+        const neighbour = await openSession(url, { from: '127.0.0.3' });
+        const opened: string[] = [];
+        // One address, ever new Authorization values: still one caller's allowance.
+        for (let i = 0; i < 17; i++)
+          opened.push(
+            await initialize(url, { from: '127.0.0.2', headers: { authorization: `Basic k${i}` } }),
+          );
+        const first = await inSession(url, opened[0]!, { authorization: 'Basic k0' }).list();
+        expect(first.status).toBe(404);
+        expect(first.json).toEqual(SESSION_NOT_FOUND);
+        for (const [i, id] of opened.entries())
+          if (i > 0)
+            expect((await inSession(url, id, { authorization: `Basic k${i}` }).list()).status).toBe(200);
+        expect((await alice.list()).status).toBe(200);
+        expect((await neighbour.list()).status).toBe(200);
+      });
+    });
+
+    it('sessions.maxPerCaller sets the allowance; a signed-in user’s counts per user, wherever it calls from', async () => {
+      const endpoint = { sessions: { maxPerCaller: 2 } };
+      await withMcp(adapter, { routes, plugins: [fakeAuth()], endpoint }, async (url) => {
+        const bearer = { authorization: 'Bearer alice' };
+        const one = await openSession(url, { headers: bearer, from: '127.0.0.2' });
+        const two = await openSession(url, { headers: bearer, from: '127.0.0.3' });
+        const bob = await openSession(url, { headers: { authorization: 'Bearer bob' }, from: '127.0.0.2' });
+        const three = await openSession(url, { headers: bearer, from: '127.0.0.4' });
+        expect((await one.list()).status).toBe(404);
+        expect((await two.list()).status).toBe(200);
+        expect((await three.list()).status).toBe(200);
+        expect((await bob.list()).status).toBe(200);
+      });
+    });
+
+    it('anonymous floods from several addresses stay within their allowances: a signed-in session survives', async () => {
+      // 3 addresses × 20 initializes against 50 live sessions: each address keeps 16, 48 in all.
+      const endpoint = { sessions: { maxSessions: 50 } };
+      await withMcp(adapter, { routes, plugins: [fakeAuth()], endpoint }, async (url) => {
+        const alice = await openSession(url, { headers: { authorization: 'Bearer alice' } });
+        for (const from of ['127.0.0.2', '127.0.0.3', '127.0.0.4'])
+          await Promise.all(Array.from({ length: 20 }, () => initialize(url, { from })));
+        expect((await alice.list()).status).toBe(200);
+      });
+    });
+
     it('without use in between, the oldest session is evicted first', async () => {
       await withMcp(adapter, { routes, endpoint: { sessions: { maxSessions: 2 } } }, async (url) => {
         const one = await openSession(url);
@@ -185,6 +235,55 @@ describe.each(adapters)('tool sessions on $name', (adapter) => {
         expect((await two.list()).status).toBe(200);
         expect((await three.list()).status).toBe(200);
       });
+    });
+  });
+
+  describe('anonymous sessions across processes (sessions.secret)', () => {
+    /** Two apps sharing one store, as two processes share Redis or PostgreSQL. */
+    async function twoApps(
+      secrets: [string | undefined, string | undefined],
+      body: (first: string, second: string) => Promise<void>,
+    ): Promise<void> {
+      const shared: McpSessionStore = new MemoryMcpSessionStore({ ttlMs: 60_000, maxSessions: 100 });
+      const sessions = (secret: string | undefined) => ({
+        store: () => shared,
+        ...(secret === undefined ? {} : { secret }),
+      });
+      await withMcp(adapter, { routes, endpoint: { sessions: sessions(secrets[0]) } }, (first) =>
+        withMcp(adapter, { routes, endpoint: { sessions: sessions(secrets[1]) } }, (second) =>
+          body(first, second),
+        ),
+      );
+    }
+    const SECRET = 'a-service-secret-of-at-least-32-chars';
+    const bearer = { authorization: 'Bearer opaque-token' };
+
+    it('a session opened anonymously on one app is usable on another sharing the secret and the store', async () => {
+      await twoApps([SECRET, SECRET], async (first, second) => {
+        const opened = await openSession(first, { headers: bearer });
+        const elsewhere = inSession(second, opened.id, bearer);
+        expect((await elsewhere.list()).status).toBe(200);
+        // Still bound to the caller there: another Authorization value is a stranger.
+        expect((await inSession(second, opened.id, { authorization: 'Bearer other' }).list()).status).toBe(
+          404,
+        );
+        const bare = await openSession(first);
+        expect((await inSession(second, bare.id).list()).status).toBe(200);
+        expect((await elsewhere.remove()).status).toBe(204);
+        expect((await opened.list()).status).toBe(404);
+      });
+    });
+
+    it('is foreign (404) on an app with another secret, or none, and still usable where it was opened', async () => {
+      for (const other of ['another-service-secret-of-32-chars!!', undefined]) {
+        await twoApps([SECRET, other], async (first, second) => {
+          const opened = await openSession(first, { headers: bearer });
+          const elsewhere = await inSession(second, opened.id, bearer).list();
+          expect(elsewhere.status).toBe(404);
+          expect(elsewhere.json).toEqual(SESSION_NOT_FOUND);
+          expect((await opened.list()).status).toBe(200);
+        });
+      }
     });
   });
 

@@ -1,5 +1,6 @@
 // The defaults seed 001 "Limits" fixes, pinned by behaviour: a tool client waits 60000 ms for an answer, a
-// tool session lives 30 minutes idle and 1000 are kept (the least recently used evicted beyond that).
+// tool session lives 30 minutes idle and 1000 are kept (the least recently used evicted beyond that); and
+// svc's own default that one caller keeps 16 (the batch cap of 32 is pinned in test/http/mcp-batches).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { McpClient, type ClientTransport, type JsonRpcMessage } from 'svckit';
 import { SessionTable } from '../../runtime/mcp/server/sessions.js';
@@ -40,8 +41,9 @@ describe('defaults of seed 001 "Limits"', () => {
   it('a tool session is gone after 30 minutes idle, and use keeps it alive', async () => {
     vi.useFakeTimers();
     const sessions = new SessionTable();
-    const kept = await sessions.open('caller', '2025-11-25');
-    const idle = await sessions.open('caller', '2025-11-25');
+    const caller = { key: 'caller', owner: 'caller' };
+    const kept = await sessions.open(caller, '2025-11-25');
+    const idle = await sessions.open(caller, '2025-11-25');
     await vi.advanceTimersByTimeAsync(30 * 60 * 1000 - 1);
     expect(await sessions.use(kept.id, 'caller')).toBeDefined();
     await vi.advanceTimersByTimeAsync(1);
@@ -52,13 +54,24 @@ describe('defaults of seed 001 "Limits"', () => {
 
   it('1000 live sessions are kept; the 1001st evicts the least recently used', async () => {
     const sessions = new SessionTable();
+    // One session per owner: the per-caller cap (16) stays out of the way.
+    const caller = (i: number) => ({ key: 'caller', owner: `owner-${i}` });
     const opened = [];
-    for (let i = 0; i < 1000; i++) opened.push(await sessions.open('caller', '2025-11-25'));
+    for (let i = 0; i < 1000; i++) opened.push(await sessions.open(caller(i), '2025-11-25'));
     // Touching the first makes the second the least recently used.
     expect(await sessions.use(opened[0]!.id, 'caller')).toBeDefined();
-    await sessions.open('caller', '2025-11-25');
+    await sessions.open(caller(1000), '2025-11-25');
     expect(await sessions.use(opened[1]!.id, 'caller')).toBeUndefined();
     expect(await sessions.use(opened[0]!.id, 'caller')).toBeDefined();
     expect(await sessions.use(opened[2]!.id, 'caller')).toBeDefined();
+  });
+
+  it('one caller keeps 16 live sessions; the 17th evicts its least recently used', async () => {
+    const sessions = new SessionTable();
+    const caller = { key: 'caller', owner: 'ip' };
+    const opened = [];
+    for (let i = 0; i < 17; i++) opened.push(await sessions.open(caller, '2025-11-25'));
+    expect(await sessions.use(opened[0]!.id, 'caller')).toBeUndefined();
+    for (const session of opened.slice(1)) expect(await sessions.use(session.id, 'caller')).toBeDefined();
   });
 });

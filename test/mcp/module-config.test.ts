@@ -1,14 +1,17 @@
 // modules.mcp in svc.config.yaml (docs/mcp.md "Turning it on"): true enables the endpoint with its defaults,
 // a mapping passes the endpoint's and the plugin's options, anything else refuses to boot with CONFIG_INVALID.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createApp, mcpModule, route, type App } from 'svckit';
+import { createApp, mcpModule, MemoryMcpSessionStore, route, type App, type McpModuleContext } from 'svckit';
 import { fastifyPlugin } from 'svckit/fastify';
 
 const tool = route({ method: 'GET', url: '/ping', meta: { mcp: true }, handler: () => ({ ok: true }) });
 
-async function serve(setting: unknown): Promise<{ app: App; url: string }> {
+async function serve(setting: unknown, context?: McpModuleContext): Promise<{ app: App; url: string }> {
   const app = createApp({ name: 'cfg', version: '9.9.9' });
-  for (const plugin of mcpModule(setting)) app.register(plugin);
+  for (const plugin of mcpModule(setting, context)) app.register(plugin);
   app.register(fastifyPlugin({ onError: false, routes: [tool] }));
   const { url } = await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, url };
@@ -79,5 +82,76 @@ describe('mcpModule', () => {
       expect.objectContaining({ code: 'CONFIG_INVALID' }),
     );
     expect(() => mcpModule('yes')).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+  });
+
+  describe('the service secret keys anonymous sessions (sessions.secret)', () => {
+    const bearer = { authorization: 'Bearer opaque' };
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+
+    /** Opens an anonymous session on an app made with `first`, then lists on one made with `second`. */
+    async function across(first: McpModuleContext, second: McpModuleContext): Promise<number[]> {
+      const a = await serve(true, first);
+      const b = await serve(true, second);
+      try {
+        const { session } = await post(`${a.url}/mcp`, initialize, bearer);
+        const headers = { ...bearer, 'mcp-session-id': String(session) };
+        return [
+          (await post(`${a.url}/mcp`, list, headers)).status,
+          (await post(`${b.url}/mcp`, list, headers)).status,
+        ];
+      } finally {
+        await Promise.all([a.app.close(), b.app.close()]);
+      }
+    }
+    const sharedStore = () => {
+      const store = new MemoryMcpSessionStore({ ttlMs: 60_000, maxSessions: 100 });
+      return () => store;
+    };
+    const production = (secret?: string) => ({
+      NODE_ENV: 'production',
+      ...(secret === undefined ? {} : { SVC_SECRET: secret }),
+    });
+
+    it('SVC_SECRET: processes sharing it and the store serve each other’s anonymous sessions', async () => {
+      const sessionStore = sharedStore();
+      const secret = 's'.repeat(32);
+      expect(
+        await across({ sessionStore, env: production(secret) }, { sessionStore, env: production(secret) }),
+      ).toEqual([200, 200]);
+      expect(
+        await across(
+          { sessionStore, env: production(secret) },
+          { sessionStore, env: production('t'.repeat(32)) },
+        ),
+      ).toEqual([200, 404]);
+      // context.secret wins over the environment.
+      expect(
+        await across(
+          { sessionStore, secret, env: production('t'.repeat(32)) },
+          { sessionStore, env: production(secret) },
+        ),
+      ).toEqual([200, 200]);
+    });
+
+    it('without a secret in production: sessions work on the process that opened them only', async () => {
+      const sessionStore = sharedStore();
+      expect(await across({ sessionStore, env: production() }, { sessionStore, env: production() })).toEqual([
+        200, 404,
+      ]);
+    });
+
+    it('in development without SVC_SECRET: the secret kept under .svc/, as the auth module does', async () => {
+      const projectDir = mkdtempSync(join(tmpdir(), 'svc-mcp-secret-'));
+      try {
+        const sessionStore = sharedStore();
+        const env = { NODE_ENV: 'development' };
+        expect(await across({ sessionStore, env, projectDir }, { sessionStore, env, projectDir })).toEqual([
+          200, 200,
+        ]);
+        expect(existsSync(join(projectDir, '.svc', 'secret'))).toBe(true);
+      } finally {
+        rmSync(projectDir, { recursive: true, force: true });
+      }
+    });
   });
 });

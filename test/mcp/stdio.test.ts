@@ -1,6 +1,6 @@
 // serveMcpStdio (seed 001 "Standard-I/O transport", "Limits"): newline-delimited JSON-RPC, at most
 // `maxConcurrentRequests` calls at once (the next one answered -32000 SERVER_BUSY), notifications never
-// refused, a capped line length, unfiltered listings, headers for every call, cancellation.
+// refused, a capped line length, a capped batch, unfiltered listings, headers for every call, cancellation.
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -231,6 +231,47 @@ describe('serveMcpStdio', () => {
         { jsonrpc: '2.0', id: 5, result: {} },
       ],
     ]);
+  });
+
+  it('answers a batch past maxBatchSize (default 32) whole with -32600, running none of it', async () => {
+    const wire = await start();
+    wire.send(
+      request(1, 'initialize', {
+        protocolVersion: '2025-03-26',
+        capabilities: {},
+        clientInfo: { name: 't', version: '1' },
+      }),
+    );
+    await wire.read(1);
+    const pings = (count: number, from: number) =>
+      Array.from({ length: count }, (_, i) => request(from + i, 'ping'));
+    wire.send(pings(33, 100));
+    expect(await wire.read(1)).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'A JSON-RPC batch may hold at most 32 messages.' },
+      },
+    ]);
+    wire.send(pings(32, 200));
+    const [answers] = (await wire.read(1)) as [unknown[]];
+    expect(answers).toHaveLength(32);
+  });
+
+  it('takes maxBatchSize', async () => {
+    const wire = await start({ maxBatchSize: 2 });
+    wire.send(
+      request(1, 'initialize', {
+        protocolVersion: '2025-03-26',
+        capabilities: {},
+        clientInfo: { name: 't', version: '1' },
+      }),
+    );
+    await wire.read(1);
+    wire.send([request(2, 'ping'), request(3, 'ping'), request(4, 'ping')]);
+    expect(await wire.read(1)).toMatchObject([{ id: null, error: { code: -32600 } }]);
+    wire.send([request(5, 'ping'), request(6, 'ping')]);
+    expect(await wire.read(1)).toMatchObject([[{ id: 5 }, { id: 6 }]]);
   });
 
   it('finishes once the input ends and every running call was answered', async () => {

@@ -177,7 +177,7 @@ describe('Redis stores: keys', () => {
       clock.time += 1;
     }
     expect((await keysOf(client, prefix)).sort()).toEqual(
-      [`${prefix}mcp:recent`, `${prefix}mcp:s:b`, `${prefix}mcp:s:c`].sort(),
+      [`${prefix}mcp:recent`, `${prefix}mcp:o:u1`, `${prefix}mcp:s:b`, `${prefix}mcp:s:c`].sort(),
     );
     expect(await client.zrange(`${prefix}mcp:recent`, '0', '-1', 'WITHSCORES')).toEqual([
       'b',
@@ -187,6 +187,7 @@ describe('Redis stores: keys', () => {
     ]);
     expect(await client.hgetall(`${prefix}mcp:s:b`)).toEqual({
       caller: 'u1',
+      owner: 'u1',
       version: '2025-06-18',
       lastSeen: String(T0 + 1),
     });
@@ -208,7 +209,10 @@ describe('Redis stores: keys', () => {
     clock.time += HOUR;
     await store.open({ id: 'd', caller: 'u1', protocolVersion: '2025-06-18' });
     expect(await client.zrange(`${prefix}mcp:recent`, '0', '-1')).toEqual(['d']);
-    expect((await keysOf(client, prefix)).sort()).toEqual([`${prefix}mcp:recent`, `${prefix}mcp:s:d`].sort());
+    expect(await client.smembers(`${prefix}mcp:o:u1`)).toEqual(['d']);
+    expect((await keysOf(client, prefix)).sort()).toEqual(
+      [`${prefix}mcp:recent`, `${prefix}mcp:o:u1`, `${prefix}mcp:s:d`].sort(),
+    );
   });
 
   it('keeps stores under different prefixes apart', async () => {

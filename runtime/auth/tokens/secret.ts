@@ -15,6 +15,8 @@ export const MIN_SIGNING_SECRET_LENGTH = 32;
 export const KEY_PURPOSES = Object.freeze({
   accessToken: 'svc access token v1',
   sessionId: 'svc session id v1',
+  /** The MCP endpoint's key for anonymous callers' fingerprints, so sessions are recognised on every process. */
+  mcpCallerFingerprint: 'svc mcp caller fingerprint v1',
 });
 
 const DERIVED_KEY_BYTES = 32;

@@ -1,9 +1,11 @@
 // The two halves of rate limiting. The global bucket is counted in the security request hook, before routing,
 // so 404s and errors are limited and carry the headers too. A route's own bucket is counted by a guard, after
 // the enrichers, because its key may be the user or tenant they set. Guards get no reply, so the hook leaves
-// the reply in a per-request slot that the guard writes the route bucket's headers through.
+// the reply in a per-request slot that the guard writes the route bucket's headers through. A request that
+// carries several messages (a JSON-RPC batch on the MCP endpoint) pays for each one beyond the first through
+// the guard's countMessage, so batching buys no more than sending the messages one by one.
 import { errors } from '../../../generated/modules/errors.js';
-import type { Guard, RequestHookInput, SvcReply, SvcRequest } from '../../http/types.js';
+import type { Guard, PipelineInput, RequestHookInput, SvcReply, SvcRequest } from '../../http/types.js';
 import { remainingOf, setRateLimitHeaders, setRetryAfter } from './headers.js';
 import { globalKey, routeKey } from './keys.js';
 import { routeRateLimit } from './route-limit.js';
@@ -18,7 +20,25 @@ export interface RateLimiter {
   /** The request-hook step: counts the global bucket and opens the slot of a route with its own limit. */
   onRequest(input: RequestHookInput): void | Promise<void>;
   /** Counts the route's own bucket (`meta.rateLimit`). */
-  guard: Guard;
+  guard: RateLimitGuard;
+}
+
+export const RATE_LIMIT_GUARD_NAME = 'svc:rate-limit';
+
+/** The rate-limit guard as registered in `http:guards`, which other plugins find there (isRateLimitGuard). */
+export interface RateLimitGuard extends Guard {
+  /**
+   * Counts one more message the request carries, as if it had come alone: the global bucket, then the
+   * route's own. Throws RATE_LIMITED when either is used up; `reply` shows the bucket closest to refusing.
+   */
+  countMessage(input: PipelineInput, reply: SvcReply): Promise<void>;
+}
+
+export function isRateLimitGuard(guard: Guard): guard is RateLimitGuard {
+  return (
+    guard.name === RATE_LIMIT_GUARD_NAME &&
+    typeof (guard as Partial<RateLimitGuard>).countMessage === 'function'
+  );
 }
 
 interface Slot {
@@ -51,9 +71,14 @@ export function createRateLimiter(global: GlobalRateLimit | undefined, store: Ra
     if (global !== undefined) return countGlobal(request, reply, global);
   }
 
-  const guard: Guard = {
-    name: 'svc:rate-limit',
+  const guard: RateLimitGuard = {
+    name: RATE_LIMIT_GUARD_NAME,
     appliesTo: (route) => routeRateLimit(route) !== undefined,
+    async countMessage(input, reply) {
+      if (input.route.edge === true) return;
+      if (global !== undefined) await countGlobal(input.request, reply, global);
+      await guard.check(input);
+    },
     check(input) {
       const limit = routeRateLimit(input.route);
       if (limit === undefined) return;

@@ -18,6 +18,7 @@ import { defaultClientInfo } from './client-info.js';
 import { PendingRequests } from './pending.js';
 import { isSessionExpired, type ClientTransport } from './transport.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
+import { rejectUnknownOptions } from '../../config/known-options.js';
 
 /** Seed 001 "Limits": tool client request timeout. */
 export const DEFAULT_CLIENT_TIMEOUT_MS = 60_000;
@@ -36,6 +37,7 @@ export interface CallOptions {
 
 function checkedOptions(options: McpClientOptions): { timeoutMs: number; clientInfo: Implementation } {
   if (!isJsonObject(options)) throw new TypeError('McpClient: options must be an object.');
+  rejectUnknownOptions(options, ['timeoutMs', 'clientInfo'], 'McpClient');
   const timeoutMs = positiveWholeNumber(
     options.timeoutMs,
     DEFAULT_CLIENT_TIMEOUT_MS,
@@ -50,6 +52,7 @@ function checkedOptions(options: McpClientOptions): { timeoutMs: number; clientI
   ) {
     throw new TypeError('McpClient: clientInfo must be { name: string, version: string }.');
   }
+  rejectUnknownOptions(clientInfo, ['name', 'version', 'title'], 'McpClient: clientInfo');
   return { timeoutMs, clientInfo: { ...(clientInfo as unknown as Implementation) } };
 }
 

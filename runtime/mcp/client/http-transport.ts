@@ -13,6 +13,7 @@ import {
   type SendOptions,
 } from './transport.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
+import { rejectUnknownOptions } from '../../config/known-options.js';
 
 export interface HttpClientTransportOptions {
   /** Sent on every request (e.g. `authorization`); the protocol's own headers win over these. */
@@ -74,6 +75,7 @@ export class HttpClientTransport implements ClientTransport {
   constructor(url: string | URL, options: HttpClientTransportOptions = {}) {
     this.url = checkedUrl(url);
     if (typeof options !== 'object' || options === null) fail('options must be an object.');
+    rejectUnknownOptions(options, ['headers', 'fetch', 'maxMessageBytes'], 'HttpClientTransport');
     this.headers = checkedHeaders(options.headers);
     const fetchImpl = options.fetch ?? globalThis.fetch;
     if (typeof fetchImpl !== 'function') fail('fetch must be a function.');

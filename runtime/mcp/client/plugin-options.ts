@@ -2,6 +2,7 @@
 // the option (`servers.<name>.<option>`), which module settings turn into CONFIG_INVALID.
 import { checkedStdioOptions, type StdioServerParameters } from './stdio-options.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import { isJsonObject } from '../protocol/json-rpc.js';
 
 /** A server reached over Streamable HTTP. */
@@ -27,16 +28,15 @@ export interface McpClientPluginOptions {
   timeoutMs?: number;
 }
 
-const PREFIX = 'mcpClientPlugin():';
+const OWNER = 'mcpClientPlugin()';
+const PREFIX = `${OWNER}:`;
 
 function fail(message: string): never {
   throw new TypeError(`${PREFIX} ${message}`);
 }
 
 function checkedHttp(name: string, config: Record<string, unknown>): McpHttpServerConfig {
-  for (const key of Object.keys(config)) {
-    if (!['type', 'url', 'headers'].includes(key)) fail(`servers.${name}: unknown option "${key}".`);
-  }
+  rejectUnknownOptions(config, ['type', 'url', 'headers'], `${PREFIX} servers.${name}`);
   const { url, headers } = config;
   let parsed: URL | undefined;
   try {
@@ -63,9 +63,7 @@ export function checkedPluginOptions(options: unknown): {
 } {
   if (!isJsonObject(options)) fail('options must be an object.');
   const record = options as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (key !== 'servers' && key !== 'timeoutMs') fail(`unknown option "${key}".`);
-  }
+  rejectUnknownOptions(record, ['servers', 'timeoutMs'], OWNER);
   const { servers, timeoutMs } = record;
   if (timeoutMs !== undefined) positiveWholeNumber(timeoutMs, 0, 'mcpClientPlugin', 'timeoutMs');
   if (!isJsonObject(servers))

@@ -1,6 +1,7 @@
 // What starts a stdio tool server, checked once when the transport (or mcpClientPlugin) is created: a bad
 // shape throws a TypeError naming the option, which module settings turn into CONFIG_INVALID.
 import { positiveWholeNumber } from '../../config/whole-number.js';
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import { isJsonObject } from '../protocol/json-rpc.js';
 
 export interface StdioServerParameters {
@@ -44,9 +45,7 @@ export function checkedStdioOptions(
   };
   if (!isJsonObject(options)) fail('options must be an object.');
   const record = options as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (!STDIO_OPTION_NAMES.includes(key) && !extraKeys.includes(key)) fail(`unknown option "${key}".`);
-  }
+  rejectUnknownOptions(record, [...extraKeys, ...STDIO_OPTION_NAMES], owner);
   const { command, args = [], env, inheritEnv, cwd, stderr = 'inherit', maxLineBytes } = record;
   if (typeof command !== 'string' || command === '') fail('command must be a non-empty string.');
   if (!Array.isArray(args) || args.some((arg) => typeof arg !== 'string'))

@@ -51,6 +51,11 @@ export const JSON_RPC_ERROR = {
   SERVER_BUSY: -32000,
   /** A call ended by `notifications/cancelled` before its handler finished. */
   REQUEST_CANCELLED: -32800,
+  /**
+   * A batch message beyond the endpoint's rate limit (data `{ code: 'RATE_LIMITED' }`); the number JSON-RPC
+   * APIs commonly use for "limit exceeded".
+   */
+  RATE_LIMITED: -32005,
 } as const;
 
 /** What one parsed JSON value is, as a message. */

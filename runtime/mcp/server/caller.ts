@@ -1,10 +1,21 @@
 // Who a tool session belongs to (seed 001 "Authentication" 6): the signed-in user and tenant, or, for an
-// anonymous caller, a keyed fingerprint of its Authorization header. The key is random per process, so
-// fingerprints mean nothing outside it and the header itself is never kept.
+// anonymous caller, a keyed fingerprint of its Authorization header (the header itself is never kept). And
+// whose allowance it counts against (`sessions.maxPerCaller`): the user, or an anonymous caller's client
+// address, so one address opening sessions under ever new Authorization values still holds only its share.
+//
+// The fingerprint key is derived (HKDF) from the service secret, so every process sharing the secret and the
+// session store recognises an anonymous caller's session; without a secret it is random per process and
+// anonymous sessions work on the process that opened them only.
 import { createHmac, randomBytes } from 'node:crypto';
+import { KEY_PURPOSES, deriveKey } from '../../auth/tokens/secret.js';
 import type { RequestContext, RequestHeaders } from '../../http/types.js';
 
-const FINGERPRINT_KEY = randomBytes(32);
+export interface SessionCaller {
+  /** What the session is bound to: only this caller may use or end it. */
+  readonly key: string;
+  /** Whose allowance of live sessions it counts against. */
+  readonly owner: string;
+}
 
 function idOf(value: unknown): string | undefined {
   if (typeof value === 'string' || typeof value === 'number') return String(value);
@@ -15,17 +26,40 @@ function idOf(value: unknown): string | undefined {
   return undefined;
 }
 
-function fingerprint(authorization: string): string {
-  return `anonymous:${createHmac('sha256', FINGERPRINT_KEY).update(authorization).digest('base64url')}`;
+/** The fingerprint key for `secret`, or a random one for this process alone. */
+function fingerprintKey(secret: string | undefined): Buffer {
+  return secret === undefined ? randomBytes(32) : deriveKey(secret, KEY_PURPOSES.mcpCallerFingerprint);
 }
 
-/** Callers without an Authorization header all share this key; computed once. */
-const NO_AUTHORIZATION = fingerprint('');
+export class CallerKeys {
+  private readonly key: Buffer;
+  /** Callers without an Authorization header all share this key; computed once. */
+  private readonly noAuthorization: string;
 
-export function callerKey(context: RequestContext, headers: RequestHeaders): string {
-  const user = idOf(context.user);
-  const tenant = idOf(context.tenant) ?? '';
-  if (user !== undefined) return `user:${JSON.stringify([user, tenant])}`;
-  const authorization = headers.authorization;
-  return authorization === undefined || authorization === '' ? NO_AUTHORIZATION : fingerprint(authorization);
+  constructor(secret?: string) {
+    this.key = fingerprintKey(secret);
+    this.noAuthorization = this.fingerprint('anonymous', '');
+  }
+
+  /** The session key of the request's caller (use and close need no more). */
+  keyOf(context: RequestContext, headers: RequestHeaders): string {
+    const user = idOf(context.user);
+    if (user !== undefined) return `user:${JSON.stringify([user, idOf(context.tenant) ?? ''])}`;
+    const authorization = headers.authorization;
+    return authorization === undefined || authorization === ''
+      ? this.noAuthorization
+      : this.fingerprint('anonymous', authorization);
+  }
+
+  /** Key and owner of the request's caller; an unknown address is one owner, as it is one rate-limit bucket. */
+  of(context: RequestContext, headers: RequestHeaders, ip: string | undefined): SessionCaller {
+    const key = this.keyOf(context, headers);
+    // Addresses are keyed too: the store never holds a client's IP.
+    const owner = key.startsWith('user:') ? key : this.fingerprint('ip', ip ?? '');
+    return { key, owner };
+  }
+
+  private fingerprint(kind: string, value: string): string {
+    return `${kind}:${createHmac('sha256', this.key).update(value).digest('base64url')}`;
+  }
 }

@@ -1,9 +1,11 @@
 // The HTTP endpoint (seed 001 "Agent-tool endpoint"; MCP Streamable HTTP): POST carries a JSON-RPC message
 // (or, in 2025-03-26, a batch) and is answered with JSON; DELETE ends a session; GET answers 405 (no
 // server-initiated stream) through the neutral 405. Checks run in this order: Origin and Host (403), media
-// type (415), session (400 missing, 404 unknown/expired/foreign), MCP-Protocol-Version (400).
+// type (415: only `application/json`), batch size (400 -32600), session (400 missing, 404
+// unknown/expired/foreign), MCP-Protocol-Version (400).
 import { errors } from '../../../generated/modules/errors.js';
-import { isJsonMediaType, mediaTypeOf } from '../../http/body.js';
+import { rejectUnknownOptions } from '../../config/known-options.js';
+import { mediaTypeOf } from '../../http/body.js';
 import { isRouteVisible } from '../../http/visibility.js';
 import type { HandlerInput, Route, RouteMeta, SvcReply, SvcRequest } from '../../http/types.js';
 import {
@@ -20,7 +22,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   type ProtocolVersion,
 } from '../protocol/versions.js';
-import { callerKey } from './caller.js';
+import { batchTooLarge, chargeBatch, DEFAULT_MAX_BATCH_SIZE, rateLimitedMessage } from './batch.js';
 import { checkOrigin, type OriginPolicy } from './origin.js';
 import { requireMcpService, type McpService } from './plugin.js';
 import type { MessageScope } from './server.js';
@@ -44,17 +46,37 @@ export interface McpRoutesOptions extends OriginPolicy {
   sessions?: McpSessionOptions | false;
   /** Hide from tools/list what the caller statically cannot use (default true). Never authorization. */
   listVisibleOnly?: boolean;
-  /** A rate limit on the endpoint itself, per caller ip (enforced by securityPlugin's limiter). */
+  /**
+   * A rate limit on the endpoint itself, per caller ip (enforced by securityPlugin's limiter). Each request
+   * in a batch counts as one POST would.
+   */
   rateLimit?: { limit: number; windowMs: number };
+  /** The most messages a JSON-RPC batch may hold (default 32); a larger one is refused whole (-32600). */
+  maxBatchSize?: number;
 }
+
+const ROUTES_OPTIONS = [
+  'path',
+  'allowedOrigins',
+  'allowedHosts',
+  'auth',
+  'meta',
+  'sessions',
+  'listVisibleOnly',
+  'rateLimit',
+  'maxBatchSize',
+];
 
 function isInitialize(value: unknown): boolean {
   const classified = classifyMessage(value);
   return classified.kind === 'request' && classified.message.method === 'initialize';
 }
 
-function checkedOptions(options: McpRoutesOptions): void {
-  const { path, sessions, rateLimit } = options;
+function checkedOptions(options: McpRoutesOptions): number {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new TypeError('mcpRoutes: options must be an object.');
+  rejectUnknownOptions(options, ROUTES_OPTIONS, 'mcpRoutes');
+  const { path, rateLimit } = options;
   if (path !== undefined && (typeof path !== 'string' || !path.startsWith('/')))
     throw new TypeError('mcpRoutes: path must start with "/"');
   for (const name of ['allowedOrigins', 'allowedHosts'] as const) {
@@ -62,15 +84,15 @@ function checkedOptions(options: McpRoutesOptions): void {
     if (list !== undefined && (!Array.isArray(list) || list.some((item) => typeof item !== 'string')))
       throw new TypeError(`mcpRoutes: ${name} must be an array of strings`);
   }
-  if (sessions !== undefined && sessions !== false) {
-    // ttlMs and maxSessions are checked by SessionTable, which applies their defaults.
-    if (sessions.store !== undefined && typeof sessions.store !== 'function')
-      throw new TypeError('mcpRoutes: sessions.store must be a store factory (openStores().mcpSessions)');
-  }
+  // `sessions` is checked by SessionTable, which applies its defaults.
   if (rateLimit !== undefined) {
+    if (typeof rateLimit !== 'object' || rateLimit === null)
+      throw new TypeError('mcpRoutes: rateLimit must be an object { limit, windowMs }');
+    rejectUnknownOptions(rateLimit, ['limit', 'windowMs'], 'mcpRoutes: rateLimit');
     positiveWholeNumber(rateLimit.limit, 0, 'mcpRoutes', 'rateLimit.limit');
     positiveWholeNumber(rateLimit.windowMs, 0, 'mcpRoutes', 'rateLimit.windowMs');
   }
+  return positiveWholeNumber(options.maxBatchSize, DEFAULT_MAX_BATCH_SIZE, 'mcpRoutes', 'maxBatchSize');
 }
 
 /** The version a non-initialize request runs under: its header (checked), the session's, or the assumed one. */
@@ -86,7 +108,7 @@ function versionInForce(request: SvcRequest, session: McpSession | undefined): P
 
 /** The routes of the endpoint; mount them with the app's routes. Needs mcpPlugin() on the same app. */
 export function mcpRoutes(options: McpRoutesOptions = {}): Route[] {
-  checkedOptions(options);
+  const maxBatchSize = checkedOptions(options);
   const path = options.path ?? DEFAULT_MCP_PATH;
   const sessions = options.sessions === false ? undefined : new SessionTable(options.sessions);
   const listVisibleOnly = options.listVisibleOnly !== false;
@@ -118,23 +140,27 @@ export function mcpRoutes(options: McpRoutesOptions = {}): Route[] {
   async function post({ request, reply }: HandlerInput): Promise<unknown> {
     checkOrigin(request.headers, request.ip, options);
     const service = requireMcpService(request.context.container);
+    // Seed 001: the transport's one media type. `+json` types the HTTP routes read as JSON are refused here.
+    if (mediaTypeOf(headerValue(request.headers, 'content-type')) !== 'application/json')
+      throw errors.UNSUPPORTED_MEDIA_TYPE();
     // An empty body is "no body" to the parsers: with a JSON content type that is a malformed message, not 415.
-    if (
-      request.body === undefined &&
-      isJsonMediaType(mediaTypeOf(headerValue(request.headers, 'content-type')))
-    )
-      throw errors.BAD_REQUEST();
+    if (request.body === undefined) throw errors.BAD_REQUEST();
     if (request.bodyKind !== 'json') throw errors.UNSUPPORTED_MEDIA_TYPE();
     const body = request.body;
-    const caller = () => callerKey(request.context, request.headers);
+    // Refused before any session lookup: an oversized batch costs the store nothing.
+    if (Array.isArray(body) && body.length > maxBatchSize) {
+      reply.status(400);
+      return batchTooLarge(maxBatchSize);
+    }
 
-    // A single message is classified once; a batch item is classified where it is answered.
+    // A single message is classified here, once; a batch's items after the batch checks below.
     const parsed = Array.isArray(body) ? undefined : classifyMessage(body);
     if (parsed?.kind === 'request' && parsed.message.method === 'initialize') {
       const scope = scopeFor(request, service, undefined, ASSUMED_HTTP_PROTOCOL_VERSION);
       const response = await service.server.handle(parsed.message, scope);
       if (sessions !== undefined && response !== undefined && 'result' in response) {
-        const session = await sessions.open(caller(), response.result.protocolVersion as ProtocolVersion);
+        const caller = sessions.callers.of(request.context, request.headers, request.ip);
+        const session = await sessions.open(caller, response.result.protocolVersion as ProtocolVersion);
         reply.header(SESSION_HEADER, session.id);
       }
       return response;
@@ -144,7 +170,7 @@ export function mcpRoutes(options: McpRoutesOptions = {}): Route[] {
     if (sessions !== undefined) {
       const id = headerValue(request.headers, SESSION_HEADER);
       if (id === undefined || id === '') throw errors.MCP_SESSION_REQUIRED();
-      session = await sessions.use(id, caller());
+      session = await sessions.use(id, sessions.callers.keyOf(request.context, request.headers));
       if (session === undefined) throw errors.MCP_SESSION_NOT_FOUND();
     }
     const version = versionInForce(request, session);
@@ -154,7 +180,16 @@ export function mcpRoutes(options: McpRoutesOptions = {}): Route[] {
       const batch = body as unknown[];
       if (!allowsBatches(version) || batch.length === 0 || batch.some(isInitialize))
         throw errors.MCP_BATCH_NOT_ALLOWED({ details: { protocolVersion: version } });
-      const answers = await Promise.all(batch.map((item) => answer(classifyMessage(item), scope)));
+      const messages = batch.map(classifyMessage);
+      const limitInput = { route: messageRoute, request, context: request.context };
+      const refused = await chargeBatch(messages, service.rateLimiter, limitInput, reply);
+      const answers = await Promise.all(
+        messages.map((message, index) =>
+          message.kind === 'request' && refused.has(index)
+            ? rateLimitedMessage(message)
+            : answer(message, scope),
+        ),
+      );
       const responses = answers.filter((item): item is JsonRpcResponse => item !== undefined);
       return respond(reply, responses.length === 0 ? undefined : responses);
     }
@@ -188,14 +223,23 @@ export function mcpRoutes(options: McpRoutesOptions = {}): Route[] {
     requireMcpService(request.context.container);
     const id = headerValue(request.headers, SESSION_HEADER);
     if (id === undefined || id === '') throw errors.MCP_SESSION_REQUIRED();
-    if (sessions === undefined || !(await sessions.close(id, callerKey(request.context, request.headers))))
+    if (
+      sessions === undefined ||
+      !(await sessions.close(id, sessions.callers.keyOf(request.context, request.headers)))
+    )
       throw errors.MCP_SESSION_NOT_FOUND();
     return undefined;
   }
 
-  const routes: Route[] = [
-    { id: 'mcpMessage', method: 'POST', url: path, meta, handler: post, successStatus: 200 },
-  ];
+  const messageRoute: Route = {
+    id: 'mcpMessage',
+    method: 'POST',
+    url: path,
+    meta,
+    handler: post,
+    successStatus: 200,
+  };
+  const routes: Route[] = [messageRoute];
   if (sessions !== undefined)
     routes.push({
       id: 'mcpEndSession',

@@ -1,32 +1,54 @@
 // Tool sessions in this process's memory: a Map kept in recency order (the first entry is the least
 // recently used), idle expiry checked when a session is used and swept from the old end when one opens.
-import type { McpSessionLimits, McpSessionRecord, McpSessionStore } from './session-store.js';
+// Each owner's sessions are also kept in recency order, so its least recently used is found without a scan.
+import { positiveWholeNumber } from '../../config/whole-number.js';
+import {
+  DEFAULT_MAX_SESSIONS_PER_CALLER,
+  type McpSessionLimits,
+  type McpSessionRecord,
+  type McpSessionStore,
+} from './session-store.js';
 
 interface Entry {
-  record: McpSessionRecord;
+  record: McpSessionRecord & { owner: string };
   lastSeen: number;
 }
 
 export class MemoryMcpSessionStore implements McpSessionStore {
   private readonly sessions = new Map<string, Entry>();
+  /** Ids by owner, each set in recency order like `sessions`; an owner with no live session has no entry. */
+  private readonly owners = new Map<string, Set<string>>();
+  private readonly maxPerCaller: number;
 
   constructor(
     private readonly limits: McpSessionLimits,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.maxPerCaller = positiveWholeNumber(
+      limits.maxPerCaller,
+      DEFAULT_MAX_SESSIONS_PER_CALLER,
+      'MemoryMcpSessionStore',
+      'maxPerCaller',
+    );
+  }
 
   /** Live and expired-but-not-yet-swept sessions. */
   get size(): number {
     return this.sessions.size;
   }
 
+  // Synchronous from start to end, so concurrent opens cannot interleave: the cap holds without a lock.
   open(record: McpSessionRecord): Promise<void> {
     this.dropExpired();
-    while (this.sessions.size >= this.limits.maxSessions) {
-      const oldest = this.sessions.keys().next().value as string;
-      this.sessions.delete(oldest);
-    }
-    this.sessions.set(record.id, { record, lastSeen: this.now() });
+    this.remove(record.id);
+    const owner = record.owner ?? record.caller;
+    const owned = this.owners.get(owner);
+    while (owned !== undefined && owned.size >= this.maxPerCaller)
+      this.remove(owned.values().next().value as string);
+    while (this.sessions.size >= this.limits.maxSessions)
+      this.remove(this.sessions.keys().next().value as string);
+    this.sessions.set(record.id, { record: { ...record, owner }, lastSeen: this.now() });
+    this.ownedBy(owner).add(record.id);
     return Promise.resolve();
   }
 
@@ -36,7 +58,7 @@ export class MemoryMcpSessionStore implements McpSessionStore {
 
   close(id: string, caller: string): Promise<boolean> {
     const entry = this.touch(id, caller);
-    if (entry !== undefined) this.sessions.delete(id);
+    if (entry !== undefined) this.remove(id);
     return Promise.resolve(entry !== undefined);
   }
 
@@ -45,15 +67,33 @@ export class MemoryMcpSessionStore implements McpSessionStore {
     if (entry === undefined) return undefined;
     const now = this.now();
     if (now - entry.lastSeen >= this.limits.ttlMs) {
-      this.sessions.delete(id);
+      this.remove(id);
       return undefined;
     }
     if (entry.record.caller !== caller) return undefined;
     entry.lastSeen = now;
-    // Re-inserting moves it to the most recently used end.
+    // Re-inserting moves it to the most recently used end, in both orders.
     this.sessions.delete(id);
     this.sessions.set(id, entry);
+    const owned = this.ownedBy(entry.record.owner);
+    owned.delete(id);
+    owned.add(id);
     return entry;
+  }
+
+  private ownedBy(owner: string): Set<string> {
+    let owned = this.owners.get(owner);
+    if (owned === undefined) this.owners.set(owner, (owned = new Set()));
+    return owned;
+  }
+
+  private remove(id: string): void {
+    const entry = this.sessions.get(id);
+    if (entry === undefined) return;
+    this.sessions.delete(id);
+    const owned = this.owners.get(entry.record.owner);
+    owned?.delete(id);
+    if (owned?.size === 0) this.owners.delete(entry.record.owner);
   }
 
   /** Expired sessions sit at the least recently used end, so this stops at the first live one. */
@@ -61,7 +101,7 @@ export class MemoryMcpSessionStore implements McpSessionStore {
     const now = this.now();
     for (const [id, entry] of this.sessions) {
       if (now - entry.lastSeen < this.limits.ttlMs) return;
-      this.sessions.delete(id);
+      this.remove(id);
     }
   }
 }

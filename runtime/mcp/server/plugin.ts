@@ -1,7 +1,8 @@
 // mcpPlugin (seed 001 "Agent-tool endpoint"): builds the app's tools at boot and the server that answers
 // them, with its own pipeline over the same enrichers, guards and container as the HTTP routes (request
 // hooks such as CORS or the global rate limit belong to the endpoint request, not to each call). The HTTP
-// endpoint (mcpRoutes) and the stdio server find it in the app container.
+// endpoint (mcpRoutes) and the stdio server find it in the app container, with the rate limiter a batch's
+// messages are charged to.
 import type { App, Plugin } from '../../app/app.js';
 import type { Scope } from '../../app/container.js';
 import { errors } from '../../../generated/modules/errors.js';
@@ -10,12 +11,20 @@ import { createPipeline } from '../../http/pipeline.js';
 import { redactSensitiveDetails } from '../../http/redact.js';
 import { resolveReporter, type ErrorReporter } from '../../http/report.js';
 import type { RouteVisibilityCheck } from '../../http/types.js';
+import { rejectUnknownOptions } from '../../config/known-options.js';
+import { isRateLimitGuard, type RateLimitGuard } from '../../edge/rate-limit/limiter.js';
 import type { Implementation } from '../protocol/types.js';
 import { McpServer } from './server.js';
+import { checkRouteSelectors, selectToolRoutes, type McpRouteSelector } from './tool-selection.js';
 import { DEFAULT_FORWARDED_HEADERS } from './tool-request.js';
 import { buildToolSet, type McpToolsDocument } from './tool-set.js';
 
 export interface McpPluginOptions {
+  /**
+   * Which routes become tools: route objects or route ids, each registered with the app and marked
+   * `meta.mcp`. Default every registered route with `meta.mcp`.
+   */
+  routes?: readonly McpRouteSelector[];
   /** The tools document `svc build` writes (generated/mcp-tools.json); routes it lacks get derived tools. */
   tools?: McpToolsDocument;
   /** Name and version in the initialize result; default the app's name and version. */
@@ -36,6 +45,8 @@ export interface McpService {
   /** Lower-case names of the headers a call inherits. */
   readonly forwardHeaders: ReadonlySet<string>;
   readonly visibilityChecks: readonly RouteVisibilityCheck[];
+  /** securityPlugin's limiter, which charges each message of a batch; undefined without it. */
+  readonly rateLimiter: RateLimitGuard | undefined;
 }
 
 export const MCP_SERVICE = Symbol.for('svc:mcp');
@@ -45,8 +56,25 @@ export function mcpService(scope: Scope | undefined): McpService | undefined {
   return scope?.get<McpService>(MCP_SERVICE);
 }
 
+const PLUGIN_OPTIONS = [
+  'routes',
+  'tools',
+  'serverInfo',
+  'forwardHeaders',
+  'redactErrorDetails',
+  'reportError',
+  'instructions',
+];
+const SERVER_INFO_OPTIONS = ['name', 'version', 'title'];
+
 function checkedOptions(options: McpPluginOptions): void {
-  const { forwardHeaders, redactErrorDetails, reportError, serverInfo } = options;
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new TypeError('mcpPlugin: options must be an object.');
+  rejectUnknownOptions(options, PLUGIN_OPTIONS, 'mcpPlugin');
+  const { routes, forwardHeaders, redactErrorDetails, reportError, serverInfo, instructions } = options;
+  if (routes !== undefined) checkRouteSelectors(routes);
+  if (instructions !== undefined && typeof instructions !== 'string')
+    throw new TypeError('mcpPlugin: instructions must be a string');
   if (
     forwardHeaders !== undefined &&
     (!Array.isArray(forwardHeaders) || forwardHeaders.some((name) => typeof name !== 'string' || name === ''))
@@ -60,11 +88,16 @@ function checkedOptions(options: McpPluginOptions): void {
     throw new TypeError('mcpPlugin: redactErrorDetails must be false or a function');
   if (reportError !== undefined && reportError !== false && typeof reportError !== 'function')
     throw new TypeError('mcpPlugin: reportError must be false or a function');
-  if (
-    serverInfo !== undefined &&
-    (typeof serverInfo.name !== 'string' || typeof serverInfo.version !== 'string')
-  )
-    throw new TypeError('mcpPlugin: serverInfo must be { name: string, version: string }');
+  if (serverInfo !== undefined) {
+    if (
+      typeof serverInfo !== 'object' ||
+      serverInfo === null ||
+      typeof serverInfo.name !== 'string' ||
+      typeof serverInfo.version !== 'string'
+    )
+      throw new TypeError('mcpPlugin: serverInfo must be { name: string, version: string }');
+    rejectUnknownOptions(serverInfo, SERVER_INFO_OPTIONS, 'mcpPlugin: serverInfo');
+  }
 }
 
 class McpPlugin implements Plugin {
@@ -83,11 +116,13 @@ class McpPlugin implements Plugin {
       container: app.container,
       onError: false,
     });
+    const routes = metadata.list('http:routes');
     const tools = buildToolSet(
-      metadata.list('http:routes'),
+      routes,
       options.tools,
       options.redactErrorDetails ?? redactSensitiveDetails,
       (route) => pipeline.compile(route),
+      selectToolRoutes(routes, options.routes),
     );
     const reporter = resolveReporter(options.reportError);
     const server = new McpServer({
@@ -103,12 +138,13 @@ class McpPlugin implements Plugin {
       server,
       forwardHeaders,
       visibilityChecks: metadata.list('http:route-visibility'),
+      rateLimiter: metadata.list('http:guards').find(isRateLimitGuard),
     };
     app.container.provide(MCP_SERVICE, service);
   }
 }
 
-/** The tool registry and server: `app.register(mcpPlugin({ tools: mcpTools }))`. */
+/** The tool registry and server: `app.register(mcpPlugin({ tools: mcpTools }))`. Options are checked here. */
 export function mcpPlugin(options: McpPluginOptions = {}): Plugin {
   return new McpPlugin(options);
 }

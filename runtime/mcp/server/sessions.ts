@@ -1,28 +1,49 @@
 // Tool sessions over HTTP (seed 001 "States and transitions", "Limits"): opened by a successful initialize,
 // bound to the caller that opened it, kept while used (30 min idle by default), at most 1000 live with the
-// least recently used evicted first, ended by DELETE. The records live in a McpSessionStore (memory by
-// default, or PostgreSQL/Redis shared by several processes); the calls a session is running live with the
-// process that runs them, so notifications/cancelled and DELETE cancel only calls running here.
+// least recently used evicted first, ended by DELETE. One caller holds at most `maxPerCaller` (16) of them:
+// past that its own least recently used goes, so a flood of initializes from one user or address evicts
+// only its own sessions, never another caller's. The records live in a McpSessionStore (memory by default,
+// or PostgreSQL/Redis shared by several processes); the calls a session is running live with the process
+// that runs them, so notifications/cancelled and DELETE cancel only calls running here.
 import { randomBytes } from 'node:crypto';
 import type { JsonRpcId } from '../protocol/json-rpc.js';
 import type { ProtocolVersion } from '../protocol/versions.js';
+import { CallerKeys, type SessionCaller } from './caller.js';
 import type { CallCancellation } from './cancellation.js';
 import { memoryMcpSessions } from './memory-session-store.js';
 import type { McpConnection } from './server.js';
-import type { McpSessionStore, McpSessionStoreFactory } from './session-store.js';
+import {
+  DEFAULT_MAX_SESSIONS_PER_CALLER,
+  type McpSessionStore,
+  type McpSessionStoreFactory,
+} from './session-store.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
+import { rejectUnknownOptions } from '../../config/known-options.js';
 
 export const DEFAULT_SESSION_TTL_MS = 30 * 60 * 1000;
 export const DEFAULT_MAX_SESSIONS = 1000;
+export { DEFAULT_MAX_SESSIONS_PER_CALLER };
 
 export interface McpSessionOptions {
   /** Idle time after which a session is gone, in milliseconds (default 30 min). */
   ttlMs?: number;
   /** Live sessions kept; opening one more evicts the least recently used (default 1000). */
   maxSessions?: number;
+  /**
+   * Live sessions one caller keeps (a user, or an anonymous caller's client address); opening one more
+   * evicts that caller's least recently used (default 16).
+   */
+  maxPerCaller?: number;
   /** Where sessions live: a factory given the limits above (default in this process's memory). */
   store?: McpSessionStoreFactory;
+  /**
+   * The service secret (SVC_SECRET): anonymous callers are recognised by a fingerprint keyed from it, so
+   * every process sharing it and the store serves their sessions. Default a key random per process.
+   */
+  secret?: string;
 }
+
+const SESSION_OPTIONS = ['ttlMs', 'maxSessions', 'maxPerCaller', 'store', 'secret'];
 
 export interface McpSession extends McpConnection {
   readonly id: string;
@@ -31,11 +52,18 @@ export interface McpSession extends McpConnection {
 export class SessionTable {
   readonly ttlMs: number;
   readonly maxSessions: number;
+  readonly maxPerCaller: number;
+  /** How the endpoint tells callers apart. */
+  readonly callers: CallerKeys;
   private readonly store: McpSessionStore;
   /** Calls running in this process, by session; an entry exists only while a call runs. */
   private readonly running = new Map<string, Map<JsonRpcId, CallCancellation>>();
 
   constructor(options: McpSessionOptions = {}) {
+    const owner = 'mcpRoutes: sessions';
+    if (typeof options !== 'object' || options === null || Array.isArray(options))
+      throw new TypeError(`${owner} must be false or an object { ${SESSION_OPTIONS.join(', ')} }.`);
+    rejectUnknownOptions(options, SESSION_OPTIONS, owner);
     this.ttlMs = positiveWholeNumber(options.ttlMs, DEFAULT_SESSION_TTL_MS, 'mcpRoutes', 'sessions.ttlMs');
     this.maxSessions = positiveWholeNumber(
       options.maxSessions,
@@ -43,12 +71,28 @@ export class SessionTable {
       'mcpRoutes',
       'sessions.maxSessions',
     );
-    this.store = (options.store ?? memoryMcpSessions)({ ttlMs: this.ttlMs, maxSessions: this.maxSessions });
+    this.maxPerCaller = positiveWholeNumber(
+      options.maxPerCaller,
+      DEFAULT_MAX_SESSIONS_PER_CALLER,
+      'mcpRoutes',
+      'sessions.maxPerCaller',
+    );
+    const { store, secret } = options;
+    if (store !== undefined && typeof store !== 'function')
+      throw new TypeError('mcpRoutes: sessions.store must be a store factory (openStores().mcpSessions)');
+    if (secret !== undefined && (typeof secret !== 'string' || secret === ''))
+      throw new TypeError('mcpRoutes: sessions.secret must be a non-empty string');
+    this.callers = new CallerKeys(secret);
+    this.store = (store ?? memoryMcpSessions)({
+      ttlMs: this.ttlMs,
+      maxSessions: this.maxSessions,
+      maxPerCaller: this.maxPerCaller,
+    });
   }
 
-  async open(caller: string, protocolVersion: ProtocolVersion): Promise<McpSession> {
+  async open(caller: SessionCaller, protocolVersion: ProtocolVersion): Promise<McpSession> {
     const id = randomBytes(24).toString('base64url');
-    await this.store.open({ id, caller, protocolVersion });
+    await this.store.open({ id, caller: caller.key, owner: caller.owner, protocolVersion });
     return this.connection(id, protocolVersion);
   }
 

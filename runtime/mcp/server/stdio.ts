@@ -1,7 +1,8 @@
 // The stdio transport (seed 001 "Standard-I/O transport"): newline-delimited JSON-RPC on stdin/stdout for an
 // agent that launches the service as a child process. stdout carries only protocol messages: while serving
 // process.stdout, anything else the app writes there is sent to stderr. At most `maxConcurrentRequests` calls
-// run at once; one more is answered -32000 (SERVER_BUSY); notifications are never refused.
+// run at once; one more is answered -32000 (SERVER_BUSY); notifications are never refused. A batch holds at
+// most `maxBatchSize` messages, as over HTTP.
 import type { Readable, Writable } from 'node:stream';
 import type { App } from '../../app/app.js';
 import type { RequestHeaders } from '../../http/types.js';
@@ -14,7 +15,9 @@ import {
 } from '../protocol/json-rpc.js';
 import { LineReader } from '../protocol/line-reader.js';
 import { allowsBatches, LATEST_PROTOCOL_VERSION } from '../protocol/versions.js';
+import { batchTooLarge, DEFAULT_MAX_BATCH_SIZE } from './batch.js';
 import { requireMcpService } from './plugin.js';
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import type { McpConnection, MessageScope } from './server.js';
 import type { CallCancellation } from './cancellation.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
@@ -34,7 +37,11 @@ export interface McpStdioOptions {
   maxLineBytes?: number;
   /** Headers every call carries, e.g. `{ authorization: 'Bearer …' }`: stdio has no request of its own. */
   headers?: RequestHeaders;
+  /** The most messages a JSON-RPC batch may hold (default 32); a larger one is refused whole (-32600). */
+  maxBatchSize?: number;
 }
+
+const STDIO_OPTIONS = ['input', 'output', 'maxConcurrentRequests', 'maxLineBytes', 'headers', 'maxBatchSize'];
 
 export interface McpStdioServer {
   /** Resolves once the input ended and every running call was answered. */
@@ -45,6 +52,15 @@ export interface McpStdioServer {
 
 /** Serves the app's tools over stdio. Boots the app; listing is not filtered (the launching agent is trusted). */
 export async function serveMcpStdio(app: App, options: McpStdioOptions = {}): Promise<McpStdioServer> {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new TypeError('serveMcpStdio: options must be an object.');
+  rejectUnknownOptions(options, STDIO_OPTIONS, 'serveMcpStdio');
+  const maxBatchSize = positiveWholeNumber(
+    options.maxBatchSize,
+    DEFAULT_MAX_BATCH_SIZE,
+    'serveMcpStdio',
+    'maxBatchSize',
+  );
   const maxConcurrent = positiveWholeNumber(
     options.maxConcurrentRequests,
     DEFAULT_STDIO_MAX_CONCURRENT_REQUESTS,
@@ -116,6 +132,10 @@ export async function serveMcpStdio(app: App, options: McpStdioOptions = {}): Pr
     if (Array.isArray(value)) {
       if (!allowsBatches(connection.protocolVersion) || value.length === 0) {
         send(failure(null, JSON_RPC_ERROR.INVALID_REQUEST, 'JSON-RPC batches are not allowed here.'));
+        return;
+      }
+      if (value.length > maxBatchSize) {
+        send(batchTooLarge(maxBatchSize));
         return;
       }
       track(

@@ -132,14 +132,16 @@ function documentProblems(document: unknown): string[] {
 }
 
 /**
- * The app's tools. Refuses (MCP_TOOLS_INVALID) a document naming a route that is not registered, two tools
- * with one name, or something that is not a tools document: each means generated/ is stale or mismatched.
+ * The app's tools (only those of `selected` routes when given). Refuses (MCP_TOOLS_INVALID) a document naming
+ * a route that is not registered, two tools with one name, or something that is not a tools document: each
+ * means generated/ is stale or mismatched.
  */
 export function buildToolSet(
   routes: readonly Route[],
   document: McpToolsDocument | undefined,
   redactDefault: DetailsRedactor | false,
   compile: (route: Route) => CompiledRoute,
+  selected?: ReadonlySet<Route>,
 ): ToolSet {
   const problems = document === undefined ? [] : documentProblems(document);
   if (problems.length > 0) throw errors.MCP_TOOLS_INVALID({ details: { problems } });
@@ -167,11 +169,12 @@ export function buildToolSet(
       continue;
     }
     described.add(route);
-    add(route, publicTool(definition));
+    if (selected === undefined || selected.has(route)) add(route, publicTool(definition));
   }
   for (const route of routes) {
     const meta = mcpMeta(route);
     if (meta === undefined || described.has(route) || route.edge === true) continue;
+    if (selected !== undefined && !selected.has(route)) continue;
     add(route, derivedTool(route, meta.name ?? deriveToolName(route.method, route.url), meta.description));
   }
 

@@ -1,13 +1,21 @@
 // The Redis MCP tool-session store (McpSessionStore): the same rules as MemoryMcpSessionStore, shared by every
 // process on the Redis. Key layout, under the prefix (default 'svc:'):
-//   mcp:s:<id>     hash {caller, version, lastSeen}; TTL ttlMs, renewed by every use
+//   mcp:s:<id>     hash {caller, owner, version, lastSeen}; TTL ttlMs, renewed by every use
 //   mcp:recent     sorted set of ids, scored by lastSeen: the recency order for eviction; TTL ttlMs from the
 //                  last write (at least as long as any session hash, so it goes once every session is idle)
+//   mcp:o:<owner>  set of the owner's session ids (`maxPerCaller`); TTL at least ttlMs, renewed by every use of
+//                  one of them. Members whose session is gone (ended, evicted, expired) leave it when the
+//                  owner next opens one.
 // A session is live while now - lastSeen < ttlMs on the store's clock (passed into the scripts); the key TTLs
 // only reclaim memory. Each operation is one script, so concurrent opens on any number of processes leave at
-// most maxSessions live sessions.
+// most maxSessions live sessions, and at most maxPerCaller of one owner.
 import type { ProtocolVersion } from '../../mcp/protocol/versions.js';
-import type { McpSessionLimits, McpSessionRecord, McpSessionStore } from '../../mcp/server/session-store.js';
+import {
+  DEFAULT_MAX_SESSIONS_PER_CALLER,
+  type McpSessionLimits,
+  type McpSessionRecord,
+  type McpSessionStore,
+} from '../../mcp/server/session-store.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
 import type { RedisClient } from './client.js';
 import { HashRecord } from './hash.js';
@@ -16,11 +24,18 @@ import { LUA_RECORDS, RedisScript } from './script.js';
 
 interface SessionHash {
   caller: string;
+  /** Absent from sessions written before owners existed: they count against nobody. */
+  owner?: string;
   version: string;
   lastSeen: number;
 }
 
-const SESSION = new HashRecord<SessionHash>({ caller: 'string', version: 'string', lastSeen: 'number' });
+const SESSION = new HashRecord<SessionHash>({
+  caller: 'string',
+  owner: 'string?',
+  version: 'string',
+  lastSeen: 'number',
+});
 
 // Shared by the scripts. KEYS[2] is always the recency set.
 // - live(key, now, ttl): the session's caller and version when it is live; an expired one is deleted (hash
@@ -42,23 +57,50 @@ local function keep_recent(ttl)
 end
 `;
 
-// KEYS: session, recency set. ARGV: id, now, ttlMs, maxSessions, session key prefix, then the hash fields.
+// KEYS: session, recency set, owner set. ARGV: id, now, ttlMs, maxSessions, session key prefix, owner,
+// maxPerCaller, then the hash fields.
 // 1. Members idle for ttl or longer leave the set, their hashes with them (expired: they count no more).
-// 2. The session is written and becomes the most recent.
-// 3. Beyond maxSessions, the least recently used go (hash and member): the excess + 1 oldest are read in
+// 2. The session is written and becomes the most recent, in both sets.
+// 3. The owner's live sessions are read with their last use (their score in the recency set); members whose
+//    session is gone, or now another owner's, leave the owner set. Beyond maxPerCaller the least recently
+//    used go (hash, member, owner member) in (score, id) order, the new one behind those seen at its instant.
+// 4. Beyond maxSessions, the least recently used go (hash and member): the excess + 1 oldest are read in
 //    (score, id) order and the new session, were it among them, moves behind those seen at the same instant
 //    (it is the most recent of them), so it goes only when others were seen strictly later (clock skew).
 // A member whose hash vanished early (closed on another path, evicted by maxmemory) still counts until it
 // is popped or ages out: eviction may then take one session too many, never keep one too many.
 const OPEN = new RedisScript(`${LUA_RECORDS}${LUA_MCP}
 local id, now, ttl, max, prefix = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5]
+local owner, per = ARGV[6], tonumber(ARGV[7])
 for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - ttl)) do
   redis.call('DEL', prefix .. member)
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - ttl)
-put_record(KEYS[1], ttl, 6)
+put_record(KEYS[1], ttl, 8)
 redis.call('ZADD', KEYS[2], ARGV[2], id)
 keep_recent(ttl)
+index_add(KEYS[3], id, ttl)
+local owned = {}
+for _, member in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+  local seen = redis.call('ZSCORE', KEYS[2], member)
+  if seen and redis.call('HGET', prefix .. member, 'owner') == owner then
+    table.insert(owned, { member, tonumber(seen) })
+  else
+    redis.call('SREM', KEYS[3], member)
+  end
+end
+if #owned > per then
+  table.sort(owned, function(a, b)
+    if a[2] ~= b[2] then return a[2] < b[2] end
+    if (a[1] == id) ~= (b[1] == id) then return b[1] == id end
+    return a[1] < b[1]
+  end)
+  for i = 1, #owned - per do
+    redis.call('DEL', prefix .. owned[i][1])
+    redis.call('ZREM', KEYS[2], owned[i][1])
+    redis.call('SREM', KEYS[3], owned[i][1])
+  end
+end
 local excess = redis.call('ZCARD', KEYS[2]) - max
 if excess <= 0 then return 0 end
 local oldest = redis.call('ZRANGE', KEYS[2], 0, excess, 'WITHSCORES')
@@ -79,8 +121,9 @@ end
 return excess
 `);
 
-// KEYS: session, recency set. ARGV: id, caller, now, ttlMs. Replies the hash (HGETALL) when the caller's
-// session is live, its idle time reset; nil otherwise. A foreign caller's call changes nothing.
+// KEYS: session, recency set. ARGV: id, caller, now, ttlMs, owner set key prefix. Replies the hash (HGETALL)
+// when the caller's session is live, its idle time reset (and its owner set kept as long); nil otherwise. A
+// foreign caller's call changes nothing.
 const USE = new RedisScript(`${LUA_MCP}
 local now, ttl = tonumber(ARGV[3]), tonumber(ARGV[4])
 local s = live(KEYS[1], ARGV[1], now, ttl)
@@ -89,6 +132,11 @@ redis.call('HSET', KEYS[1], 'lastSeen', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ttl)
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
 keep_recent(ttl)
+local owner = redis.call('HGET', KEYS[1], 'owner')
+if owner then
+  local owned = ARGV[5] .. owner
+  if redis.call('PTTL', owned) < ttl then redis.call('PEXPIRE', owned, ttl) end
+end
 return redis.call('HGETALL', KEYS[1])
 `);
 
@@ -109,8 +157,10 @@ export interface RedisMcpSessionStoreOptions extends RedisStoreOptions {
 export class RedisMcpSessionStore implements McpSessionStore {
   readonly ttlMs: number;
   readonly maxSessions: number;
+  readonly maxPerCaller: number;
   private readonly sessionPrefix: string;
   private readonly recentKey: string;
+  private readonly ownerPrefix: string;
   private readonly now: () => number;
 
   constructor(
@@ -120,19 +170,32 @@ export class RedisMcpSessionStore implements McpSessionStore {
   ) {
     this.ttlMs = positiveWholeNumber(limits.ttlMs, 0, 'RedisMcpSessionStore', 'ttlMs');
     this.maxSessions = positiveWholeNumber(limits.maxSessions, 0, 'RedisMcpSessionStore', 'maxSessions');
+    this.maxPerCaller = positiveWholeNumber(
+      limits.maxPerCaller,
+      DEFAULT_MAX_SESSIONS_PER_CALLER,
+      'RedisMcpSessionStore',
+      'maxPerCaller',
+    );
     const prefix = prefixOf(options);
     this.sessionPrefix = `${prefix}mcp:s:`;
     this.recentKey = `${prefix}mcp:recent`;
+    this.ownerPrefix = `${prefix}mcp:o:`;
     this.now = options.now ?? Date.now;
   }
 
   async open(record: McpSessionRecord): Promise<void> {
     const now = this.now();
-    const hash = SESSION.args({ caller: record.caller, version: record.protocolVersion, lastSeen: now });
+    const owner = record.owner ?? record.caller;
+    const hash = SESSION.args({
+      caller: record.caller,
+      owner,
+      version: record.protocolVersion,
+      lastSeen: now,
+    });
     await OPEN.run(
       this.client,
-      [this.sessionPrefix + record.id, this.recentKey],
-      [record.id, now, this.ttlMs, this.maxSessions, this.sessionPrefix, ...hash],
+      [this.sessionPrefix + record.id, this.recentKey, this.ownerPrefix + owner],
+      [record.id, now, this.ttlMs, this.maxSessions, this.sessionPrefix, owner, this.maxPerCaller, ...hash],
     );
   }
 
@@ -140,11 +203,16 @@ export class RedisMcpSessionStore implements McpSessionStore {
     const reply = await USE.run(
       this.client,
       [this.sessionPrefix + id, this.recentKey],
-      [id, caller, this.now(), this.ttlMs],
+      [id, caller, this.now(), this.ttlMs, this.ownerPrefix],
     );
     const session = SESSION.readReply(reply);
     if (session === undefined) return undefined;
-    return { id, caller: session.caller, protocolVersion: session.version as ProtocolVersion };
+    return {
+      id,
+      caller: session.caller,
+      owner: session.owner ?? session.caller,
+      protocolVersion: session.version as ProtocolVersion,
+    };
   }
 
   async close(id: string, caller: string): Promise<boolean> {
