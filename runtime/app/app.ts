@@ -1,5 +1,6 @@
 // The application kernel: plugins register in order, set up (publish to metadata buckets, hooks and the
 // container), then boot (adapters read the buckets and refuse misconfiguration), then `app:booted` fires.
+import { rejectUnknownOptions } from '../config/known-options.js';
 import { Scope } from './container.js';
 import { Hooks } from './hooks.js';
 import { Metadata } from './metadata.js';
@@ -36,6 +37,14 @@ export interface AppOptions {
   version?: string;
 }
 
+/** The keys of ListenOptions (`satisfies` keeps the list exact); any other is refused. */
+const LISTEN_OPTIONS = Object.keys({
+  port: true,
+  host: true,
+} satisfies Record<keyof ListenOptions, true>);
+/** The keys of AppOptions (`satisfies` keeps the list exact); any other is refused. */
+const APP_OPTIONS = Object.keys({ name: true, version: true } satisfies Record<keyof AppOptions, true>);
+
 export class App {
   readonly name: string;
   readonly version: string;
@@ -48,6 +57,7 @@ export class App {
   private closed = false;
 
   constructor(options: AppOptions = {}) {
+    rejectUnknownOptions(options, APP_OPTIONS, 'App');
     this.name = options.name ?? 'svc';
     this.version = options.version ?? '0.0.0';
   }
@@ -76,6 +86,7 @@ export class App {
   }
 
   async listen(options: ListenOptions = {}): Promise<ListeningAddress> {
+    rejectUnknownOptions(options, LISTEN_OPTIONS, 'app.listen()');
     await this.boot();
     if (!this.server) throw new Error('No HTTP adapter is registered: register fastifyPlugin({ routes }).');
     const address = await this.server.listen({
@@ -101,5 +112,6 @@ export class App {
 }
 
 export function createApp(options: AppOptions = {}): App {
+  rejectUnknownOptions(options, APP_OPTIONS, 'createApp()');
   return new App(options);
 }

@@ -1,6 +1,8 @@
 // Runs an app as a process: listen, print where it is, close cleanly on SIGINT/SIGTERM. Under `svc mcp`
 // (SVC_MCP_STDIO=1) the same entry serves the app's tools over stdin/stdout instead of listening.
+import { rejectUnknownOptions } from '../config/known-options.js';
 import { isProductionEnv } from '../config/node-env.js';
+import type { ServerConfig } from '../config/svc-config.js';
 import type { App, ListenOptions } from './app.js';
 
 /** Set by `svc mcp` for the entry it runs: serve() then speaks the tool protocol on stdio. */
@@ -15,10 +17,25 @@ export interface ServeOptions extends ListenOptions {
   handleSignals?: boolean;
 }
 
+/**
+ * The keys serve() takes: ServeOptions' (ListenOptions' included) and those of svc.config.yaml's `server`
+ * section, which the scaffolded server.ts passes as it is (`serve(app, config.server)`): its `adapter` and
+ * `entry` are read elsewhere (adapterPlugin, `svc start`) and ignored here. `satisfies` keeps the list exact.
+ */
+const SERVE_OPTIONS = Object.keys({
+  port: true,
+  host: true,
+  log: true,
+  handleSignals: true,
+  adapter: true,
+  entry: true,
+} satisfies Record<keyof ServeOptions | keyof ServerConfig, true>);
+
 export async function serve(
   app: App,
   options: ServeOptions = {},
 ): Promise<{ url: string; close(): Promise<void> }> {
+  rejectUnknownOptions(options, SERVE_OPTIONS, 'serve()');
   if (process.env[MCP_STDIO_ENV] === '1') return serveStdio(app, options);
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   let address;

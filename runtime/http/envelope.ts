@@ -1,6 +1,7 @@
 // One error envelope for every error: `{ error: { code, message, details? } }` (validation errors carry
 // `part` and `issues` instead of details). Applies seed 001 "Five-hundred handling": only deliberate errors
 // keep their status and message; everything unexpected is a 500 INTERNAL_ERROR with a neutral message.
+import { rejectUnknownOptions } from '../config/known-options.js';
 import { SvcError } from './errors.js';
 import { detailsFit, sanitizeDetails, type DetailsObject } from './details.js';
 import { fixedCodeForStatus, neutralMessage } from './framework-errors.js';
@@ -31,6 +32,11 @@ export interface ToErrorResponseOptions {
   /** Applied to public details; none by default (HTTP adapters), `redactSensitiveDetails` for tool results. */
   redactDetails?: DetailsRedactor | false;
 }
+
+/** The keys of ToErrorResponseOptions (`satisfies` keeps the list exact), built once: errors are answered often. */
+const TO_ERROR_RESPONSE_OPTIONS: readonly string[] = Object.keys({
+  redactDetails: true,
+} satisfies Record<keyof ToErrorResponseOptions, true>);
 
 const CODE_PATTERN = /^[A-Z][A-Z0-9_]*$/;
 
@@ -97,8 +103,17 @@ function fromExposedError(error: ExposedError): ErrorResponse {
   return { status, body: { error: { code, message } } };
 }
 
-/** The status and JSON body answered for `error`. Never throws. */
+/**
+ * The status and JSON body answered for `error`. Never throws for any `error`; an unknown option key is a
+ * programming mistake and throws a TypeError naming it.
+ */
 export function toErrorResponse(error: unknown, options: ToErrorResponseOptions = {}): ErrorResponse {
+  // A for-in over the one key allocates nothing; the shared check only runs (and throws) on an unknown key.
+  for (const key in options) {
+    if (!TO_ERROR_RESPONSE_OPTIONS.includes(key)) {
+      rejectUnknownOptions(options, TO_ERROR_RESPONSE_OPTIONS, 'toErrorResponse()');
+    }
+  }
   try {
     if (error instanceof RequestValidationError) {
       const { code, message, part, issues } = error;

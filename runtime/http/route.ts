@@ -1,6 +1,7 @@
 // route() for handwritten routes and bindRoutes() for the generated routes.ts. Both return neutral Routes;
 // route() compiles its validators and coercion plans here, once, with the one ajv configuration.
 import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { rejectUnknownOptions } from '../config/known-options.js';
 import { InvalidRouteError } from './http-errors.js';
 import { HTTP_METHODS } from './types.js';
 import type {
@@ -52,13 +53,31 @@ export interface RouteOptions<T extends RouteTypes = RouteTypes> {
   body?: JsonSchema | UploadBody | RawBody;
   /** false: a request without a body skips body validation (the handler gets undefined). Default true. */
   bodyRequired?: boolean;
-  /** Response schemas by status: documentation only, never validated. */
-  response?: Readonly<Record<number, JsonSchema>>;
+  /**
+   * Response by status, for documentation and clients only (never validated): a JSON Schema, `null` for an
+   * answer without a body (204), or `{ stream: '<media type>' }` for a streamed one.
+   */
+  response?: Readonly<Record<number, JsonSchema | null>>;
   /** Status for a returned value; default: the only 2xx in `response`, else 200. */
   successStatus?: number;
   meta?: RouteMeta;
   handler: RouteHandler<ParamsOf<T>, QueryOf<T>, BodyOf<T>>;
 }
+
+/** The keys of RouteOptions (`satisfies` keeps the list exact); any other is refused when the route is made. */
+const ROUTE_OPTIONS = Object.keys({
+  id: true,
+  method: true,
+  url: true,
+  params: true,
+  query: true,
+  body: true,
+  bodyRequired: true,
+  response: true,
+  successStatus: true,
+  meta: true,
+  handler: true,
+} satisfies Record<keyof RouteOptions, true>);
 
 let sharedAjv: Ajv2020 | undefined;
 
@@ -93,7 +112,9 @@ function isStreamedBody(body: RouteOptions['body']): body is UploadBody | RawBod
 }
 
 /** The status a returned value answers with when the route declares exactly one 2xx response. */
-function onlySuccessStatus(response: Readonly<Record<number, JsonSchema>> | undefined): number | undefined {
+function onlySuccessStatus(
+  response: Readonly<Record<number, JsonSchema | null>> | undefined,
+): number | undefined {
   if (response === undefined) return undefined;
   const statuses = Object.keys(response)
     .map(Number)
@@ -120,6 +141,13 @@ export function assertRouteShape(method: unknown, url: unknown, handler: unknown
  * `route<{ params: { id: string }; body: NewNote }>({ method: 'POST', url: '/notes/:id', ... })`.
  */
 export function route<T extends RouteTypes = RouteTypes>(options: RouteOptions<T>): Route {
+  // First, so a misspelt `handler` or `url` is named as such rather than reported missing. `meta` is not
+  // checked here: plugins extend RouteMeta, and the adapters check it at boot (meta-checks.ts).
+  rejectUnknownOptions(
+    options,
+    ROUTE_OPTIONS,
+    `route() ${describe(String(options.method), String(options.url), options.id)}`,
+  );
   const method = assertRouteShape(options.method, options.url, options.handler, options.id);
   const label = describe(method, options.url, options.id);
   const result: Route = {

@@ -2,6 +2,7 @@
 // producer gets a small stream object; events are encoded into the text/event-stream format and written with
 // the same backpressure and disconnect handling as any streamed response.
 import { Readable } from 'node:stream';
+import { rejectUnknownOptions } from '../config/known-options.js';
 import { StreamResult } from './stream.js';
 
 export interface SseEvent {
@@ -39,6 +40,12 @@ const SSE_HEADERS = {
   // Tells nginx-style proxies not to buffer the stream.
   'x-accel-buffering': 'no',
 };
+
+/** The keys of SseOptions (`satisfies` keeps the list exact), built once: sse() runs per request. */
+const SSE_OPTIONS: readonly string[] = Object.keys({
+  heartbeatMs: true,
+  maxDurationMs: true,
+} satisfies Record<keyof SseOptions, true>);
 
 /** Buffered bytes beyond which send() reports a full buffer. */
 const HIGH_WATER_MARK = 64 * 1024;
@@ -115,6 +122,11 @@ class EventStream implements SseStream {
 /** An event stream: `return sse((events) => { events.send({ event: 'tick', data: { n: 1 } }) })`. */
 export function sse(producer: SseProducer, options: SseOptions = {}): StreamResult {
   if (typeof producer !== 'function') throw new TypeError('sse(): the producer must be a function.');
+  // Per request: a for-in over the few keys given allocates nothing; the shared check only runs (and throws)
+  // once an unknown key is seen.
+  for (const key in options) {
+    if (!SSE_OPTIONS.includes(key)) rejectUnknownOptions(options, SSE_OPTIONS, 'sse()');
+  }
   const heartbeatMs = checkDuration('heartbeatMs', options.heartbeatMs);
   const maxDurationMs = checkDuration('maxDurationMs', options.maxDurationMs);
   return new StreamResult(undefined, { ...SSE_HEADERS }, () => {

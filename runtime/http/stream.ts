@@ -2,6 +2,7 @@
 // the result; the reply mapping writes it with backpressure through the adapter's ReplySink.stream.
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { rejectUnknownOptions } from '../config/known-options.js';
 import { contentDisposition } from './content-disposition.js';
 
 /** What a stream may be made from: a node byte stream, a web stream or an async iterable of byte chunks. */
@@ -25,6 +26,16 @@ export interface StreamOptions {
   /** Default: the status the handler set with reply.status(), else 200. */
   status?: number;
 }
+
+/** The keys of StreamOptions (`satisfies` keeps the list exact), built once: stream() runs per request. */
+const STREAM_OPTIONS: readonly string[] = Object.keys({
+  contentType: true,
+  contentLength: true,
+  filename: true,
+  disposition: true,
+  headers: true,
+  status: true,
+} satisfies Record<keyof StreamOptions, true>);
 
 /** A streamed response as a handler returns it. Created by stream() and sse(); read by the reply mapping. */
 export class StreamResult {
@@ -110,6 +121,11 @@ export function stream(source: StreamSource, options: StreamOptions = {}): Strea
 }
 
 function streamHeaders(options: StreamOptions): Record<string, string> {
+  // Per request: a for-in over the few keys given allocates nothing; the shared check only runs (and throws)
+  // once an unknown key is seen. `headers` holds response header names of the handler's choosing.
+  for (const key in options) {
+    if (!STREAM_OPTIONS.includes(key)) rejectUnknownOptions(options, STREAM_OPTIONS, 'stream()');
+  }
   const headers = cleanHeaders(options.headers);
   headers['content-type'] = (options.contentType ?? 'application/octet-stream').replace(CRLF, '');
   if (options.contentLength !== undefined) {

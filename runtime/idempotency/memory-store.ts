@@ -1,6 +1,7 @@
 // The in-memory idempotency store (seed 001 "Limits"): entries live `ttlMs`, at most `maxEntries` are kept and
 // the oldest is evicted to make room. Every operation is synchronous inside, so setPending is atomic within
 // one process; several processes need a shared store.
+import { rejectUnknownOptions } from '../config/known-options.js';
 import { positiveWholeNumber } from '../config/whole-number.js';
 import type { IdempotencyRecord, IdempotencyStore } from './store.js';
 
@@ -16,6 +17,13 @@ export interface MemoryIdempotencyStoreOptions {
   now?: () => number;
 }
 
+/** The keys of MemoryIdempotencyStoreOptions (`satisfies` keeps the list exact); any other is refused. */
+const STORE_OPTIONS = Object.keys({
+  ttlMs: true,
+  maxEntries: true,
+  now: true,
+} satisfies Record<keyof MemoryIdempotencyStoreOptions, true>);
+
 interface Entry {
   state: IdempotencyRecord | 'pending';
   expiresAt: number;
@@ -29,6 +37,7 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
   private readonly entries = new Map<string, Entry>();
 
   constructor(options: MemoryIdempotencyStoreOptions = {}) {
+    rejectUnknownOptions(options, STORE_OPTIONS, 'MemoryIdempotencyStore');
     this.ttlMs = positiveWholeNumber(
       options.ttlMs,
       DEFAULT_IDEMPOTENCY_TTL_MS,

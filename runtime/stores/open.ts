@@ -10,6 +10,7 @@ import type { RefreshTokenStore } from '../auth/stores/refresh-tokens.js';
 import type { SessionStore } from '../auth/stores/sessions.js';
 import type { UserSource } from '../auth/stores/users.js';
 import type { ThrottleStore } from '../auth/throttle/store.js';
+import { rejectUnknownOptions } from '../config/known-options.js';
 import type { StoresConfig } from '../config/svc-config.js';
 import type { HealthCheck } from '../edge/health/index.js';
 import type { RateLimitStore } from '../edge/rate-limit/store.js';
@@ -58,6 +59,18 @@ export interface Stores {
   close(): Promise<void>;
 }
 
+/** The keys of OpenStoresOptions and of StoresConfig (`satisfies` keeps them exact); others are refused. */
+const OPEN_STORES_OPTIONS = Object.keys({
+  migrate: true,
+  projectDir: true,
+  redisPrefix: true,
+  sweepIntervalMs: true,
+} satisfies Record<keyof OpenStoresOptions, true>);
+const STORES_CONFIG_KEYS = Object.keys({ database: true, redis: true } satisfies Record<
+  keyof StoresConfig,
+  true
+>);
+
 /** The database a `stores.database` value names; a value svc cannot use refuses to boot (CONFIG_INVALID). */
 export function databaseKind(url: string | undefined): DatabaseKind {
   if (url === undefined || url === 'memory') return 'memory';
@@ -85,6 +98,9 @@ export function resolvedDatabaseUrl(url: string, projectDir: string): string {
 
 /** Opens the backends `config` names. Without either, every store stays in memory. */
 export async function openStores(config: StoresConfig, options: OpenStoresOptions = {}): Promise<Stores> {
+  // Before anything opens: a misspelt `databse` would otherwise keep every store in memory without a word.
+  rejectUnknownOptions(config, STORES_CONFIG_KEYS, 'openStores(): config');
+  rejectUnknownOptions(options, OPEN_STORES_OPTIONS, 'openStores()');
   const database = databaseKind(config.database);
   if (config.redis !== undefined) checkRedisUrl(config.redis);
   const healthChecks: Record<string, HealthCheck> = {};

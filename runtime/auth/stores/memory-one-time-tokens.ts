@@ -2,6 +2,7 @@
 // `maxEntries` (100000, DESIGN §10). A consumed token is forgotten at once (it can never work again). When
 // full, a new token first sweeps expired ones (as of its `createdAt`), then evicts the oldest (creation order).
 // An evicted link stops working (the user asks for a new one); it never verifies or resets anything else.
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import { ExpiringRecords, checkedMaxEntries } from './expiring-records.js';
 import type { OneTimeTokenPurpose, OneTimeTokenRecord, OneTimeTokenStore } from './one-time-tokens.js';
 
@@ -12,10 +13,17 @@ export interface MemoryOneTimeTokenStoreOptions {
   maxEntries?: number;
 }
 
+/** The keys of MemoryOneTimeTokenStoreOptions (`satisfies` keeps the list exact); any other is refused. */
+const STORE_OPTIONS = Object.keys({ maxEntries: true } satisfies Record<
+  keyof MemoryOneTimeTokenStoreOptions,
+  true
+>);
+
 export class MemoryOneTimeTokenStore implements OneTimeTokenStore {
   private readonly tokens: ExpiringRecords<OneTimeTokenRecord, 'user'>;
 
   constructor(options: MemoryOneTimeTokenStoreOptions = {}) {
+    rejectUnknownOptions(options, STORE_OPTIONS, 'MemoryOneTimeTokenStore');
     const maxEntries = checkedMaxEntries(
       options.maxEntries,
       DEFAULT_ONE_TIME_TOKEN_MAX_ENTRIES,

@@ -3,6 +3,7 @@
 // its `createdAt`), then evicts the oldest (creation order). An evicted token refreshes no more (the user signs
 // in again); an evicted spent token replayed later reads as unknown, so it is still refused, though without
 // revoking its family. Family marks evict the same way; nothing evicted is ever accepted in place of another.
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import { ExpiringRecords, checkedMaxEntries } from './expiring-records.js';
 import type { RefreshTokenRecord, RefreshTokenStore } from './refresh-tokens.js';
 
@@ -23,6 +24,12 @@ function copyToken(record: RefreshTokenRecord): RefreshTokenRecord {
   return { ...record, amr: [...record.amr] };
 }
 
+/** The keys of MemoryRefreshTokenStoreOptions (`satisfies` keeps the list exact); any other is refused. */
+const STORE_OPTIONS = Object.keys({ maxEntries: true } satisfies Record<
+  keyof MemoryRefreshTokenStoreOptions,
+  true
+>);
+
 export class MemoryRefreshTokenStore implements RefreshTokenStore {
   private readonly tokens: ExpiringRecords<RefreshTokenRecord, 'user' | 'family'>;
   private readonly revokedFamilies: ExpiringRecords<FamilyMark>;
@@ -30,6 +37,7 @@ export class MemoryRefreshTokenStore implements RefreshTokenStore {
   private readonly revokedUsers = new Map<string, number>();
 
   constructor(options: MemoryRefreshTokenStoreOptions = {}) {
+    rejectUnknownOptions(options, STORE_OPTIONS, 'MemoryRefreshTokenStore');
     const maxEntries = checkedMaxEntries(
       options.maxEntries,
       DEFAULT_REFRESH_TOKEN_MAX_ENTRIES,

@@ -1,6 +1,7 @@
 // The in-memory session store (seed 000 "Stores"): per process, lost on restart. Bounded by `maxEntries`
 // (100000, DESIGN §10). When full, a new session first sweeps expired ones (as of its `createdAt`), then evicts
 // the oldest (creation order). An evicted session signs its user out early; it is never taken for another.
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import { ExpiringRecords, checkedMaxEntries } from './expiring-records.js';
 import type { SessionRecord, SessionStore } from './sessions.js';
 
@@ -15,10 +16,17 @@ function copySession(record: SessionRecord): SessionRecord {
   return { ...record, amr: [...record.amr] };
 }
 
+/** The keys of MemorySessionStoreOptions (`satisfies` keeps the list exact); any other is refused. */
+const STORE_OPTIONS = Object.keys({ maxEntries: true } satisfies Record<
+  keyof MemorySessionStoreOptions,
+  true
+>);
+
 export class MemorySessionStore implements SessionStore {
   private readonly sessions: ExpiringRecords<SessionRecord, 'user'>;
 
   constructor(options: MemorySessionStoreOptions = {}) {
+    rejectUnknownOptions(options, STORE_OPTIONS, 'MemorySessionStore');
     const maxEntries = checkedMaxEntries(
       options.maxEntries,
       DEFAULT_SESSION_MAX_ENTRIES,

@@ -3,6 +3,7 @@
 // losing one is worse than refusing a sign-up, so a full source answers AUTH_STORE_FULL (507) to `create`.
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../../generated/modules/errors.js';
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
 import {
   normalizeEmail,
@@ -25,6 +26,13 @@ export interface MemoryUserSourceOptions {
   newId?: () => string;
 }
 
+/** The keys of MemoryUserSourceOptions (`satisfies` keeps the list exact); any other is refused. */
+const SOURCE_OPTIONS = Object.keys({
+  maxUsers: true,
+  users: true,
+  newId: true,
+} satisfies Record<keyof MemoryUserSourceOptions, true>);
+
 function copyUser(user: AuthUser): AuthUser {
   const copy: AuthUser = { id: user.id, email: user.email, emailVerified: user.emailVerified };
   if (user.passwordHash !== undefined) copy.passwordHash = user.passwordHash;
@@ -39,6 +47,7 @@ export class MemoryUserSource implements UserSource {
   private readonly newId: () => string;
 
   constructor(options: MemoryUserSourceOptions = {}) {
+    rejectUnknownOptions(options, SOURCE_OPTIONS, 'MemoryUserSource');
     const maxUsers = positiveWholeNumber(options.maxUsers, DEFAULT_MAX_USERS, 'MemoryUserSource', 'maxUsers');
     this.maxUsers = maxUsers;
     this.newId = options.newId ?? randomUUID;

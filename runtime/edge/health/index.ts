@@ -2,6 +2,7 @@
 // without touching anything, so an orchestrator never restarts a process because a database is slow;
 // /readyz runs every check and answers 503 while any fails, so a load balancer stops sending traffic.
 import type { App, Plugin } from '../../app/app.js';
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import type { Route, RouteHandler } from '../../http/types.js';
 
 /** What a readiness check reports. `detail` is for logs and debugging; it is never sent to the client. */
@@ -28,6 +29,12 @@ export interface ReadinessReport {
 }
 
 const CHECK_TIMED_OUT = Symbol('timed out');
+
+/** The keys of HealthPluginOptions (`satisfies` keeps the list exact); any other is refused at creation. */
+const HEALTH_OPTIONS = Object.keys({
+  checks: true,
+  checkTimeoutMs: true,
+} satisfies Record<keyof HealthPluginOptions, true>);
 
 /** Runs one check: ok only when it returns `{ ok: true }` in time; a throw, a timeout or anything else fails. */
 async function runCheck(check: HealthCheck, timeoutMs: number): Promise<boolean> {
@@ -65,6 +72,11 @@ function checkedOptions(options: HealthPluginOptions): {
   checks: Record<string, HealthCheck>;
   timeoutMs: number;
 } {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError('healthPlugin(): options must be an object { checks?, checkTimeoutMs? }.');
+  }
+  // `checks` is a map of names the application chooses: only the options object itself has fixed keys.
+  rejectUnknownOptions(options, HEALTH_OPTIONS, 'healthPlugin()');
   const checks = options.checks ?? {};
   if (checks === null || typeof checks !== 'object' || Array.isArray(checks)) {
     throw new TypeError('healthPlugin(): checks must be an object of named check functions.');

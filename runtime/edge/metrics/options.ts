@@ -1,6 +1,7 @@
 // The options of metricsPlugin (seed 001 "Edge plugin options": none required), checked once at creation so a
 // typo throws a TypeError naming the option instead of silently exporting nothing.
 import { Registry, type RegistryContentType } from 'prom-client';
+import { rejectUnknownOptions } from '../../config/known-options.js';
 
 export interface MetricsPluginOptions {
   /**
@@ -32,8 +33,16 @@ export interface ResolvedMetricsOptions {
   collectDefaultMetrics: boolean;
 }
 
-const PREFIX = 'metricsPlugin():';
-const KNOWN_OPTIONS = new Set(['registry', 'prefix', 'buckets', 'path', 'collectDefaultMetrics']);
+const OWNER = 'metricsPlugin()';
+const PREFIX = `${OWNER}:`;
+/** The keys of MetricsPluginOptions (`satisfies` keeps the list exact); any other is refused at creation. */
+const KNOWN_OPTIONS = Object.keys({
+  registry: true,
+  prefix: true,
+  buckets: true,
+  path: true,
+  collectDefaultMetrics: true,
+} satisfies Record<keyof MetricsPluginOptions, true>);
 /** Prometheus metric-name characters; a prefix may be empty. */
 const METRIC_NAME_PREFIX = /^(?:[a-zA-Z_:][a-zA-Z0-9_:]*)?$/;
 /** A literal path: no parameters, wildcards, query or fragment, so it names exactly one route. */
@@ -71,9 +80,7 @@ export function resolveMetricsOptions(options: MetricsPluginOptions): ResolvedMe
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`${PREFIX} options must be an object.`);
   }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN_OPTIONS.has(key)) throw new TypeError(`${PREFIX} unknown option "${key}".`);
-  }
+  rejectUnknownOptions(options, KNOWN_OPTIONS, OWNER);
   const registry = options.registry ?? new Registry();
   if (!isRegistry(registry)) throw new TypeError(`${PREFIX} registry must be a prom-client Registry.`);
   const prefix = options.prefix ?? '';

@@ -3,6 +3,7 @@
 import { HTTP_METHODS, type HttpMethod } from '../../http/types.js';
 import { RATE_LIMIT_HEADERS } from '../rate-limit/headers.js';
 import { MemoryRateLimitStore } from '../rate-limit/memory-store.js';
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import { isPositiveWholeNumber } from '../../config/whole-number.js';
 import type { RateLimitStore } from '../rate-limit/store.js';
 import { normalizeOrigin } from './origin.js';
@@ -96,7 +97,33 @@ export interface ResolvedSecurity {
   rateLimit: ResolvedRateLimit;
 }
 
-const PREFIX = 'securityPlugin():';
+const OWNER = 'securityPlugin()';
+const PREFIX = `${OWNER}:`;
+// The keys of each options interface above (`satisfies` keeps the lists exact): anything else is refused at
+// creation, by the one check every options object shares (config/known-options.ts).
+const SECURITY_OPTIONS = Object.keys({
+  headers: true,
+  cors: true,
+  rateLimit: true,
+} satisfies Record<keyof SecurityPluginOptions, true>);
+const HEADERS_OPTIONS = Object.keys({
+  contentSecurityPolicy: true,
+  hsts: true,
+  documentHeaders: true,
+} satisfies Record<keyof SecureHeadersOptions, true>);
+const CORS_OPTIONS = Object.keys({
+  origin: true,
+  credentials: true,
+  methods: true,
+  headers: true,
+  exposeHeaders: true,
+  maxAge: true,
+} satisfies Record<keyof CorsOptions, true>);
+const RATE_LIMIT_OPTIONS = Object.keys({
+  limit: true,
+  windowMs: true,
+  store: true,
+} satisfies Record<keyof RateLimitOptions, true>);
 
 /** RFC 9110 token: a header or method name. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -110,16 +137,6 @@ export function isToken(value: string): boolean {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function refuseUnknownKeys(value: Record<string, unknown>, known: readonly string[], where: string): void {
-  const unknown = Object.keys(value).filter((key) => !known.includes(key));
-  if (unknown.length > 0) {
-    throw new TypeError(
-      `${PREFIX} unknown ${where} ${unknown.map((key) => JSON.stringify(key)).join(', ')}; ` +
-        `known: ${known.join(', ')}.`,
-    );
-  }
 }
 
 function headerValue(value: unknown, name: string, fallback: string): string | false {
@@ -147,7 +164,7 @@ function resolveHeaders(value: unknown): ResolvedSecureHeaders | undefined {
       `${PREFIX} headers must be true, false or { contentSecurityPolicy?, hsts?, documentHeaders? }.`,
     );
   }
-  refuseUnknownKeys(value, ['contentSecurityPolicy', 'hsts', 'documentHeaders'], 'headers option');
+  rejectUnknownOptions(value, HEADERS_OPTIONS, `${OWNER}: headers`);
   const contentSecurityPolicy = headerValue(
     value.contentSecurityPolicy,
     'contentSecurityPolicy',
@@ -211,11 +228,7 @@ function resolveMethods(value: unknown): readonly string[] {
 function resolveCors(value: unknown): ResolvedCors | undefined {
   if (value === undefined) return undefined;
   if (!isPlainObject(value)) throw new TypeError(`${PREFIX} cors must be an object { origin: [...] }.`);
-  refuseUnknownKeys(
-    value,
-    ['origin', 'credentials', 'methods', 'headers', 'exposeHeaders', 'maxAge'],
-    'cors option',
-  );
+  rejectUnknownOptions(value, CORS_OPTIONS, `${OWNER}: cors`);
   const { anyOrigin, origins } = resolveOrigins(value.origin);
   const credentials = value.credentials ?? false;
   if (typeof credentials !== 'boolean') throw new TypeError(`${PREFIX} cors.credentials must be a boolean.`);
@@ -254,7 +267,7 @@ function resolveRateLimit(value: unknown): ResolvedRateLimit {
   if (value === undefined) return { global: undefined, store: new MemoryRateLimitStore() };
   if (!isPlainObject(value))
     throw new TypeError(`${PREFIX} rateLimit must be an object { limit, windowMs }.`);
-  refuseUnknownKeys(value, ['limit', 'windowMs', 'store'], 'rateLimit option');
+  rejectUnknownOptions(value, RATE_LIMIT_OPTIONS, `${OWNER}: rateLimit`);
   const { limit, windowMs, store } = value;
   if (store !== undefined && !isStoreLike(store)) {
     throw new TypeError(`${PREFIX} rateLimit.store must have a hit(key, windowMs, limit) method.`);
@@ -276,7 +289,7 @@ export function resolveSecurityOptions(options: SecurityPluginOptions | undefine
   if (!isPlainObject(given)) {
     throw new TypeError(`${PREFIX} options must be an object { headers?, cors?, rateLimit? }.`);
   }
-  refuseUnknownKeys(given, ['headers', 'cors', 'rateLimit'], 'option');
+  rejectUnknownOptions(given, SECURITY_OPTIONS, OWNER);
   return {
     headers: resolveHeaders(given.headers),
     cors: resolveCors(given.cors),

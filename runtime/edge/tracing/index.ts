@@ -4,6 +4,7 @@
 // OpenTelemetry SDK when one is registered.
 import type { Span } from '@opentelemetry/api';
 import type { App, Plugin } from '../../app/app.js';
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import { existingHookSlots, hookSlots } from '../../http/hook-slots.js';
 import type { RequestHook, Route } from '../../http/types.js';
 import { DROP_SPANS, exporterFromEnv } from './default-exporter.js';
@@ -19,7 +20,12 @@ import {
 } from './traceparent.js';
 
 export { DROP_SPANS, exporterFromEnv } from './default-exporter.js';
-export { inMemoryExporter, DEFAULT_IN_MEMORY_SPAN_LIMIT, type InMemoryExporter } from './memory-exporter.js';
+export {
+  inMemoryExporter,
+  DEFAULT_IN_MEMORY_SPAN_LIMIT,
+  type InMemoryExporter,
+  type InMemoryExporterOptions,
+} from './memory-exporter.js';
 export {
   otlpHttpExporter,
   encodeOtlpJson,
@@ -54,6 +60,12 @@ interface OpenSpan {
   otel: Span | undefined;
 }
 
+/** The keys of TracingPluginOptions (`satisfies` keeps the list exact); any other is refused at creation. */
+const TRACING_OPTIONS = Object.keys({
+  serviceName: true,
+  exporter: true,
+} satisfies Record<keyof TracingPluginOptions, true>);
+
 function spanName(method: string, route: Route | undefined): string {
   return route === undefined ? method : `${method} ${route.url}`;
 }
@@ -61,6 +73,8 @@ function spanName(method: string, route: Route | undefined): string {
 export function tracingPlugin(options: TracingPluginOptions = {}): TracingPlugin {
   if (options === null || typeof options !== 'object')
     throw new TypeError('tracingPlugin(): options must be an object.');
+  // `exporter` is an implementation (any object with export()), not options: its own keys are not checked.
+  rejectUnknownOptions(options, TRACING_OPTIONS, 'tracingPlugin()');
   const serviceName = options.serviceName ?? 'svc';
   if (typeof serviceName !== 'string' || serviceName === '') {
     throw new TypeError('tracingPlugin(): serviceName must be a non-empty string.');

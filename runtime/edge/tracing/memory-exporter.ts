@@ -1,5 +1,6 @@
 // In-memory exporter: keeps the latest finished spans for tests and local debugging, bounded so a long-running
 // process cannot grow without limit.
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import type { FinishedSpan, SpanExporter } from './span.js';
 
 export const DEFAULT_IN_MEMORY_SPAN_LIMIT = 1000;
@@ -12,7 +13,19 @@ export interface InMemoryExporter extends SpanExporter {
   clear(): void;
 }
 
-export function inMemoryExporter(options: { maxSpans?: number } = {}): InMemoryExporter {
+export interface InMemoryExporterOptions {
+  /** Spans kept at most; the oldest is dropped beyond it. Default DEFAULT_IN_MEMORY_SPAN_LIMIT (1000). */
+  maxSpans?: number;
+}
+
+/** The keys of InMemoryExporterOptions (`satisfies` keeps the list exact); any other is refused at creation. */
+const EXPORTER_OPTIONS = Object.keys({ maxSpans: true } satisfies Record<
+  keyof InMemoryExporterOptions,
+  true
+>);
+
+export function inMemoryExporter(options: InMemoryExporterOptions = {}): InMemoryExporter {
+  rejectUnknownOptions(options, EXPORTER_OPTIONS, 'inMemoryExporter()');
   const maxSpans = options.maxSpans ?? DEFAULT_IN_MEMORY_SPAN_LIMIT;
   if (!Number.isInteger(maxSpans) || maxSpans < 1) {
     throw new TypeError('inMemoryExporter(): maxSpans must be a positive integer.');

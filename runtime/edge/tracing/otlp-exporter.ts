@@ -1,6 +1,7 @@
 // OTLP/HTTP JSON exporter: buffers finished spans in a bounded queue and posts them in batches with fetch.
 // Nothing here runs in the request path except a push; a collector that is down or slow only costs dropped
 // spans, reported once on stderr.
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import { unixNanoString, type FinishedSpan, type SpanExporter } from './span.js';
 
 export interface OtlpHttpExporterOptions {
@@ -26,7 +27,17 @@ export interface OtlpHttpExporter extends SpanExporter {
   shutdown(): Promise<void>;
 }
 
-const PREFIX = 'otlpHttpExporter():';
+const OWNER = 'otlpHttpExporter()';
+const PREFIX = `${OWNER}:`;
+/** The keys of OtlpHttpExporterOptions (`satisfies` keeps the list exact); any other is refused at creation. */
+const EXPORTER_OPTIONS = Object.keys({
+  url: true,
+  headers: true,
+  batchSize: true,
+  intervalMs: true,
+  maxQueueSize: true,
+  timeoutMs: true,
+} satisfies Record<keyof OtlpHttpExporterOptions, true>);
 /** OTLP enum values (opentelemetry-proto trace.proto). */
 const SPAN_KIND_SERVER = 2;
 const STATUS_CODE = { unset: 0, ok: 1, error: 2 } as const;
@@ -82,6 +93,8 @@ export function encodeOtlpJson(spans: readonly FinishedSpan[]): { resourceSpans:
 export function otlpHttpExporter(options: OtlpHttpExporterOptions): OtlpHttpExporter {
   if (options === null || typeof options !== 'object')
     throw new TypeError(`${PREFIX} options must be an object.`);
+  // `headers` holds request header names of the application's choosing: only the options' own keys are fixed.
+  rejectUnknownOptions(options, EXPORTER_OPTIONS, OWNER);
   let url: URL;
   try {
     url = new URL(options.url);

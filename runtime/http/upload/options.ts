@@ -1,6 +1,7 @@
 // `upload({ maxBytes, maxFiles, ... })`: the route helper of a streamed multipart/form-data body (seed 001
 // "Upload body"). Options are checked when the route is defined, so a wrong limit fails at boot, naming the
 // option, instead of on the first request.
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import type { UploadBody, UploadLimits } from '../types.js';
 import { isAllowedTypePattern } from './media-type-match.js';
 
@@ -35,15 +36,16 @@ export interface UploadOptions {
   allowedTypes?: readonly string[];
 }
 
-const OPTION_NAMES = new Set([
-  'maxBytes',
-  'maxFiles',
-  'maxFileBytes',
-  'maxFields',
-  'maxFieldBytes',
-  'maxHeaderBytes',
-  'allowedTypes',
-]);
+/** The keys of UploadOptions (`satisfies` keeps the list exact); any other is refused when the route is made. */
+const OPTION_NAMES = Object.keys({
+  maxBytes: true,
+  maxFiles: true,
+  maxFileBytes: true,
+  maxFields: true,
+  maxFieldBytes: true,
+  maxHeaderBytes: true,
+  allowedTypes: true,
+} satisfies Record<keyof UploadOptions, true>);
 
 function integer(name: string, value: unknown, minimum: number): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < minimum) {
@@ -80,9 +82,7 @@ export function resolveUploadLimits(options: UploadOptions): UploadLimits {
   if (options === null || typeof options !== 'object') {
     throw new TypeError('upload(): options { maxBytes, maxFiles } are required.');
   }
-  for (const key of Object.keys(options)) {
-    if (!OPTION_NAMES.has(key)) throw new TypeError(`upload(): unknown option ${JSON.stringify(key)}.`);
-  }
+  rejectUnknownOptions(options, OPTION_NAMES, 'upload()');
   const maxBytes = integer('maxBytes', options.maxBytes, 1);
   return Object.freeze({
     maxBytes,

@@ -3,6 +3,7 @@
 // background, so the service answers again as soon as Redis is back, without a restart. ioredis is imported
 // here only, lazily: an application without Redis never loads it.
 import type { Redis } from 'ioredis';
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import { redisCall } from './errors.js';
 
 export type RedisClient = Redis;
@@ -21,6 +22,16 @@ export interface OpenRedisOptions {
   onError?: (error: Error) => void;
 }
 
+/**
+ * The keys of OpenRedisOptions (`satisfies` keeps the list exact); any other is refused. They are svc's own
+ * settings, mapped onto ioredis's: raw ioredis options are not accepted here.
+ */
+const OPEN_REDIS_OPTIONS = Object.keys({
+  commandTimeoutMs: true,
+  connectTimeoutMs: true,
+  onError: true,
+} satisfies Record<keyof OpenRedisOptions, true>);
+
 /** Reconnects forever, 100 ms more per attempt, at most MAX_REDIS_RECONNECT_DELAY_MS apart. */
 export function reconnectDelay(attempt: number): number {
   return Math.min(attempt * 100, MAX_REDIS_RECONNECT_DELAY_MS);
@@ -31,6 +42,7 @@ export function reconnectDelay(attempt: number): number {
  * never rejects, so the service may start before Redis (its stores answer 503 until Redis is there).
  */
 export async function openRedis(url: string, options: OpenRedisOptions = {}): Promise<RedisClient> {
+  rejectUnknownOptions(options, OPEN_REDIS_OPTIONS, 'openRedis()');
   const { Redis } = await import('ioredis');
   const client = new Redis(url, {
     lazyConnect: true,

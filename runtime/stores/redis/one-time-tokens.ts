@@ -7,9 +7,10 @@ import type {
   OneTimeTokenRecord,
   OneTimeTokenStore,
 } from '../../auth/stores/one-time-tokens.js';
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import type { RedisClient } from './client.js';
 import { HashRecord } from './hash.js';
-import { prefixOf, type RedisStoreOptions } from './keys.js';
+import { prefixOf, REDIS_STORE_OPTIONS, type RedisStoreOptions } from './keys.js';
 import { LUA_RECORDS, PUT_INDEXED, RedisScript } from './script.js';
 
 const TOKEN = new HashRecord<OneTimeTokenRecord>({
@@ -52,6 +53,7 @@ export class RedisOneTimeTokenStore implements OneTimeTokenStore {
     private readonly client: RedisClient,
     options: RedisStoreOptions = {},
   ) {
+    rejectUnknownOptions(options, REDIS_STORE_OPTIONS, 'RedisOneTimeTokenStore');
     const prefix = prefixOf(options);
     this.tokenPrefix = `${prefix}one-time:`;
     this.userPrefix = `${prefix}one-time-user:`;

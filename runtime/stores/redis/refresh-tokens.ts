@@ -9,10 +9,11 @@
 //                                    revoked; TTL USER_REVOCATION_MARK_TTL_MS
 // Expiry is checked against the caller's `now` (the stored expiresAt); key TTLs only reclaim memory.
 import type { RefreshTokenRecord, RefreshTokenStore } from '../../auth/stores/refresh-tokens.js';
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import type { RedisClient } from './client.js';
 import { redisCall } from './errors.js';
 import { HashRecord } from './hash.js';
-import { prefixOf, type RedisStoreOptions } from './keys.js';
+import { prefixOf, REDIS_STORE_OPTIONS, type RedisStoreOptions } from './keys.js';
 import { LUA_RECORDS, RedisScript } from './script.js';
 
 /**
@@ -116,6 +117,7 @@ export class RedisRefreshTokenStore implements RefreshTokenStore {
     private readonly client: RedisClient,
     options: RedisStoreOptions = {},
   ) {
+    rejectUnknownOptions(options, REDIS_STORE_OPTIONS, 'RedisRefreshTokenStore');
     const prefix = prefixOf(options);
     this.tokenPrefix = `${prefix}refresh:`;
     this.familyPrefix = `${prefix}refresh-family:`;

@@ -3,10 +3,11 @@
 //   session-user:<userId>   set of idHash; TTL that of its longest-lived session
 // Expiry is checked against the caller's `now` (the stored expiresAt); the key TTL only reclaims memory.
 import type { SessionRecord, SessionStore } from '../../auth/stores/sessions.js';
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import type { RedisClient } from './client.js';
 import { redisCall } from './errors.js';
 import { HashRecord } from './hash.js';
-import { prefixOf, type RedisStoreOptions } from './keys.js';
+import { prefixOf, REDIS_STORE_OPTIONS, type RedisStoreOptions } from './keys.js';
 import { LUA_RECORDS, PUT_INDEXED, RedisScript } from './script.js';
 
 const SESSION = new HashRecord<SessionRecord>({
@@ -44,6 +45,7 @@ export class RedisSessionStore implements SessionStore {
     private readonly client: RedisClient,
     options: RedisStoreOptions = {},
   ) {
+    rejectUnknownOptions(options, REDIS_STORE_OPTIONS, 'RedisSessionStore');
     const prefix = prefixOf(options);
     this.sessionPrefix = `${prefix}session:`;
     this.userPrefix = `${prefix}session-user:`;

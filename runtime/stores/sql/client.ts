@@ -3,6 +3,7 @@
 // speak the same SQL, so one implementation of each store serves both. The drivers load lazily: an app that uses
 // neither never imports them.
 import path from 'node:path';
+import { rejectUnknownOptions } from '../../config/known-options.js';
 
 export interface SqlResult<Row> {
   rows: Row[];
@@ -42,6 +43,17 @@ export interface SqlClientOptions {
   onIdleError?: (error: Error) => void;
 }
 
+/**
+ * The keys of SqlClientOptions (`satisfies` keeps the list exact); any other is refused. They are svc's own
+ * settings, mapped onto the pg pool's: raw pg options are not accepted here.
+ */
+const CLIENT_OPTIONS = Object.keys({
+  max: true,
+  connectionTimeoutMillis: true,
+  queryTimeoutMillis: true,
+  onIdleError: true,
+} satisfies Record<keyof SqlClientOptions, true>);
+
 /** Where a `pglite:` URL keeps its data: a directory, or `'memory'` for an in-memory database. */
 export function pgliteLocation(url: string): string {
   const target = url.slice('pglite:'.length);
@@ -56,6 +68,7 @@ export function pgliteLocation(url: string): string {
  * working directory; one process at a time) or `pglite:memory` (embedded, in memory).
  */
 export async function openSqlClient(url: string, options: SqlClientOptions = {}): Promise<SqlClient> {
+  rejectUnknownOptions(options, CLIENT_OPTIONS, 'openSqlClient()');
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const { openPgClient } = await import('./pg-client.js');
     return openPgClient(url, options);

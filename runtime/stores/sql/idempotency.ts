@@ -2,6 +2,7 @@
 // (reservation or completion), as in the memory store. Time comes from the store's clock.
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../../idempotency/memory-store.js';
 import type { IdempotencyRecord, IdempotencyStore } from '../../idempotency/store.js';
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
 import type { SqlQueryable } from './client.js';
 
@@ -11,6 +12,12 @@ export interface SqlIdempotencyStoreOptions {
   /** Clock in epoch milliseconds; tests pass a fake one. Default `Date.now`. */
   now?: () => number;
 }
+
+/** The keys of SqlIdempotencyStoreOptions (`satisfies` keeps the list exact); any other is refused. */
+const STORE_OPTIONS = Object.keys({
+  ttlMs: true,
+  now: true,
+} satisfies Record<keyof SqlIdempotencyStoreOptions, true>);
 
 interface EntryRow {
   status: number | null;
@@ -27,6 +34,7 @@ export class SqlIdempotencyStore implements IdempotencyStore {
     private readonly db: SqlQueryable,
     options: SqlIdempotencyStoreOptions = {},
   ) {
+    rejectUnknownOptions(options, STORE_OPTIONS, 'SqlIdempotencyStore');
     this.ttlMs = positiveWholeNumber(
       options.ttlMs,
       DEFAULT_IDEMPOTENCY_TTL_MS,

@@ -1,6 +1,7 @@
 // Applies the numbered migrations (DESIGN §6: `svc db:migrate`, and the reference service on start-up) and checks
 // that a database matches this svckit before serving from it.
 import { errors } from '../../../generated/modules/errors.js';
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import type { SqlClient, SqlQueryable } from './client.js';
 import { migrations as knownMigrations, type Migration } from './migrations/index.js';
 import { sqlState } from './unavailable.js';
@@ -21,6 +22,16 @@ export interface MigrateOptions {
   now?: () => number;
 }
 
+/** The keys of MigrateOptions (`satisfies` keeps the list exact); any other is refused. */
+const MIGRATE_OPTIONS = Object.keys({ migrations: true, now: true } satisfies Record<
+  keyof MigrateOptions,
+  true
+>);
+/** checkSchema takes the migrations only. */
+const CHECK_SCHEMA_OPTIONS = Object.keys({
+  migrations: true,
+} satisfies Record<keyof Pick<MigrateOptions, 'migrations'>, true>);
+
 async function appliedIds(db: SqlQueryable): Promise<number[]> {
   const { rows } = await db.query<{ id: number }>('SELECT id FROM svc_migrations ORDER BY id');
   return rows.map((row) => row.id);
@@ -34,6 +45,7 @@ export async function migrate(
   client: SqlClient,
   options: MigrateOptions = {},
 ): Promise<{ applied: number[] }> {
+  rejectUnknownOptions(options, MIGRATE_OPTIONS, 'migrate()');
   const list = [...(options.migrations ?? knownMigrations)].sort((a, b) => a.id - b.id);
   const now = options.now ?? Date.now;
   return client.transaction(async (tx) => {
@@ -64,6 +76,7 @@ export async function checkSchema(
   client: SqlQueryable,
   options: Pick<MigrateOptions, 'migrations'> = {},
 ): Promise<void> {
+  rejectUnknownOptions(options, CHECK_SCHEMA_OPTIONS, 'checkSchema()');
   const list = options.migrations ?? knownMigrations;
   let applied: number[];
   try {

@@ -1,6 +1,7 @@
 // RateLimitStore on svc_rate_limits (seed 001 "Limits"): fixed windows, one INSERT … ON CONFLICT DO UPDATE per
 // hit, so every instance counts into the same bucket and concurrent hits each count once. Time comes from the
 // store's clock, never the database's.
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import type { RateLimitHit, RateLimitStore } from '../../edge/rate-limit/store.js';
 import type { SqlQueryable } from './client.js';
 
@@ -8,6 +9,9 @@ export interface SqlRateLimitStoreOptions {
   /** Clock in epoch milliseconds; tests pass a fake one. Default `Date.now`. */
   now?: () => number;
 }
+
+/** The keys of SqlRateLimitStoreOptions (`satisfies` keeps the list exact); any other is refused. */
+const STORE_OPTIONS = Object.keys({ now: true } satisfies Record<keyof SqlRateLimitStoreOptions, true>);
 
 // $2 now, $3 windowMs. A running window counts on and keeps its end; an ended one starts over at 1.
 const HIT = `
@@ -24,6 +28,7 @@ export class SqlRateLimitStore implements RateLimitStore {
     private readonly db: SqlQueryable,
     options: SqlRateLimitStoreOptions = {},
   ) {
+    rejectUnknownOptions(options, STORE_OPTIONS, 'SqlRateLimitStore');
     this.now = options.now ?? Date.now;
   }
 

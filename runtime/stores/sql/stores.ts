@@ -1,4 +1,5 @@
 // Every SQL store on one client: what an app wires when DATABASE_URL names PostgreSQL or a PGlite directory.
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import type { SqlClient } from './client.js';
 import type { McpSessionLimits } from '../../mcp/server/session-store.js';
 import { SqlIdempotencyStore } from './idempotency.js';
@@ -33,8 +34,15 @@ export interface SqlStores {
   mcpSessions(limits: McpSessionLimits): SqlMcpSessionStore;
 }
 
+/** The keys of SqlStoresOptions (`satisfies` keeps the list exact); any other is refused. */
+const STORES_OPTIONS = Object.keys({ now: true, newUserId: true } satisfies Record<
+  keyof SqlStoresOptions,
+  true
+>);
+
 /** The stores, on a database migrated with `migrate` (check it with `checkSchema`). */
 export function sqlStores(client: SqlClient, options: SqlStoresOptions = {}): SqlStores {
+  rejectUnknownOptions(options, STORES_OPTIONS, 'sqlStores()');
   const { now, newUserId } = options;
   return {
     users: new SqlUserSource(client, { now, newId: newUserId }),

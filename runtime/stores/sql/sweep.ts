@@ -1,5 +1,6 @@
 // Expired rows are dead weight: every read already ignores them (`expires_at > now`), so deleting them is only
 // about space and index size. sweepExpired deletes them; SqlSweeper runs it on a timer.
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
 import type { SqlQueryable } from './client.js';
 
@@ -42,6 +43,13 @@ export interface SqlSweeperOptions {
   onError?: (error: unknown) => void;
 }
 
+/** The keys of SqlSweeperOptions (`satisfies` keeps the list exact); any other is refused. */
+const SWEEPER_OPTIONS = Object.keys({
+  intervalMs: true,
+  now: true,
+  onError: true,
+} satisfies Record<keyof SqlSweeperOptions, true>);
+
 function reportSweepError(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(
@@ -65,6 +73,7 @@ export class SqlSweeper {
     private readonly client: SqlQueryable,
     options: SqlSweeperOptions = {},
   ) {
+    rejectUnknownOptions(options, SWEEPER_OPTIONS, 'SqlSweeper');
     this.intervalMs = positiveWholeNumber(
       options.intervalMs,
       DEFAULT_SWEEP_INTERVAL_MS,

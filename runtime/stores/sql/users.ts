@@ -2,6 +2,7 @@
 // lower(email) makes "one account per address" atomic: of concurrent sign-ups, the losers hit the index.
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../../generated/modules/errors.js';
+import { rejectUnknownOptions } from '../../config/known-options.js';
 import {
   normalizeEmail,
   publicUser,
@@ -21,6 +22,12 @@ export interface SqlUserSourceOptions {
   /** Recorded as created_at (epoch ms). Default Date.now. */
   now?: () => number;
 }
+
+/** The keys of SqlUserSourceOptions (`satisfies` keeps the list exact); any other is refused. */
+const USER_SOURCE_OPTIONS = Object.keys({
+  newId: true,
+  now: true,
+} satisfies Record<keyof SqlUserSourceOptions, true>);
 
 type UserRow = RowOf<AuthUser>;
 
@@ -58,6 +65,7 @@ export class SqlUserSource implements UserSource {
     private readonly db: SqlQueryable,
     options: SqlUserSourceOptions = {},
   ) {
+    rejectUnknownOptions(options, USER_SOURCE_OPTIONS, 'SqlUserSource');
     this.newId = options.newId ?? randomUUID;
     this.now = options.now ?? Date.now;
   }
