@@ -13,7 +13,10 @@ import { tracingPlugin } from './tracing/index.js';
 export interface EdgeModuleContext {
   /** `service.name` of spans unless `tracing.serviceName` is set; usually the spec's `name`. */
   serviceName: string;
-  /** The generated OpenAPI document (generated/openapi.json); required when `openapi` is on. */
+  /**
+   * The generated OpenAPI document (generated/openapi.json), whose operations the served document keeps;
+   * without it every route is described from its own schemas.
+   */
   openapiDocument?: Readonly<Record<string, unknown>>;
   /** Readiness checks for GET /readyz: they are code, so the application hands them over here. */
   healthChecks?: Readonly<Record<string, HealthCheck>>;
@@ -58,13 +61,15 @@ export function edgePlugins(setting: unknown, context: EdgeModuleContext): Plugi
   }
   const openapi = settingsOf('openapi');
   if (openapi !== undefined) {
-    // `title` and `tags` shape the document at `svc build`; only where it is served matters here.
+    // `title` and `tags` shape the document at `svc build`; only where it is served matters here. Without the
+    // generated document, the served one describes the registered routes from their own schemas.
     const { title: _title, tags: _tags, ...served } = openapi;
     const document = context.openapiDocument;
-    if (document === undefined) {
-      throw invalidSetting('edge.openapi', 'needs the generated document: pass openapiDocument.');
-    }
-    plugins.push(fromSettings('edge.openapi', () => openapiPlugin({ ...served, document })));
+    plugins.push(
+      fromSettings('edge.openapi', () =>
+        openapiPlugin({ ...served, ...(document === undefined ? {} : { document }) }),
+      ),
+    );
   }
   return plugins;
 }

@@ -2,6 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { impliedErrorCodes, routeErrorCodes, routeErrorsByStatus } from '../../generator/route-errors.js';
 import type { RouteIR } from '../../spec/ir.js';
+import {
+  groupErrorsByStatus,
+  impliedErrorCodes as sharedImpliedErrorCodes,
+  orderErrorCodes,
+} from '../../spec/openapi/error-codes.js';
 import { notesIr } from './client-fixture/spec.js';
 
 const ir = notesIr();
@@ -106,5 +111,35 @@ describe('routeErrorsByStatus', () => {
     expect(() => routeErrorsByStatus({ ...bare, errors: ['MISSING_CODE'] }, ir)).toThrow(
       /bare.*MISSING_CODE/,
     );
+  });
+});
+
+// The runtime describes handwritten routes' errors with spec/openapi/error-codes.ts; the generator's rule
+// must answer the same codes in the same order for the same kind of route.
+describe('the shared error-code rule (spec/openapi/error-codes.ts)', () => {
+  const variants: RouteIR[] = [
+    bare,
+    ...ir.routes.map((spec) => ({ ...spec, errors: [] })),
+    { ...bare, method: 'POST', body: { kind: 'upload', limits: { maxBytes: 1024, maxFiles: 1 } } },
+    { ...bare, method: 'POST', body: { kind: 'raw' }, meta: { idempotency: 'optional' } },
+    { ...bare, meta: { auth: true, rateLimit: { limit: 1, windowMs: 1000 }, idempotency: 'required' } },
+  ];
+
+  it('implies the same codes as generator/route-errors.ts, ordered and grouped alike', () => {
+    const find = (code: string) => ir.catalog.find((entry) => entry.code === code);
+    for (const spec of variants) {
+      const idempotency = spec.meta.idempotency;
+      const implied = sharedImpliedErrorCodes({
+        validates: spec.params !== undefined || spec.query !== undefined || spec.body?.kind === 'json',
+        body: spec.body?.kind,
+        auth: spec.meta.auth === true,
+        rateLimited: spec.meta.rateLimit !== undefined,
+        idempotency: idempotency === 'required' || idempotency === 'optional' ? idempotency : undefined,
+      });
+      expect(implied).toEqual(impliedErrorCodes(spec));
+      const ordered = orderErrorCodes(implied, (code) => find(code)?.status);
+      expect(ordered).toEqual(routeErrorCodes(spec, ir));
+      expect(groupErrorsByStatus(ordered, find, spec.id)).toEqual(routeErrorsByStatus(spec, ir));
+    }
   });
 });

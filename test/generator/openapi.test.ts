@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
+import { route } from 'svckit';
 import { emitOpenApi, type OpenApiDocument } from '../../generator/emit-openapi.js';
 import type { OpenApiOperation } from '../../generator/openapi/types.js';
+import { describeRoute } from '../../runtime/edge/openapi/route-operation.js';
 import type { JsonSchemaObject } from '../../spec/ir.js';
 import { HEADER, notesIr } from './client-fixture/spec.js';
 
@@ -252,6 +254,7 @@ describe('emitOpenApi: error responses', () => {
       '409',
       '413',
       '415',
+      '422',
       '500',
       '507',
     ]);
@@ -269,6 +272,8 @@ describe('emitOpenApi: error responses', () => {
       }),
     ]);
     expect(errorCodes(post, '409')).toBe('"enum":["IDEMPOTENCY_CONFLICT"]');
+    // The same key with another request (method, URL or body) is refused, never replayed.
+    expect(errorCodes(post, '422')).toBe('"enum":["IDEMPOTENCY_KEY_REUSED"]');
     const optional = emitOpenApi(
       notesIr({
         config: { modules: { idempotency: { header: 'X-Request-Key' } } },
@@ -347,5 +352,64 @@ describe('emitOpenApi: error responses', () => {
     const ir = notesIr();
     ir.routes[0]!.errors = ['NOPE'];
     expect(() => emitOpenApi(ir, { header: HEADER })).toThrow(/listNotes.*NOPE/);
+  });
+});
+
+// The document openapiPlugin serves describes handwritten routes with the same rule (spec/openapi/): a
+// route() written to match a spec route gets the operation the generator writes for it.
+describe('emitOpenApi and the served document share one operation rule', () => {
+  const bearer = [{ bearerAuth: [] }];
+  const noteRef = { $ref: '#/components/schemas/Note' };
+  const withoutDeclaredErrors = () => {
+    const ir = notesIr();
+    for (const spec of ir.routes) spec.errors = [];
+    return emitOpenApi(ir, { header: HEADER });
+  };
+
+  it('params, auth and a response schema: the same operation', () => {
+    const spec = withoutDeclaredErrors().paths['/notes/{id}']?.get;
+    const params = notesIr().routes.find((r) => r.id === 'getNote')!.params!;
+    const handwritten = route({
+      id: 'getNote',
+      method: 'GET',
+      url: '/notes/:id',
+      params,
+      response: { 200: noteRef },
+      meta: { summary: 'Read one note', tags: ['notes'], auth: true, etag: true, mcp: true },
+      handler: () => ({}),
+    });
+    expect(describeRoute(handwritten, 'getNote', bearer)).toEqual(spec);
+  });
+
+  it('query arrays, a rate limit, an optional body and deprecated: the same operations', () => {
+    const document = withoutDeclaredErrors();
+    const ir = notesIr();
+    const search = ir.routes.find((r) => r.id === 'searchNotes')!;
+    const replace = ir.routes.find((r) => r.id === 'replaceNote')!;
+    const listRef = { $ref: '#/components/schemas/NoteList' };
+    const handwrittenSearch = route({
+      method: 'GET',
+      url: '/notes/search',
+      query: search.query!,
+      response: { 200: listRef },
+      meta: search.meta,
+      handler: () => ({}),
+    });
+    expect(describeRoute(handwrittenSearch, 'searchNotes', bearer)).toEqual(
+      document.paths['/notes/search']?.get,
+    );
+    const handwrittenReplace = route({
+      method: 'PUT',
+      url: '/notes/:id',
+      params: replace.params!,
+      body: (replace.body as { schema: Record<string, unknown> }).schema,
+      bodyRequired: false,
+      response: { 200: noteRef },
+      meta: replace.meta,
+      handler: () => ({}),
+    });
+    expect(describeRoute(handwrittenReplace, 'replaceNote', bearer)).toEqual(
+      document.paths['/notes/{id}']?.put,
+    );
   });
 });

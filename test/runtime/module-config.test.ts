@@ -40,13 +40,15 @@ describe('modules.edge', () => {
     expect(edgePlugins({}, context)).toEqual([]);
   });
 
-  it('ignores the generator-side openapi options (title, tags) and needs the document', () => {
+  it('ignores the generator-side openapi options (title, tags), and serves a document without the generated one', () => {
     expect(names(edgePlugins({ openapi: { title: 'Notes', tags: { notes: 'Notes' } } }, context))).toEqual([
       'svc:openapi',
     ]);
-    const missing = configError(() => edgePlugins({ openapi: true }, { serviceName: 'notes' }));
-    expect(missing.option).toBe('modules.edge.openapi');
-    expect(missing.message).toMatch(/openapiDocument/);
+    // Without the generated document the served one describes the registered routes from their schemas.
+    expect(names(edgePlugins({ openapi: true }, { serviceName: 'notes' }))).toEqual(['svc:openapi']);
+    const misspelt = configError(() => edgePlugins({ openapi: { pth: '/doc.json' } }, context));
+    expect(misspelt.option).toBe('modules.edge.openapi');
+    expect(misspelt.message).toMatch(/unknown option "pth"/);
   });
 
   it('refuses unknown plugins, bad values and bad options with CONFIG_INVALID naming the setting', () => {

@@ -116,6 +116,7 @@ export type CreateNoteResponse =
   | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<422, ApiError<'IDEMPOTENCY_KEY_REUSED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Failure<507, ApiError<'NOTE_STORE_FULL'>>
   | Unexpected;
@@ -245,6 +246,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
       '409': ['IDEMPOTENCY_CONFLICT'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '422': ['IDEMPOTENCY_KEY_REUSED'],
       '500': ['INTERNAL_ERROR'],
       '507': ['NOTE_STORE_FULL'],
     },

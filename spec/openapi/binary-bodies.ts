@@ -1,16 +1,8 @@
-// The byte side of openapi.json: upload bodies (multipart/form-data), raw bodies (opaque bytes) and streamed
-// responses. OpenAPI 3.1 describes bytes as `type: string` with `contentMediaType`; `format: binary` is kept
-// beside it for the 3.0-era tools that still look for it.
-import {
-  EVENT_STREAM,
-  UPLOAD_FILES_PROPERTY,
-  type JsonSchema,
-  type RawBodyIR,
-  type ResourceIR,
-  type UploadBodyIR,
-} from '../../spec/ir.js';
-import { formatSize } from '../../spec/size.js';
-import { resolveRootRef } from './schema-refs.js';
+// The byte side of an OpenAPI document: upload bodies (multipart/form-data), raw bodies (opaque bytes) and
+// streamed responses. OpenAPI 3.1 describes bytes as `type: string` with `contentMediaType`; `format: binary`
+// is kept beside it for the 3.0-era tools that still look for it.
+import { EVENT_STREAM, UPLOAD_FILES_PROPERTY, type JsonSchema } from '../ir.js';
+import { formatSize } from '../size.js';
 import type { OpenApiMediaType, OpenApiRequestBody, OpenApiResponse } from './types.js';
 
 /** Opaque bytes. `contentMediaType` names the type when it is one type, not a range. */
@@ -23,17 +15,39 @@ export function binarySchema(mediaType: string): JsonSchema {
   };
 }
 
+/** An upload's limits in bytes and counts; a limit left out is the runtime's default and not described. */
+export interface UploadLimitsDescription {
+  maxBytes: number;
+  maxFiles: number;
+  maxFileBytes?: number | undefined;
+  maxFields?: number | undefined;
+  maxFieldBytes?: number | undefined;
+  maxHeaderBytes?: number | undefined;
+  allowedTypes?: readonly string[] | undefined;
+}
+
+/** An upload body as described: its limits and the object schema of its text fields (refs resolved). */
+export interface UploadBodyDescription {
+  limits: UploadLimitsDescription;
+  fields?: JsonSchema | undefined;
+}
+
+/** A raw body as described: its limit (absent: the 1 MiB default) and the media types it expects. */
+export interface RawBodyDescription {
+  maxBytes?: number | undefined;
+  contentTypes?: readonly string[] | undefined;
+}
+
 /**
  * multipart/form-data: the declared text fields, and the files under `files` (the runtime accepts file
  * parts under any field name; the handler reads each part's own). `encoding` lists the allowed types.
  */
 export function uploadRequestBody(
-  body: UploadBodyIR,
-  resources: readonly ResourceIR[],
+  body: UploadBodyDescription,
   rewrite: (schema: JsonSchema) => JsonSchema,
 ): OpenApiRequestBody {
   const { limits } = body;
-  const fields = body.fields === undefined ? {} : resolveRootRef(body.fields, resources);
+  const fields = body.fields ?? {};
   const fieldSchema = typeof fields === 'object' ? fields : {};
   const properties: Record<string, JsonSchema> = {};
   for (const [name, schema] of Object.entries((fieldSchema.properties ?? {}) as Record<string, JsonSchema>))
@@ -59,7 +73,7 @@ export function uploadRequestBody(
   };
 }
 
-function uploadDescription({ limits }: UploadBodyIR): string {
+function uploadDescription({ limits }: UploadBodyDescription): string {
   const lines = [
     "multipart/form-data, read as a stream once the route's guards have passed.",
     '',
@@ -76,7 +90,7 @@ function uploadDescription({ limits }: UploadBodyIR): string {
 }
 
 /** The bytes exactly as received; optional, since a request without a body reads as no bytes. */
-export function rawRequestBody(body: RawBodyIR): OpenApiRequestBody {
+export function rawRequestBody(body: RawBodyDescription): OpenApiRequestBody {
   const types = body.contentTypes ?? ['*/*'];
   const content: Record<string, OpenApiMediaType> = {};
   for (const type of types) content[type] = { schema: binarySchema(type) };

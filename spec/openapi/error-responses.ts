@@ -1,7 +1,7 @@
 // The error side of openapi.json: the two envelope schemas (seed 001 "Error envelope") and one response
 // per error status a route can answer, whose `error.code` is narrowed to the codes answered with it.
-import type { JsonSchema, JsonSchemaObject } from '../../spec/ir.js';
-import type { ErrorStatusGroup } from '../route-errors.js';
+import type { JsonSchema, JsonSchemaObject } from '../ir.js';
+import type { ErrorStatusGroup } from './error-codes.js';
 import type { OpenApiResponse } from './types.js';
 
 export const ERROR_ENVELOPE = 'ErrorEnvelope';

@@ -1,0 +1,160 @@
+// A registered route the generated document does not describe (a handwritten route(), a module route such as
+// /mcp) as an OpenAPI operation, from what the route itself carries: the JSON Schemas route() keeps beside its
+// validators, the response map, the success status and the meta. The operation rule itself is shared with the
+// generator (spec/openapi/operation.ts), so both describe a route alike.
+import { catalog } from '../../../generated/modules/errors.js';
+import type { JsonSchema, JsonSchemaObject, ResponseIR } from '../../../spec/ir.js';
+import type { UploadLimitsDescription } from '../../../spec/openapi/binary-bodies.js';
+import {
+  groupErrorsByStatus,
+  impliedErrorCodes,
+  orderErrorCodes,
+  type ErrorCatalogEntry,
+} from '../../../spec/openapi/error-codes.js';
+import {
+  declaredResponses,
+  pathParameterNames,
+  routeOperation,
+  type OperationBody,
+} from '../../../spec/openapi/operation.js';
+import type { OpenApiOperation, OpenApiSecurityRequirement } from '../../../spec/openapi/types.js';
+import { DEFAULT_IDEMPOTENCY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../idempotency/headers.js';
+import { DEFAULT_RAW_BODY_LIMIT } from '../../http/raw-body.js';
+import type { FieldCoercion, Route, RoutePart, UploadLimits } from '../../http/types.js';
+import { DEFAULT_UPLOAD_LIMITS } from '../../http/upload/options.js';
+
+/** The built-in catalog: every code the pipeline itself answers is there. */
+const BUILT_IN: ReadonlyMap<string, ErrorCatalogEntry> = new Map(
+  Object.entries(catalog).map(([code, entry]) => [code, { code, ...entry }]),
+);
+
+/** The route's operation; `operationId` is chosen by the caller, which keeps ids unique in the document. */
+export function describeRoute(
+  route: Route,
+  operationId: string,
+  authRequirement: readonly OpenApiSecurityRequirement[],
+): OpenApiOperation {
+  const { meta } = route;
+  const idempotency =
+    meta.idempotency === 'required' || meta.idempotency === 'optional' ? meta.idempotency : undefined;
+  const codes = impliedErrorCodes({
+    validates: route.params !== undefined || route.query !== undefined || route.body?.kind === 'json',
+    body: route.body?.kind,
+    auth: meta.auth === true,
+    rateLimited: meta.rateLimit !== undefined && meta.rateLimit !== false && meta.rateLimit !== null,
+    idempotency,
+  });
+  const label = `${route.method} ${route.url}`;
+  return routeOperation(
+    {
+      operationId,
+      method: route.method,
+      path: route.url,
+      pathParams: pathParameterNames(route.url),
+      params: partSchema(route.params),
+      query: partSchema(route.query),
+      body: body(route),
+      responses: declaredResponses(responseMap(route.response), route.successStatus ?? 200),
+      errors: groupErrorsByStatus(
+        orderErrorCodes(codes, (code) => BUILT_IN.get(code)?.status),
+        (code) => BUILT_IN.get(code),
+        label,
+      ),
+      meta: {
+        summary: text(meta.summary),
+        description: text(meta.description),
+        tags: texts(meta.tags),
+        deprecated: meta.deprecated === true,
+        auth: meta.auth === true,
+        scopes: texts(meta.scopes),
+      },
+      idempotency:
+        idempotency === undefined
+          ? undefined
+          : {
+              // The plugin's `header` option is not visible from here; the default is what it reads unless set.
+              header: DEFAULT_IDEMPOTENCY_HEADER,
+              required: idempotency === 'required',
+              maxLength: MAX_IDEMPOTENCY_KEY_LENGTH,
+            },
+    },
+    // Handwritten schemas are copied as written: they reference nothing in components.
+    { authRequirement, rewrite: (schema) => schema },
+  );
+}
+
+function isSchemaObject(value: unknown): value is JsonSchemaObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The part's object schema; a generated route carries only its coercion plan (its schema is in the
+ * generated document), which still names every property and its type.
+ */
+function partSchema(part: RoutePart | undefined): JsonSchemaObject | undefined {
+  if (part === undefined) return undefined;
+  if (isSchemaObject(part.schema)) return part.schema;
+  if (part.coerce === undefined) return undefined;
+  const properties: Record<string, JsonSchema> = {};
+  for (const [name, coercion] of Object.entries(part.coerce)) properties[name] = coercedSchema(coercion);
+  return { type: 'object', properties };
+}
+
+function coercedSchema(coercion: FieldCoercion): JsonSchema {
+  if (typeof coercion === 'object') return { type: 'array', items: coercedSchema(coercion.items) };
+  return coercion === 'any' ? {} : { type: coercion };
+}
+
+function body(route: Route): OperationBody | undefined {
+  const declared = route.body;
+  switch (declared?.kind) {
+    case undefined:
+      return undefined;
+    case 'json': {
+      const schema = declared.schema;
+      return {
+        kind: 'json',
+        schema: typeof schema === 'boolean' || isSchemaObject(schema) ? schema : {},
+        required: declared.required !== false,
+      };
+    }
+    case 'upload':
+      return { kind: 'upload', limits: declaredLimits(declared.limits) };
+    case 'raw':
+      return {
+        kind: 'raw',
+        maxBytes: declared.maxBytes === DEFAULT_RAW_BODY_LIMIT ? undefined : declared.maxBytes,
+      };
+  }
+}
+
+/** Limits at their default are left out, as the generator leaves out limits a spec does not set. */
+function declaredLimits(limits: UploadLimits): UploadLimitsDescription {
+  const unlessDefault = (value: number, fallback: number) => (value === fallback ? undefined : value);
+  return {
+    maxBytes: limits.maxBytes,
+    maxFiles: limits.maxFiles,
+    maxFileBytes: unlessDefault(limits.maxFileBytes, limits.maxBytes),
+    maxFields: unlessDefault(limits.maxFields, DEFAULT_UPLOAD_LIMITS.maxFields),
+    maxFieldBytes: unlessDefault(limits.maxFieldBytes, DEFAULT_UPLOAD_LIMITS.maxFieldBytes),
+    maxHeaderBytes: unlessDefault(limits.maxHeaderBytes, DEFAULT_UPLOAD_LIMITS.maxHeaderBytes),
+    allowedTypes: limits.allowedTypes,
+  };
+}
+
+/** `response` as the operation rule reads it: a schema, null for no body, or `{ stream: <media type> }`. */
+function responseMap(response: Route['response']): Record<string, ResponseIR> {
+  const result: Record<string, ResponseIR> = {};
+  for (const [status, schema] of Object.entries(response ?? {})) {
+    if (schema === null || typeof schema === 'boolean' || isSchemaObject(schema)) result[status] = schema;
+  }
+  return result;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function texts(value: unknown): string[] | undefined {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined;
+}

@@ -1,0 +1,112 @@
+// The one rule for which error codes a route can answer: the codes it declares plus the codes the pipeline
+// itself may answer for it, in a fixed order and grouped by status. The generator (openapi.json, client.ts,
+// docs) and the runtime (the document openapiPlugin serves for handwritten routes) both read it, so a
+// route's documented errors never depend on who described it.
+
+/** What a route is, as far as the pipeline's own refusals go. */
+export interface RouteErrorFacts {
+  /** The route validates params, query or a JSON body. */
+  validates: boolean;
+  body: 'json' | 'upload' | 'raw' | undefined;
+  /** `meta.auth: true`. */
+  auth: boolean;
+  /** `meta.rateLimit` is set (anything but false/null). */
+  rateLimited: boolean;
+  idempotency: 'required' | 'optional' | undefined;
+}
+
+/** An error code as a catalog declares it (ErrorIR and the generated catalog's entries fit). */
+export interface ErrorCatalogEntry {
+  code: string;
+  /** HTTP status, or 'boot' for errors that refuse start-up. */
+  status: number | 'boot';
+  /** Further statuses the same code may be answered with. */
+  statuses?: readonly number[];
+  message: string;
+}
+
+/** One HTTP status a route can answer with an error, and the codes answered with it (sorted by code). */
+export interface ErrorStatusGroup<E extends ErrorCatalogEntry = ErrorCatalogEntry> {
+  status: number;
+  errors: E[];
+}
+
+/** What the runtime refuses before the handler sees the body, by body kind (seed 001 "Errors"). */
+const BODY_CODES: Record<NonNullable<RouteErrorFacts['body']> | 'none', readonly string[]> = {
+  none: [],
+  // Malformed JSON, a non-JSON content type and an oversized body are refused before validation.
+  json: ['BAD_REQUEST', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'],
+  // Multipart that breaks the grammar or a limit; a body that is not multipart or a file type not allowed.
+  upload: [
+    'MALFORMED_MULTIPART',
+    'TOO_MANY_FILES',
+    'TOO_MANY_FIELDS',
+    'PAYLOAD_TOO_LARGE',
+    'UNSUPPORTED_MEDIA_TYPE',
+  ],
+  // Past maxBytes; or bytes declared that no adapter could supply (an application-wide parser ate them).
+  raw: ['PAYLOAD_TOO_LARGE', 'RAW_BODY_UNAVAILABLE'],
+};
+
+/** Codes the pipeline may answer for a route whether or not it lists them. */
+export function impliedErrorCodes(facts: RouteErrorFacts): string[] {
+  const codes: string[] = [];
+  if (facts.validates) codes.push('HTTP_VALIDATION');
+  codes.push(...BODY_CODES[facts.body ?? 'none']);
+  if (facts.auth) codes.push('AUTH_REQUIRED');
+  if (facts.rateLimited) codes.push('RATE_LIMITED');
+  if (facts.idempotency !== undefined) {
+    codes.push('IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED');
+    if (facts.idempotency === 'required') codes.push('IDEMPOTENCY_KEY_REQUIRED');
+  }
+  codes.push('INTERNAL_ERROR');
+  return codes;
+}
+
+/**
+ * `codes` without duplicates and without boot-only codes (they never reach a client), sorted by status,
+ * then code. `statusOf` answers a code's status, 'boot', or undefined for an unknown code (sorted last).
+ */
+export function orderErrorCodes(
+  codes: readonly string[],
+  statusOf: (code: string) => number | 'boot' | undefined,
+): string[] {
+  const rank = (code: string): number => {
+    const status = statusOf(code);
+    if (status === 'boot') return -1;
+    return status ?? Number.MAX_SAFE_INTEGER;
+  };
+  return [...new Set(codes)]
+    .filter((code) => rank(code) !== -1)
+    .sort((a, b) => rank(a) - rank(b) || compareCodes(a, b));
+}
+
+/**
+ * Ordered codes grouped by every status each can carry (a code with `statuses` appears under each of
+ * them), sorted by status. Throws when `find` knows a code not: `route` names the route in the message.
+ */
+export function groupErrorsByStatus<E extends ErrorCatalogEntry>(
+  codes: readonly string[],
+  find: (code: string) => E | undefined,
+  route: string,
+): ErrorStatusGroup<E>[] {
+  const groups = new Map<number, E[]>();
+  for (const code of codes) {
+    const entry = find(code);
+    if (!entry) throw new Error(`route ${route} answers error code ${code}, which no catalog declares`);
+    if (entry.status === 'boot') continue;
+    for (const status of new Set([entry.status, ...(entry.statuses ?? [])])) {
+      const group = groups.get(status) ?? [];
+      group.push(entry);
+      groups.set(status, group);
+    }
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([status, errors]) => ({ status, errors: errors.sort((a, b) => compareCodes(a.code, b.code)) }));
+}
+
+// Plain code-unit order, so the result never depends on the machine's locale.
+function compareCodes(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
