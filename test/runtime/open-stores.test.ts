@@ -81,9 +81,11 @@ describe('openStores', () => {
       const mcpSessions = stores.mcpSessions({ ttlMs: 60_000, maxSessions: 5 });
       expect(mcpSessions).toBeInstanceOf(SqlMcpSessionStore);
       await mcpSessions.open({ id: 'm', caller: 'c', protocolVersion: '2025-06-18' });
+      // Without an owner of its own, a session's owner is its caller.
       expect(await mcpSessions.use('m', 'c')).toEqual({
         id: 'm',
         caller: 'c',
+        owner: 'c',
         protocolVersion: '2025-06-18',
       });
       expect(Object.keys(stores.healthChecks)).toEqual(['database']);
@@ -109,9 +111,11 @@ describe('openStores', () => {
       const mcpSessions = stores.mcpSessions({ ttlMs: 60_000, maxSessions: 5 });
       expect(mcpSessions).toBeInstanceOf(RedisMcpSessionStore);
       await mcpSessions.open({ id: 'm', caller: 'c', protocolVersion: '2025-06-18' });
+      // Without an owner of its own, a session's owner is its caller.
       expect(await mcpSessions.use('m', 'c')).toEqual({
         id: 'm',
         caller: 'c',
+        owner: 'c',
         protocolVersion: '2025-06-18',
       });
       expect(Object.keys(stores.healthChecks).sort()).toEqual(['database', 'redis']);
