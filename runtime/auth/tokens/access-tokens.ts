@@ -150,14 +150,15 @@ export class AccessTokens {
   async verify(token: string): Promise<VerifiedAccessToken> {
     if (typeof token !== 'string' || token.length > MAX_ACCESS_TOKEN_LENGTH)
       throw errors.AUTH_TOKEN_INVALID();
-    // Before the cache: another spelling of a cached token must neither hit it nor take a slot of its own.
-    if (!isCanonicalCompactJws(token)) throw errors.AUTH_TOKEN_INVALID();
+    // The cache holds canonical spellings only (checked below before one is verified), so an exact hit needs
+    // no check, and another spelling of a cached token misses and is refused: it never takes a slot.
     const cached = this.verified.get(token);
     if (cached !== undefined) {
       if (this.clock() < cached.expiresAt) return copyOf(cached);
       this.verified.delete(token);
       throw errors.AUTH_TOKEN_EXPIRED();
     }
+    if (!isCanonicalCompactJws(token)) throw errors.AUTH_TOKEN_INVALID();
     const claims = await this.verifyWithJose(token);
     this.remember(token, claims);
     return copyOf(claims);
