@@ -96,7 +96,14 @@ export interface RawResponse {
 /** A request through node:http, for what fetch will not send (bodies on GET, odd methods, exact headers). */
 export function rawRequest(
   url: string,
-  options: { method: string; path: string; headers?: Record<string, string>; body?: string | Buffer },
+  options: {
+    method: string;
+    path: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    /** The client address to send from (any of 127.0.0.0/8 on Linux): the server's `request.ip`. */
+    localAddress?: string;
+  },
 ): Promise<RawResponse> {
   const target = new URL(url);
   // Node sends GET/DELETE bodies without framing unless told the length; always frame them.
@@ -115,6 +122,7 @@ export function rawRequest(
         method: options.method,
         path: options.path,
         headers,
+        ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress }),
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -2,7 +2,6 @@
 // a JSON-RPC POST through node:http (so Host and Origin are sent exactly as given), an initialize that returns
 // the session id, a stand-in identity plugin, a server wrapper that mounts mcpPlugin + mcpRoutes, and the
 // routes both tool suites mount.
-import { request as httpRequest } from 'node:http';
 import {
   HttpError,
   mcpPlugin,
@@ -14,7 +13,7 @@ import {
   type Plugin,
   type Route,
 } from 'svckit';
-import { rawRequest, withServer, type AdapterUnderTest, type RawResponse } from './harness.js';
+import { rawRequest, withServer, type AdapterUnderTest } from './harness.js';
 
 export const LATEST = '2025-11-25';
 export const SUPPORTED = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
@@ -50,43 +49,6 @@ export interface SendOptions {
   from?: string;
 }
 
-/** rawRequest from a chosen loopback address. */
-function requestFrom(
-  from: string,
-  url: string,
-  options: { method: string; path: string; headers: Record<string, string>; body?: string },
-): Promise<RawResponse> {
-  const target = new URL(url);
-  const headers = { ...options.headers };
-  if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        method: options.method,
-        path: options.path,
-        headers,
-        localAddress: from,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
-
 /** Sends `message` (JSON) to the endpoint; `headers` replace the defaults (content-type application/json). */
 export async function send(url: string, message: unknown, options: SendOptions = {}): Promise<RpcResponse> {
   const method = options.method ?? 'POST';
@@ -100,9 +62,10 @@ export async function send(url: string, message: unknown, options: SendOptions =
     headers,
     ...(body === undefined ? {} : { body }),
   };
-  const response = await (options.from === undefined
-    ? rawRequest(url, sent)
-    : requestFrom(options.from, url, sent));
+  const response = await rawRequest(url, {
+    ...sent,
+    ...(options.from === undefined ? {} : { localAddress: options.from }),
+  });
   return { ...response, json: parsed(response.body) };
 }
 
