@@ -38,6 +38,18 @@ function gate() {
   return { open, opened };
 }
 
+/** Negotiates 2025-03-26, the only version under which batches are accepted, and reads the answer. */
+async function initializeForBatches(wire: Wire, id: number): Promise<void> {
+  wire.send(
+    request(id, 'initialize', {
+      protocolVersion: '2025-03-26',
+      capabilities: {},
+      clientInfo: { name: 't', version: '1' },
+    }),
+  );
+  await wire.read(1);
+}
+
 async function start(options: Parameters<typeof serveMcpStdio>[1] = {}, slow = gate()): Promise<Wire> {
   const seen: { aborted?: boolean } = {};
   const app = createApp({ name: 'stdio-test', version: '1.2.3' });
@@ -212,14 +224,7 @@ describe('serveMcpStdio', () => {
     const wire = await start();
     wire.send([request(1, 'ping'), request(2, 'ping')]);
     expect(await wire.read(1)).toMatchObject([{ id: null, error: { code: -32600 } }]);
-    wire.send(
-      request(3, 'initialize', {
-        protocolVersion: '2025-03-26',
-        capabilities: {},
-        clientInfo: { name: 't', version: '1' },
-      }),
-    );
-    await wire.read(1);
+    await initializeForBatches(wire, 3);
     wire.send([
       request(4, 'ping'),
       { jsonrpc: '2.0', method: 'notifications/initialized' },
@@ -235,14 +240,7 @@ describe('serveMcpStdio', () => {
 
   it('answers a batch past maxBatchSize (default 32) whole with -32600, running none of it', async () => {
     const wire = await start();
-    wire.send(
-      request(1, 'initialize', {
-        protocolVersion: '2025-03-26',
-        capabilities: {},
-        clientInfo: { name: 't', version: '1' },
-      }),
-    );
-    await wire.read(1);
+    await initializeForBatches(wire, 1);
     const pings = (count: number, from: number) =>
       Array.from({ length: count }, (_, i) => request(from + i, 'ping'));
     wire.send(pings(33, 100));
@@ -260,14 +258,7 @@ describe('serveMcpStdio', () => {
 
   it('takes maxBatchSize', async () => {
     const wire = await start({ maxBatchSize: 2 });
-    wire.send(
-      request(1, 'initialize', {
-        protocolVersion: '2025-03-26',
-        capabilities: {},
-        clientInfo: { name: 't', version: '1' },
-      }),
-    );
-    await wire.read(1);
+    await initializeForBatches(wire, 1);
     wire.send([request(2, 'ping'), request(3, 'ping'), request(4, 'ping')]);
     expect(await wire.read(1)).toMatchObject([{ id: null, error: { code: -32600 } }]);
     wire.send([request(5, 'ping'), request(6, 'ping')]);
