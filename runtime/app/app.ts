@@ -1,6 +1,6 @@
 // The application kernel: plugins register in order, set up (publish to metadata buckets, hooks and the
 // container), then boot (adapters read the buckets and refuse misconfiguration), then `app:booted` fires.
-import { rejectUnknownOptions } from '../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import { Scope } from './container.js';
 import { Hooks } from './hooks.js';
 import { Metadata } from './metadata.js';
@@ -37,13 +37,13 @@ export interface AppOptions {
   version?: string;
 }
 
-/** The keys of ListenOptions (`satisfies` keeps the list exact); any other is refused. */
-const LISTEN_OPTIONS = Object.keys({
+/** The keys of ListenOptions; any other is refused. */
+const LISTEN_OPTIONS = optionKeys<ListenOptions>({
   port: true,
   host: true,
-} satisfies Record<keyof ListenOptions, true>);
-/** The keys of AppOptions (`satisfies` keeps the list exact); any other is refused. */
-const APP_OPTIONS = Object.keys({ name: true, version: true } satisfies Record<keyof AppOptions, true>);
+});
+/** The keys of AppOptions; any other is refused. */
+const APP_OPTIONS = optionKeys<AppOptions>({ name: true, version: true });
 
 export class App {
   readonly name: string;

@@ -1,6 +1,6 @@
 // Runs an app as a process: listen, print where it is, close cleanly on SIGINT/SIGTERM. Under `svc mcp`
 // (SVC_MCP_STDIO=1) the same entry serves the app's tools over stdin/stdout instead of listening.
-import { rejectUnknownOptions } from '../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import { isProductionEnv } from '../config/node-env.js';
 import type { ServerConfig } from '../config/svc-config.js';
 import type { App, ListenOptions } from './app.js';
@@ -20,16 +20,16 @@ export interface ServeOptions extends ListenOptions {
 /**
  * The keys serve() takes: ServeOptions' (ListenOptions' included) and those of svc.config.yaml's `server`
  * section, which the scaffolded server.ts passes as it is (`serve(app, config.server)`): its `adapter` and
- * `entry` are read elsewhere (adapterPlugin, `svc start`) and ignored here. `satisfies` keeps the list exact.
+ * `entry` are read elsewhere (adapterPlugin, `svc start`) and ignored here.
  */
-const SERVE_OPTIONS = Object.keys({
+const SERVE_OPTIONS = optionKeys<ServeOptions & ServerConfig>({
   port: true,
   host: true,
   log: true,
   handleSignals: true,
   adapter: true,
   entry: true,
-} satisfies Record<keyof ServeOptions | keyof ServerConfig, true>);
+});
 
 export async function serve(
   app: App,

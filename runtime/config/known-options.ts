@@ -46,3 +46,11 @@ export function rejectUnknownOptions(options: unknown, known: readonly string[],
     if (!known.includes(key)) throw new TypeError(`${owner}: ${unknownOptionMessage(key, known)}`);
   }
 }
+
+/**
+ * The keys of an options type, listed once and checked by the compiler against it (a key missing from the
+ * list or not in the type fails to compile): `optionKeys<FooOptions>({ a: true, b: true })`.
+ */
+export function optionKeys<T>(keys: Record<keyof T, true>): readonly string[] {
+  return Object.keys(keys);
+}

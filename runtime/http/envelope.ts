@@ -1,7 +1,7 @@
 // One error envelope for every error: `{ error: { code, message, details? } }` (validation errors carry
 // `part` and `issues` instead of details). Applies seed 001 "Five-hundred handling": only deliberate errors
 // keep their status and message; everything unexpected is a 500 INTERNAL_ERROR with a neutral message.
-import { rejectUnknownOptions } from '../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import { SvcError } from './errors.js';
 import { detailsFit, sanitizeDetails, type DetailsObject } from './details.js';
 import { fixedCodeForStatus, neutralMessage } from './framework-errors.js';
@@ -33,10 +33,10 @@ export interface ToErrorResponseOptions {
   redactDetails?: DetailsRedactor | false;
 }
 
-/** The keys of ToErrorResponseOptions (`satisfies` keeps the list exact), built once: errors are answered often. */
-const TO_ERROR_RESPONSE_OPTIONS: readonly string[] = Object.keys({
+/** The keys of ToErrorResponseOptions, built once: errors are answered often. */
+const TO_ERROR_RESPONSE_OPTIONS: readonly string[] = optionKeys<ToErrorResponseOptions>({
   redactDetails: true,
-} satisfies Record<keyof ToErrorResponseOptions, true>);
+});
 
 const CODE_PATTERN = /^[A-Z][A-Z0-9_]*$/;
 

@@ -3,7 +3,7 @@
 // hands over, or from bytes an application-wide parser captured (Express `captureRawBody`).
 import type { Readable } from 'node:stream';
 import { errors } from '../../generated/modules/errors.js';
-import { rejectUnknownOptions } from '../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import { mediaTypeOf } from './body.js';
 import type { RawBody, RawBodyInput, RequestHeaders, SvcRequest } from './types.js';
 
@@ -15,8 +15,8 @@ export interface RawBodyOptions {
   maxBytes?: number;
 }
 
-/** The keys of RawBodyOptions (`satisfies` keeps the list exact); any other is refused when the route is made. */
-const RAW_BODY_OPTIONS = Object.keys({ maxBytes: true } satisfies Record<keyof RawBodyOptions, true>);
+/** The keys of RawBodyOptions; any other is refused when the route is made. */
+const RAW_BODY_OPTIONS = optionKeys<RawBodyOptions>({ maxBytes: true });
 
 /** A raw-body route's body: `route({ method: 'POST', url: '/webhook', body: rawBody(), handler })`. */
 export function rawBody(options: RawBodyOptions = {}): RawBody {

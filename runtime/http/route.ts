@@ -1,7 +1,7 @@
 // route() for handwritten routes and bindRoutes() for the generated routes.ts. Both return neutral Routes;
 // route() compiles its validators and coercion plans here, once, with the one ajv configuration.
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { rejectUnknownOptions } from '../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import { InvalidRouteError } from './http-errors.js';
 import { HTTP_METHODS } from './types.js';
 import type {
@@ -64,8 +64,8 @@ export interface RouteOptions<T extends RouteTypes = RouteTypes> {
   handler: RouteHandler<ParamsOf<T>, QueryOf<T>, BodyOf<T>>;
 }
 
-/** The keys of RouteOptions (`satisfies` keeps the list exact); any other is refused when the route is made. */
-const ROUTE_OPTIONS = Object.keys({
+/** The keys of RouteOptions; any other is refused when the route is made. */
+const ROUTE_OPTIONS = optionKeys<RouteOptions>({
   id: true,
   method: true,
   url: true,
@@ -77,7 +77,7 @@ const ROUTE_OPTIONS = Object.keys({
   successStatus: true,
   meta: true,
   handler: true,
-} satisfies Record<keyof RouteOptions, true>);
+});
 
 let sharedAjv: Ajv2020 | undefined;
 

@@ -2,7 +2,7 @@
 // producer gets a small stream object; events are encoded into the text/event-stream format and written with
 // the same backpressure and disconnect handling as any streamed response.
 import { Readable } from 'node:stream';
-import { rejectUnknownOptions } from '../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import { StreamResult } from './stream.js';
 
 export interface SseEvent {
@@ -41,11 +41,11 @@ const SSE_HEADERS = {
   'x-accel-buffering': 'no',
 };
 
-/** The keys of SseOptions (`satisfies` keeps the list exact), built once: sse() runs per request. */
-const SSE_OPTIONS: readonly string[] = Object.keys({
+/** The keys of SseOptions, built once: sse() runs per request. */
+const SSE_OPTIONS: readonly string[] = optionKeys<SseOptions>({
   heartbeatMs: true,
   maxDurationMs: true,
-} satisfies Record<keyof SseOptions, true>);
+});
 
 /** Buffered bytes beyond which send() reports a full buffer. */
 const HIGH_WATER_MARK = 64 * 1024;

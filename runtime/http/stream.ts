@@ -2,7 +2,7 @@
 // the result; the reply mapping writes it with backpressure through the adapter's ReplySink.stream.
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { rejectUnknownOptions } from '../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import { contentDisposition } from './content-disposition.js';
 
 /** What a stream may be made from: a node byte stream, a web stream or an async iterable of byte chunks. */
@@ -27,15 +27,15 @@ export interface StreamOptions {
   status?: number;
 }
 
-/** The keys of StreamOptions (`satisfies` keeps the list exact), built once: stream() runs per request. */
-const STREAM_OPTIONS: readonly string[] = Object.keys({
+/** The keys of StreamOptions, built once: stream() runs per request. */
+const STREAM_OPTIONS: readonly string[] = optionKeys<StreamOptions>({
   contentType: true,
   contentLength: true,
   filename: true,
   disposition: true,
   headers: true,
   status: true,
-} satisfies Record<keyof StreamOptions, true>);
+});
 
 /** A streamed response as a handler returns it. Created by stream() and sse(); read by the reply mapping. */
 export class StreamResult {

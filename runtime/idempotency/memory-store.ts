@@ -1,7 +1,7 @@
 // The in-memory idempotency store (seed 001 "Limits"): entries live `ttlMs`, at most `maxEntries` are kept and
 // the oldest is evicted to make room. Every operation is synchronous inside, so setPending is atomic within
 // one process; several processes need a shared store.
-import { rejectUnknownOptions } from '../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import { positiveWholeNumber } from '../config/whole-number.js';
 import type { IdempotencyRecord, IdempotencyStore } from './store.js';
 
@@ -17,12 +17,12 @@ export interface MemoryIdempotencyStoreOptions {
   now?: () => number;
 }
 
-/** The keys of MemoryIdempotencyStoreOptions (`satisfies` keeps the list exact); any other is refused. */
-const STORE_OPTIONS = Object.keys({
+/** The keys of MemoryIdempotencyStoreOptions; any other is refused. */
+const STORE_OPTIONS = optionKeys<MemoryIdempotencyStoreOptions>({
   ttlMs: true,
   maxEntries: true,
   now: true,
-} satisfies Record<keyof MemoryIdempotencyStoreOptions, true>);
+});
 
 interface Entry {
   state: IdempotencyRecord | 'pending';

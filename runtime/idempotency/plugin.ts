@@ -7,7 +7,7 @@ import type { App, Plugin } from '../app/app.js';
 import { errors } from '../../generated/modules/errors.js';
 import { existingHookSlots, hookSlots } from '../http/hook-slots.js';
 import { HTTP_METHODS, type HttpMethod, type OutgoingResponse, type RequestHook } from '../http/types.js';
-import { rejectUnknownOptions } from '../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import { requestFingerprint } from './fingerprint.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS, MemoryIdempotencyStore } from './memory-store.js';
 import { DEFAULT_CREDENTIAL_HEADERS, idempotencyScope } from './scope.js';
@@ -36,7 +36,14 @@ export interface IdempotencyPluginOptions {
   allowAnonymous?: boolean;
 }
 
-const OPTION_NAMES = ['store', 'header', 'methods', 'ttlMs', 'credentialHeaders', 'allowAnonymous'];
+const OPTION_NAMES = optionKeys<IdempotencyPluginOptions>({
+  store: true,
+  header: true,
+  methods: true,
+  ttlMs: true,
+  credentialHeaders: true,
+  allowAnonymous: true,
+});
 
 interface ResolvedOptions {
   store: IdempotencyStore;

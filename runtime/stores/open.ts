@@ -10,7 +10,7 @@ import type { RefreshTokenStore } from '../auth/stores/refresh-tokens.js';
 import type { SessionStore } from '../auth/stores/sessions.js';
 import type { UserSource } from '../auth/stores/users.js';
 import type { ThrottleStore } from '../auth/throttle/store.js';
-import { rejectUnknownOptions } from '../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import type { StoresConfig } from '../config/svc-config.js';
 import type { HealthCheck } from '../edge/health/index.js';
 import type { RateLimitStore } from '../edge/rate-limit/store.js';
@@ -59,17 +59,14 @@ export interface Stores {
   close(): Promise<void>;
 }
 
-/** The keys of OpenStoresOptions and of StoresConfig (`satisfies` keeps them exact); others are refused. */
-const OPEN_STORES_OPTIONS = Object.keys({
+/** The keys of OpenStoresOptions and of StoresConfig; others are refused. */
+const OPEN_STORES_OPTIONS = optionKeys<OpenStoresOptions>({
   migrate: true,
   projectDir: true,
   redisPrefix: true,
   sweepIntervalMs: true,
-} satisfies Record<keyof OpenStoresOptions, true>);
-const STORES_CONFIG_KEYS = Object.keys({ database: true, redis: true } satisfies Record<
-  keyof StoresConfig,
-  true
->);
+});
+const STORES_CONFIG_KEYS = optionKeys<StoresConfig>({ database: true, redis: true });
 
 /** The database a `stores.database` value names; a value svc cannot use refuses to boot (CONFIG_INVALID). */
 export function databaseKind(url: string | undefined): DatabaseKind {

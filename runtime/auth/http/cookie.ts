@@ -1,6 +1,6 @@
 // The session cookie (seed 000 "Tokens and sessions"): reading its value (or values) from a Cookie header
 // without a parser dependency, and writing the Set-Cookie line that sets or expires it.
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 
 export interface SessionCookieOptions {
   /** Default `svc_session`. */
@@ -27,7 +27,13 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const COOKIE_PATH = /^\/[\x21-\x3a\x3c-\x7e]*$/;
 const DOMAIN = /^[A-Za-z0-9.-]+$/;
 const SAME_SITE = { lax: 'Lax', strict: 'Strict', none: 'None' } as const;
-const SESSION_COOKIE_OPTIONS = ['name', 'path', 'sameSite', 'secure', 'domain'];
+const SESSION_COOKIE_OPTIONS = optionKeys<SessionCookieOptions>({
+  name: true,
+  path: true,
+  sameSite: true,
+  secure: true,
+  domain: true,
+});
 
 /** Checks and completes the options; a bad value is a TypeError naming `sessionCookie.<option>`. */
 export function sessionCookie(options: SessionCookieOptions, production: boolean): SessionCookie {

@@ -2,7 +2,7 @@
 // unverifiable session cookies, the guards of `meta.auth` and `meta.mfa: true`, the account routes, the Auth
 // on the app container, and the auth events on the app's hook bus.
 import type { App, Plugin } from '../../app/app.js';
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { Auth } from '../auth.js';
 import { AUTH_EVENT_NAMES } from '../events.js';
 import { isProductionEnv } from '../tokens/secret.js';
@@ -27,7 +27,13 @@ export interface AuthPluginOptions {
   nodeEnv?: string | undefined;
 }
 
-const OPTION_NAMES = ['auth', 'sessionCookie', 'trustedOrigins', 'routes', 'nodeEnv'];
+const OPTION_NAMES = optionKeys<AuthPluginOptions>({
+  auth: true,
+  sessionCookie: true,
+  trustedOrigins: true,
+  routes: true,
+  nodeEnv: true,
+});
 
 export function authPlugin(options: AuthPluginOptions): Plugin {
   rejectUnknownOptions(options, OPTION_NAMES, 'authPlugin()');

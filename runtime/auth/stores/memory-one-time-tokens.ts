@@ -2,7 +2,7 @@
 // `maxEntries` (100000, DESIGN §10). A consumed token is forgotten at once (it can never work again). When
 // full, a new token first sweeps expired ones (as of its `createdAt`), then evicts the oldest (creation order).
 // An evicted link stops working (the user asks for a new one); it never verifies or resets anything else.
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { ExpiringRecords, checkedMaxEntries } from './expiring-records.js';
 import type { OneTimeTokenPurpose, OneTimeTokenRecord, OneTimeTokenStore } from './one-time-tokens.js';
 
@@ -13,11 +13,8 @@ export interface MemoryOneTimeTokenStoreOptions {
   maxEntries?: number;
 }
 
-/** The keys of MemoryOneTimeTokenStoreOptions (`satisfies` keeps the list exact); any other is refused. */
-const STORE_OPTIONS = Object.keys({ maxEntries: true } satisfies Record<
-  keyof MemoryOneTimeTokenStoreOptions,
-  true
->);
+/** The keys of MemoryOneTimeTokenStoreOptions; any other is refused. */
+const STORE_OPTIONS = optionKeys<MemoryOneTimeTokenStoreOptions>({ maxEntries: true });
 
 export class MemoryOneTimeTokenStore implements OneTimeTokenStore {
   private readonly tokens: ExpiringRecords<OneTimeTokenRecord, 'user'>;

@@ -3,7 +3,7 @@
 // its `createdAt`), then evicts the oldest (creation order). An evicted token refreshes no more (the user signs
 // in again); an evicted spent token replayed later reads as unknown, so it is still refused, though without
 // revoking its family. Family marks evict the same way; nothing evicted is ever accepted in place of another.
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { ExpiringRecords, checkedMaxEntries } from './expiring-records.js';
 import type { RefreshTokenRecord, RefreshTokenStore } from './refresh-tokens.js';
 
@@ -24,11 +24,8 @@ function copyToken(record: RefreshTokenRecord): RefreshTokenRecord {
   return { ...record, amr: [...record.amr] };
 }
 
-/** The keys of MemoryRefreshTokenStoreOptions (`satisfies` keeps the list exact); any other is refused. */
-const STORE_OPTIONS = Object.keys({ maxEntries: true } satisfies Record<
-  keyof MemoryRefreshTokenStoreOptions,
-  true
->);
+/** The keys of MemoryRefreshTokenStoreOptions; any other is refused. */
+const STORE_OPTIONS = optionKeys<MemoryRefreshTokenStoreOptions>({ maxEntries: true });
 
 export class MemoryRefreshTokenStore implements RefreshTokenStore {
   private readonly tokens: ExpiringRecords<RefreshTokenRecord, 'user' | 'family'>;

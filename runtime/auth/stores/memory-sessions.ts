@@ -1,7 +1,7 @@
 // The in-memory session store (seed 000 "Stores"): per process, lost on restart. Bounded by `maxEntries`
 // (100000, DESIGN §10). When full, a new session first sweeps expired ones (as of its `createdAt`), then evicts
 // the oldest (creation order). An evicted session signs its user out early; it is never taken for another.
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { ExpiringRecords, checkedMaxEntries } from './expiring-records.js';
 import type { SessionRecord, SessionStore } from './sessions.js';
 
@@ -16,11 +16,8 @@ function copySession(record: SessionRecord): SessionRecord {
   return { ...record, amr: [...record.amr] };
 }
 
-/** The keys of MemorySessionStoreOptions (`satisfies` keeps the list exact); any other is refused. */
-const STORE_OPTIONS = Object.keys({ maxEntries: true } satisfies Record<
-  keyof MemorySessionStoreOptions,
-  true
->);
+/** The keys of MemorySessionStoreOptions; any other is refused. */
+const STORE_OPTIONS = optionKeys<MemorySessionStoreOptions>({ maxEntries: true });
 
 export class MemorySessionStore implements SessionStore {
   private readonly sessions: ExpiringRecords<SessionRecord, 'user'>;

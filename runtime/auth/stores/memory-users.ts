@@ -3,7 +3,7 @@
 // losing one is worse than refusing a sign-up, so a full source answers AUTH_STORE_FULL (507) to `create`.
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../../generated/modules/errors.js';
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
 import {
   normalizeEmail,
@@ -26,12 +26,12 @@ export interface MemoryUserSourceOptions {
   newId?: () => string;
 }
 
-/** The keys of MemoryUserSourceOptions (`satisfies` keeps the list exact); any other is refused. */
-const SOURCE_OPTIONS = Object.keys({
+/** The keys of MemoryUserSourceOptions; any other is refused. */
+const SOURCE_OPTIONS = optionKeys<MemoryUserSourceOptions>({
   maxUsers: true,
   users: true,
   newId: true,
-} satisfies Record<keyof MemoryUserSourceOptions, true>);
+});
 
 function copyUser(user: AuthUser): AuthUser {
   const copy: AuthUser = { id: user.id, email: user.email, emailVerified: user.emailVerified };

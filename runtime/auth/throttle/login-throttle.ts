@@ -7,7 +7,7 @@
 // (not the IP's whole counter, so signing in to one's own account cannot reset the counter an attacker builds
 // from the same address, and an office behind one address does not spend its budget by signing in).
 import { errors } from '../../../generated/modules/errors.js';
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
 import { MemoryThrottleStore } from './memory-store.js';
 import { isLocked, type ThrottleEntry, type ThrottleStore } from './store.js';
@@ -34,7 +34,14 @@ export interface LoginThrottleOptions {
   clock?: () => number;
 }
 
-const OPTION_NAMES = ['maxAttempts', 'maxAttemptsPerIp', 'windowMs', 'store', 'namespace', 'clock'] as const;
+const OPTION_NAMES = optionKeys<LoginThrottleOptions>({
+  maxAttempts: true,
+  maxAttemptsPerIp: true,
+  windowMs: true,
+  store: true,
+  namespace: true,
+  clock: true,
+});
 
 export interface LoginAttempt {
   email: string;

@@ -2,7 +2,7 @@
 // first sweeps expired entries, then evicts the oldest unlocked one; the oldest locked entry is dropped only
 // when every entry is locked. Per process and lost on restart: use a shared store behind a load balancer.
 // Every method decides synchronously, so each is atomic on the event loop.
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { checkedMaxEntries } from '../stores/expiring-records.js';
 import {
   entryExpiresAt,
@@ -21,7 +21,7 @@ export interface MemoryThrottleStoreOptions {
   maxEntries?: number;
 }
 
-const OPTION_NAMES = ['maxEntries'] as const;
+const OPTION_NAMES = optionKeys<MemoryThrottleStoreOptions>({ maxEntries: true });
 
 export class MemoryThrottleStore implements ThrottleStore {
   readonly maxEntries: number;

@@ -2,7 +2,7 @@
 // without touching anything, so an orchestrator never restarts a process because a database is slow;
 // /readyz runs every check and answers 503 while any fails, so a load balancer stops sending traffic.
 import type { App, Plugin } from '../../app/app.js';
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import type { Route, RouteHandler } from '../../http/types.js';
 
 /** What a readiness check reports. `detail` is for logs and debugging; it is never sent to the client. */
@@ -30,11 +30,11 @@ export interface ReadinessReport {
 
 const CHECK_TIMED_OUT = Symbol('timed out');
 
-/** The keys of HealthPluginOptions (`satisfies` keeps the list exact); any other is refused at creation. */
-const HEALTH_OPTIONS = Object.keys({
+/** The keys of HealthPluginOptions; any other is refused at creation. */
+const HEALTH_OPTIONS = optionKeys<HealthPluginOptions>({
   checks: true,
   checkTimeoutMs: true,
-} satisfies Record<keyof HealthPluginOptions, true>);
+});
 
 /** Runs one check: ok only when it returns `{ ok: true }` in time; a throw, a timeout or anything else fails. */
 async function runCheck(check: HealthCheck, timeoutMs: number): Promise<boolean> {

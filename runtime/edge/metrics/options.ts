@@ -1,7 +1,7 @@
 // The options of metricsPlugin (seed 001 "Edge plugin options": none required), checked once at creation so a
 // typo throws a TypeError naming the option instead of silently exporting nothing.
 import { Registry, type RegistryContentType } from 'prom-client';
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 
 export interface MetricsPluginOptions {
   /**
@@ -35,14 +35,14 @@ export interface ResolvedMetricsOptions {
 
 const OWNER = 'metricsPlugin()';
 const PREFIX = `${OWNER}:`;
-/** The keys of MetricsPluginOptions (`satisfies` keeps the list exact); any other is refused at creation. */
-const KNOWN_OPTIONS = Object.keys({
+/** The keys of MetricsPluginOptions; any other is refused at creation. */
+const KNOWN_OPTIONS = optionKeys<MetricsPluginOptions>({
   registry: true,
   prefix: true,
   buckets: true,
   path: true,
   collectDefaultMetrics: true,
-} satisfies Record<keyof MetricsPluginOptions, true>);
+});
 /** Prometheus metric-name characters; a prefix may be empty. */
 const METRIC_NAME_PREFIX = /^(?:[a-zA-Z_:][a-zA-Z0-9_:]*)?$/;
 /** A literal path: no parameters, wildcards, query or fragment, so it names exactly one route. */

@@ -3,7 +3,7 @@
 // registered routes (served-document.ts) and serialised then; every request sends the same bytes, with an
 // ETag.
 import type { App, Plugin } from '../../app/app.js';
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { JSON_CONTENT_TYPE } from '../../http/reply-mapping.js';
 import type { Route } from '../../http/types.js';
 import { servedDocument, type OpenApiTag } from './served-document.js';
@@ -24,7 +24,12 @@ export interface OpenapiPluginOptions {
   path?: string;
 }
 
-const KNOWN_OPTIONS = ['document', 'info', 'tags', 'path'] as const;
+const KNOWN_OPTIONS = optionKeys<OpenapiPluginOptions>({
+  document: true,
+  info: true,
+  tags: true,
+  path: true,
+});
 const OWNER = 'openapiPlugin()';
 
 /**

@@ -3,7 +3,7 @@
 import { HTTP_METHODS, type HttpMethod } from '../../http/types.js';
 import { RATE_LIMIT_HEADERS } from '../rate-limit/headers.js';
 import { MemoryRateLimitStore } from '../rate-limit/memory-store.js';
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { isPositiveWholeNumber } from '../../config/whole-number.js';
 import type { RateLimitStore } from '../rate-limit/store.js';
 import { normalizeOrigin } from './origin.js';
@@ -99,31 +99,31 @@ export interface ResolvedSecurity {
 
 const OWNER = 'securityPlugin()';
 const PREFIX = `${OWNER}:`;
-// The keys of each options interface above (`satisfies` keeps the lists exact): anything else is refused at
+// The keys of each options interface above: anything else is refused at
 // creation, by the one check every options object shares (config/known-options.ts).
-const SECURITY_OPTIONS = Object.keys({
+const SECURITY_OPTIONS = optionKeys<SecurityPluginOptions>({
   headers: true,
   cors: true,
   rateLimit: true,
-} satisfies Record<keyof SecurityPluginOptions, true>);
-const HEADERS_OPTIONS = Object.keys({
+});
+const HEADERS_OPTIONS = optionKeys<SecureHeadersOptions>({
   contentSecurityPolicy: true,
   hsts: true,
   documentHeaders: true,
-} satisfies Record<keyof SecureHeadersOptions, true>);
-const CORS_OPTIONS = Object.keys({
+});
+const CORS_OPTIONS = optionKeys<CorsOptions>({
   origin: true,
   credentials: true,
   methods: true,
   headers: true,
   exposeHeaders: true,
   maxAge: true,
-} satisfies Record<keyof CorsOptions, true>);
-const RATE_LIMIT_OPTIONS = Object.keys({
+});
+const RATE_LIMIT_OPTIONS = optionKeys<RateLimitOptions>({
   limit: true,
   windowMs: true,
   store: true,
-} satisfies Record<keyof RateLimitOptions, true>);
+});
 
 /** RFC 9110 token: a header or method name. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

@@ -4,7 +4,7 @@
 // OpenTelemetry SDK when one is registered.
 import type { Span } from '@opentelemetry/api';
 import type { App, Plugin } from '../../app/app.js';
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { existingHookSlots, hookSlots } from '../../http/hook-slots.js';
 import type { RequestHook, Route } from '../../http/types.js';
 import { DROP_SPANS, exporterFromEnv } from './default-exporter.js';
@@ -60,11 +60,11 @@ interface OpenSpan {
   otel: Span | undefined;
 }
 
-/** The keys of TracingPluginOptions (`satisfies` keeps the list exact); any other is refused at creation. */
-const TRACING_OPTIONS = Object.keys({
+/** The keys of TracingPluginOptions; any other is refused at creation. */
+const TRACING_OPTIONS = optionKeys<TracingPluginOptions>({
   serviceName: true,
   exporter: true,
-} satisfies Record<keyof TracingPluginOptions, true>);
+});
 
 function spanName(method: string, route: Route | undefined): string {
   return route === undefined ? method : `${method} ${route.url}`;

@@ -1,6 +1,6 @@
 // In-memory exporter: keeps the latest finished spans for tests and local debugging, bounded so a long-running
 // process cannot grow without limit.
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import type { FinishedSpan, SpanExporter } from './span.js';
 
 export const DEFAULT_IN_MEMORY_SPAN_LIMIT = 1000;
@@ -18,11 +18,8 @@ export interface InMemoryExporterOptions {
   maxSpans?: number;
 }
 
-/** The keys of InMemoryExporterOptions (`satisfies` keeps the list exact); any other is refused at creation. */
-const EXPORTER_OPTIONS = Object.keys({ maxSpans: true } satisfies Record<
-  keyof InMemoryExporterOptions,
-  true
->);
+/** The keys of InMemoryExporterOptions; any other is refused at creation. */
+const EXPORTER_OPTIONS = optionKeys<InMemoryExporterOptions>({ maxSpans: true });
 
 export function inMemoryExporter(options: InMemoryExporterOptions = {}): InMemoryExporter {
   rejectUnknownOptions(options, EXPORTER_OPTIONS, 'inMemoryExporter()');

@@ -1,7 +1,7 @@
 // OTLP/HTTP JSON exporter: buffers finished spans in a bounded queue and posts them in batches with fetch.
 // Nothing here runs in the request path except a push; a collector that is down or slow only costs dropped
 // spans, reported once on stderr.
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { unixNanoString, type FinishedSpan, type SpanExporter } from './span.js';
 
 export interface OtlpHttpExporterOptions {
@@ -29,15 +29,15 @@ export interface OtlpHttpExporter extends SpanExporter {
 
 const OWNER = 'otlpHttpExporter()';
 const PREFIX = `${OWNER}:`;
-/** The keys of OtlpHttpExporterOptions (`satisfies` keeps the list exact); any other is refused at creation. */
-const EXPORTER_OPTIONS = Object.keys({
+/** The keys of OtlpHttpExporterOptions; any other is refused at creation. */
+const EXPORTER_OPTIONS = optionKeys<OtlpHttpExporterOptions>({
   url: true,
   headers: true,
   batchSize: true,
   intervalMs: true,
   maxQueueSize: true,
   timeoutMs: true,
-} satisfies Record<keyof OtlpHttpExporterOptions, true>);
+});
 /** OTLP enum values (opentelemetry-proto trace.proto). */
 const SPAN_KIND_SERVER = 2;
 const STATUS_CODE = { unset: 0, ok: 1, error: 2 } as const;

@@ -1,7 +1,7 @@
 // `upload({ maxBytes, maxFiles, ... })`: the route helper of a streamed multipart/form-data body (seed 001
 // "Upload body"). Options are checked when the route is defined, so a wrong limit fails at boot, naming the
 // option, instead of on the first request.
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import type { UploadBody, UploadLimits } from '../types.js';
 import { isAllowedTypePattern } from './media-type-match.js';
 
@@ -36,8 +36,8 @@ export interface UploadOptions {
   allowedTypes?: readonly string[];
 }
 
-/** The keys of UploadOptions (`satisfies` keeps the list exact); any other is refused when the route is made. */
-const OPTION_NAMES = Object.keys({
+/** The keys of UploadOptions; any other is refused when the route is made. */
+const OPTION_NAMES = optionKeys<UploadOptions>({
   maxBytes: true,
   maxFiles: true,
   maxFileBytes: true,
@@ -45,7 +45,7 @@ const OPTION_NAMES = Object.keys({
   maxFieldBytes: true,
   maxHeaderBytes: true,
   allowedTypes: true,
-} satisfies Record<keyof UploadOptions, true>);
+});
 
 function integer(name: string, value: unknown, minimum: number): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < minimum) {

@@ -4,7 +4,7 @@
 // type (415: only `application/json`), batch size (400 -32600), session (400 missing, 404
 // unknown/expired/foreign), MCP-Protocol-Version (400).
 import { errors } from '../../../generated/modules/errors.js';
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { mediaTypeOf } from '../../http/body.js';
 import { isRouteVisible } from '../../http/visibility.js';
 import type { HandlerInput, Route, RouteMeta, SvcReply, SvcRequest } from '../../http/types.js';
@@ -55,17 +55,17 @@ export interface McpRoutesOptions extends OriginPolicy {
   maxBatchSize?: number;
 }
 
-const ROUTES_OPTIONS = [
-  'path',
-  'allowedOrigins',
-  'allowedHosts',
-  'auth',
-  'meta',
-  'sessions',
-  'listVisibleOnly',
-  'rateLimit',
-  'maxBatchSize',
-];
+const ROUTES_OPTIONS = optionKeys<McpRoutesOptions>({
+  path: true,
+  allowedOrigins: true,
+  allowedHosts: true,
+  auth: true,
+  meta: true,
+  sessions: true,
+  listVisibleOnly: true,
+  rateLimit: true,
+  maxBatchSize: true,
+});
 
 function isInitialize(value: unknown): boolean {
   const classified = classifyMessage(value);

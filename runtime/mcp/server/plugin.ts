@@ -11,7 +11,7 @@ import { createPipeline } from '../../http/pipeline.js';
 import { redactSensitiveDetails } from '../../http/redact.js';
 import { resolveReporter, type ErrorReporter } from '../../http/report.js';
 import type { RouteVisibilityCheck } from '../../http/types.js';
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { isRateLimitGuard, type RateLimitGuard } from '../../edge/rate-limit/limiter.js';
 import type { Implementation } from '../protocol/types.js';
 import { McpServer } from './server.js';
@@ -56,15 +56,15 @@ export function mcpService(scope: Scope | undefined): McpService | undefined {
   return scope?.get<McpService>(MCP_SERVICE);
 }
 
-const PLUGIN_OPTIONS = [
-  'routes',
-  'tools',
-  'serverInfo',
-  'forwardHeaders',
-  'redactErrorDetails',
-  'reportError',
-  'instructions',
-];
+const PLUGIN_OPTIONS = optionKeys<McpPluginOptions>({
+  routes: true,
+  tools: true,
+  serverInfo: true,
+  forwardHeaders: true,
+  redactErrorDetails: true,
+  reportError: true,
+  instructions: true,
+});
 const SERVER_INFO_OPTIONS = ['name', 'version', 'title'];
 
 function checkedOptions(options: McpPluginOptions): void {

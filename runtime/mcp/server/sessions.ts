@@ -18,7 +18,7 @@ import {
   type McpSessionStoreFactory,
 } from './session-store.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 
 export const DEFAULT_SESSION_TTL_MS = 30 * 60 * 1000;
 export const DEFAULT_MAX_SESSIONS = 1000;
@@ -43,7 +43,13 @@ export interface McpSessionOptions {
   secret?: string;
 }
 
-const SESSION_OPTIONS = ['ttlMs', 'maxSessions', 'maxPerCaller', 'store', 'secret'];
+const SESSION_OPTIONS = optionKeys<McpSessionOptions>({
+  ttlMs: true,
+  maxSessions: true,
+  maxPerCaller: true,
+  store: true,
+  secret: true,
+});
 
 export interface McpSession extends McpConnection {
   readonly id: string;

@@ -17,7 +17,7 @@ import { LineReader } from '../protocol/line-reader.js';
 import { allowsBatches, LATEST_PROTOCOL_VERSION } from '../protocol/versions.js';
 import { batchTooLarge, DEFAULT_MAX_BATCH_SIZE } from './batch.js';
 import { requireMcpService } from './plugin.js';
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import type { McpConnection, MessageScope } from './server.js';
 import type { CallCancellation } from './cancellation.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
@@ -41,7 +41,14 @@ export interface McpStdioOptions {
   maxBatchSize?: number;
 }
 
-const STDIO_OPTIONS = ['input', 'output', 'maxConcurrentRequests', 'maxLineBytes', 'headers', 'maxBatchSize'];
+const STDIO_OPTIONS = optionKeys<McpStdioOptions>({
+  input: true,
+  output: true,
+  maxConcurrentRequests: true,
+  maxLineBytes: true,
+  headers: true,
+  maxBatchSize: true,
+});
 
 export interface McpStdioServer {
   /** Resolves once the input ended and every running call was answered. */

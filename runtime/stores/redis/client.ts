@@ -3,7 +3,7 @@
 // background, so the service answers again as soon as Redis is back, without a restart. ioredis is imported
 // here only, lazily: an application without Redis never loads it.
 import type { Redis } from 'ioredis';
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { redisCall } from './errors.js';
 
 export type RedisClient = Redis;
@@ -23,14 +23,14 @@ export interface OpenRedisOptions {
 }
 
 /**
- * The keys of OpenRedisOptions (`satisfies` keeps the list exact); any other is refused. They are svc's own
+ * The keys of OpenRedisOptions; any other is refused. They are svc's own
  * settings, mapped onto ioredis's: raw ioredis options are not accepted here.
  */
-const OPEN_REDIS_OPTIONS = Object.keys({
+const OPEN_REDIS_OPTIONS = optionKeys<OpenRedisOptions>({
   commandTimeoutMs: true,
   connectTimeoutMs: true,
   onError: true,
-} satisfies Record<keyof OpenRedisOptions, true>);
+});
 
 /** Reconnects forever, 100 ms more per attempt, at most MAX_REDIS_RECONNECT_DELAY_MS apart. */
 export function reconnectDelay(attempt: number): number {

@@ -6,7 +6,7 @@
 import type { IdempotencyRecord, IdempotencyStore } from '../../idempotency/store.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../../idempotency/memory-store.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import type { RedisClient } from './client.js';
 import { redisCall } from './errors.js';
 import { HashRecord } from './hash.js';
@@ -42,12 +42,12 @@ export interface RedisIdempotencyStoreOptions extends RedisStoreOptions {
   now?: () => number;
 }
 
-/** The keys of RedisIdempotencyStoreOptions, its parent's included (`satisfies` keeps the list exact). */
-const STORE_OPTIONS = Object.keys({
+/** The keys of RedisIdempotencyStoreOptions, its parent's included. */
+const STORE_OPTIONS = optionKeys<RedisIdempotencyStoreOptions>({
   prefix: true,
   ttlMs: true,
   now: true,
-} satisfies Record<keyof RedisIdempotencyStoreOptions, true>);
+});
 
 export class RedisIdempotencyStore implements IdempotencyStore {
   readonly ttlMs: number;

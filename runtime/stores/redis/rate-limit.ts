@@ -3,7 +3,7 @@
 //   rate-limit:<key>   hash {count, resetAt}; TTL windowMs from the hit that started the window
 // Unlike the memory store it has no capacity bound, so `limit` is not needed (Redis evicts by its own policy).
 import type { RateLimitHit, RateLimitStore } from '../../edge/rate-limit/store.js';
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import type { RedisClient } from './client.js';
 import { arrayReply } from './hash.js';
 import { prefixOf, type RedisStoreOptions } from './keys.js';
@@ -26,11 +26,11 @@ export interface RedisRateLimitStoreOptions extends RedisStoreOptions {
   now?: () => number;
 }
 
-/** The keys of RedisRateLimitStoreOptions, its parent's included (`satisfies` keeps the list exact). */
-const STORE_OPTIONS = Object.keys({
+/** The keys of RedisRateLimitStoreOptions, its parent's included. */
+const STORE_OPTIONS = optionKeys<RedisRateLimitStoreOptions>({
   prefix: true,
   now: true,
-} satisfies Record<keyof RedisRateLimitStoreOptions, true>);
+});
 
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly prefix: string;

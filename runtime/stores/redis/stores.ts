@@ -1,7 +1,7 @@
 // Every store contract Redis implements, on one client and one key prefix. Users are not among them: they
 // live in SQL.
 import type { McpSessionLimits } from '../../mcp/server/session-store.js';
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import type { RedisClient } from './client.js';
 import { RedisIdempotencyStore } from './idempotency.js';
 import type { RedisStoreOptions } from './keys.js';
@@ -32,11 +32,8 @@ export interface RedisStores {
   mcpSessions(limits: McpSessionLimits): RedisMcpSessionStore;
 }
 
-/** The keys of RedisStoresOptions, its parent's included (`satisfies` keeps the list exact). */
-const STORES_OPTIONS = Object.keys({ prefix: true, now: true } satisfies Record<
-  keyof RedisStoresOptions,
-  true
->);
+/** The keys of RedisStoresOptions, its parent's included. */
+const STORES_OPTIONS = optionKeys<RedisStoresOptions>({ prefix: true, now: true });
 
 export function redisStores(client: RedisClient, options: RedisStoresOptions = {}): RedisStores {
   rejectUnknownOptions(options, STORES_OPTIONS, 'redisStores()');

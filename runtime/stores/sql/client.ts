@@ -3,7 +3,7 @@
 // speak the same SQL, so one implementation of each store serves both. The drivers load lazily: an app that uses
 // neither never imports them.
 import path from 'node:path';
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 
 export interface SqlResult<Row> {
   rows: Row[];
@@ -44,15 +44,15 @@ export interface SqlClientOptions {
 }
 
 /**
- * The keys of SqlClientOptions (`satisfies` keeps the list exact); any other is refused. They are svc's own
+ * The keys of SqlClientOptions; any other is refused. They are svc's own
  * settings, mapped onto the pg pool's: raw pg options are not accepted here.
  */
-const CLIENT_OPTIONS = Object.keys({
+const CLIENT_OPTIONS = optionKeys<SqlClientOptions>({
   max: true,
   connectionTimeoutMillis: true,
   queryTimeoutMillis: true,
   onIdleError: true,
-} satisfies Record<keyof SqlClientOptions, true>);
+});
 
 /** Where a `pglite:` URL keeps its data: a directory, or `'memory'` for an in-memory database. */
 export function pgliteLocation(url: string): string {

@@ -2,7 +2,7 @@
 // (reservation or completion), as in the memory store. Time comes from the store's clock.
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../../idempotency/memory-store.js';
 import type { IdempotencyRecord, IdempotencyStore } from '../../idempotency/store.js';
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
 import type { SqlQueryable } from './client.js';
 
@@ -13,11 +13,11 @@ export interface SqlIdempotencyStoreOptions {
   now?: () => number;
 }
 
-/** The keys of SqlIdempotencyStoreOptions (`satisfies` keeps the list exact); any other is refused. */
-const STORE_OPTIONS = Object.keys({
+/** The keys of SqlIdempotencyStoreOptions; any other is refused. */
+const STORE_OPTIONS = optionKeys<SqlIdempotencyStoreOptions>({
   ttlMs: true,
   now: true,
-} satisfies Record<keyof SqlIdempotencyStoreOptions, true>);
+});
 
 interface EntryRow {
   status: number | null;

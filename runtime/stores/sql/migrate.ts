@@ -1,7 +1,7 @@
 // Applies the numbered migrations (DESIGN §6: `svc db:migrate`, and the reference service on start-up) and checks
 // that a database matches this svckit before serving from it.
 import { errors } from '../../../generated/modules/errors.js';
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import type { SqlClient, SqlQueryable } from './client.js';
 import { migrations as knownMigrations, type Migration } from './migrations/index.js';
 import { sqlState } from './unavailable.js';
@@ -22,15 +22,10 @@ export interface MigrateOptions {
   now?: () => number;
 }
 
-/** The keys of MigrateOptions (`satisfies` keeps the list exact); any other is refused. */
-const MIGRATE_OPTIONS = Object.keys({ migrations: true, now: true } satisfies Record<
-  keyof MigrateOptions,
-  true
->);
+/** The keys of MigrateOptions; any other is refused. */
+const MIGRATE_OPTIONS = optionKeys<MigrateOptions>({ migrations: true, now: true });
 /** checkSchema takes the migrations only. */
-const CHECK_SCHEMA_OPTIONS = Object.keys({
-  migrations: true,
-} satisfies Record<keyof Pick<MigrateOptions, 'migrations'>, true>);
+const CHECK_SCHEMA_OPTIONS = optionKeys<Pick<MigrateOptions, 'migrations'>>({ migrations: true });
 
 async function appliedIds(db: SqlQueryable): Promise<number[]> {
   const { rows } = await db.query<{ id: number }>('SELECT id FROM svc_migrations ORDER BY id');

@@ -1,7 +1,7 @@
 // RateLimitStore on svc_rate_limits (seed 001 "Limits"): fixed windows, one INSERT … ON CONFLICT DO UPDATE per
 // hit, so every instance counts into the same bucket and concurrent hits each count once. Time comes from the
 // store's clock, never the database's.
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import type { RateLimitHit, RateLimitStore } from '../../edge/rate-limit/store.js';
 import type { SqlQueryable } from './client.js';
 
@@ -10,8 +10,8 @@ export interface SqlRateLimitStoreOptions {
   now?: () => number;
 }
 
-/** The keys of SqlRateLimitStoreOptions (`satisfies` keeps the list exact); any other is refused. */
-const STORE_OPTIONS = Object.keys({ now: true } satisfies Record<keyof SqlRateLimitStoreOptions, true>);
+/** The keys of SqlRateLimitStoreOptions; any other is refused. */
+const STORE_OPTIONS = optionKeys<SqlRateLimitStoreOptions>({ now: true });
 
 // $2 now, $3 windowMs. A running window counts on and keeps its end; an ended one starts over at 1.
 const HIT = `

@@ -1,5 +1,5 @@
 // Every SQL store on one client: what an app wires when DATABASE_URL names PostgreSQL or a PGlite directory.
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import type { SqlClient } from './client.js';
 import type { McpSessionLimits } from '../../mcp/server/session-store.js';
 import { SqlIdempotencyStore } from './idempotency.js';
@@ -34,11 +34,8 @@ export interface SqlStores {
   mcpSessions(limits: McpSessionLimits): SqlMcpSessionStore;
 }
 
-/** The keys of SqlStoresOptions (`satisfies` keeps the list exact); any other is refused. */
-const STORES_OPTIONS = Object.keys({ now: true, newUserId: true } satisfies Record<
-  keyof SqlStoresOptions,
-  true
->);
+/** The keys of SqlStoresOptions; any other is refused. */
+const STORES_OPTIONS = optionKeys<SqlStoresOptions>({ now: true, newUserId: true });
 
 /** The stores, on a database migrated with `migrate` (check it with `checkSchema`). */
 export function sqlStores(client: SqlClient, options: SqlStoresOptions = {}): SqlStores {

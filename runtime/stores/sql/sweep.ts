@@ -1,6 +1,6 @@
 // Expired rows are dead weight: every read already ignores them (`expires_at > now`), so deleting them is only
 // about space and index size. sweepExpired deletes them; SqlSweeper runs it on a timer.
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
 import type { SqlQueryable } from './client.js';
 
@@ -43,12 +43,12 @@ export interface SqlSweeperOptions {
   onError?: (error: unknown) => void;
 }
 
-/** The keys of SqlSweeperOptions (`satisfies` keeps the list exact); any other is refused. */
-const SWEEPER_OPTIONS = Object.keys({
+/** The keys of SqlSweeperOptions; any other is refused. */
+const SWEEPER_OPTIONS = optionKeys<SqlSweeperOptions>({
   intervalMs: true,
   now: true,
   onError: true,
-} satisfies Record<keyof SqlSweeperOptions, true>);
+});
 
 function reportSweepError(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);

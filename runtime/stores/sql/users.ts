@@ -2,7 +2,7 @@
 // lower(email) makes "one account per address" atomic: of concurrent sign-ups, the losers hit the index.
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../../generated/modules/errors.js';
-import { rejectUnknownOptions } from '../../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import {
   normalizeEmail,
   publicUser,
@@ -23,11 +23,11 @@ export interface SqlUserSourceOptions {
   now?: () => number;
 }
 
-/** The keys of SqlUserSourceOptions (`satisfies` keeps the list exact); any other is refused. */
-const USER_SOURCE_OPTIONS = Object.keys({
+/** The keys of SqlUserSourceOptions; any other is refused. */
+const USER_SOURCE_OPTIONS = optionKeys<SqlUserSourceOptions>({
   newId: true,
   now: true,
-} satisfies Record<keyof SqlUserSourceOptions, true>);
+});
 
 type UserRow = RowOf<AuthUser>;
 
