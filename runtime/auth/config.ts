@@ -6,7 +6,12 @@ import { routeDefinitions } from '../../generated/modules/auth/routes.js';
 import { errors } from '../../generated/modules/errors.js';
 import { DURATION_FORMS, parseDuration } from '../../spec/duration.js';
 import type { Plugin } from '../app/app.js';
-import { fromSettings, invalidSetting, moduleSettings } from '../config/module-settings.js';
+import {
+  fromSettings,
+  invalidSetting,
+  moduleSettings,
+  rejectUnknownSettings,
+} from '../config/module-settings.js';
 import { Auth } from './auth.js';
 import { developmentSecret } from './dev-secret.js';
 import type { SessionCookieOptions } from './http/cookie.js';
@@ -42,14 +47,7 @@ export interface AuthStores {
 }
 
 const TTL_OPTIONS = ['accessTtl', 'refreshTtl', 'sessionTtl', 'verificationTtl', 'resetTtl'] as const;
-const OPTION_NAMES = new Set([
-  ...TTL_OPTIONS,
-  'secret',
-  'sessionCookie',
-  'loginThrottle',
-  'routes',
-  'trustedOrigins',
-]);
+const OPTION_NAMES = [...TTL_OPTIONS, 'secret', 'sessionCookie', 'loginThrottle', 'routes', 'trustedOrigins'];
 
 /** The Auth and its plugin `modules.auth` enables, or undefined when it is off. */
 export function authModule(
@@ -58,9 +56,7 @@ export function authModule(
 ): { auth: Auth; plugins: Plugin[] } | undefined {
   const settings = moduleSettings(setting, 'auth');
   if (settings === undefined) return undefined;
-  for (const name of Object.keys(settings)) {
-    if (!OPTION_NAMES.has(name)) throw invalidSetting('auth', `unknown option "${name}"`);
-  }
+  rejectUnknownSettings(settings, OPTION_NAMES, 'auth');
   const env = context.env ?? process.env;
   const secret = signingSecret(settings.secret, env, context.projectDir ?? process.cwd());
   const auth = fromSettings('auth', () => {

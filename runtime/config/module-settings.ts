@@ -3,6 +3,7 @@
 // (a TypeError naming the option) becomes CONFIG_INVALID naming the setting, so a bad value in the spec
 // refuses to boot with the same error as any other bad setting.
 import { errors } from '../../generated/modules/errors.js';
+import { unknownOptionMessage } from './known-options.js';
 
 /** The settings of an enabled module, `{}` for `true`; undefined when it is off. */
 export function moduleSettings(value: unknown, option: string): Record<string, unknown> | undefined {
@@ -29,4 +30,15 @@ export function invalidSetting(option: string, message: string): Error {
     message: `modules.${option}: ${message} (from ${from})`,
     details: { problems: [{ option: `modules.${option}`, message, from }] },
   });
+}
+
+/** CONFIG_INVALID for `modules.<option>` naming the first setting not in `known`. */
+export function rejectUnknownSettings(
+  settings: Readonly<Record<string, unknown>>,
+  known: readonly string[],
+  option: string,
+): void {
+  for (const name of Object.keys(settings)) {
+    if (!known.includes(name)) throw invalidSetting(option, unknownOptionMessage(name, known));
+  }
 }

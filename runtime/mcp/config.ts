@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import type { App, Plugin } from '../app/app.js';
 import { developmentSecret } from '../auth/dev-secret.js';
 import { isProductionEnv } from '../config/node-env.js';
-import { unknownOptionMessage } from '../config/known-options.js';
-import { fromSettings, invalidSetting, moduleSettings } from '../config/module-settings.js';
+import { fromSettings, moduleSettings, rejectUnknownSettings } from '../config/module-settings.js';
 import { mcpPlugin, type McpPluginOptions } from './server/plugin.js';
 import { DEFAULT_MCP_PATH, mcpRoutes, type McpRoutesOptions } from './server/endpoint.js';
 import type { McpToolsDocument } from './server/tool-set.js';
@@ -60,10 +59,10 @@ export function mcpModule(setting: unknown, context: McpModuleContext = {}): Plu
   if (settings === undefined) return [];
   const routeOptions: Record<string, unknown> = {};
   const pluginOptions: Record<string, unknown> = {};
+  rejectUnknownSettings(settings, [...ROUTE_OPTIONS, ...PLUGIN_OPTIONS], 'mcp');
   for (const [name, value] of Object.entries(settings)) {
     if (ROUTE_OPTIONS.includes(name)) routeOptions[name] = value;
-    else if (PLUGIN_OPTIONS.includes(name)) pluginOptions[name] = value;
-    else throw invalidSetting('mcp', unknownOptionMessage(name, [...ROUTE_OPTIONS, ...PLUGIN_OPTIONS]));
+    else pluginOptions[name] = value;
   }
   // In the spec, redactErrorDetails is a switch: true (or unset) redacts secret-named details, false sends them.
   if (pluginOptions.redactErrorDetails === true) delete pluginOptions.redactErrorDetails;
