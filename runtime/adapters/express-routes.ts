@@ -16,6 +16,7 @@ import { ExpressSvcReply, ExpressSvcRequest } from './express-request.js';
 /** One route as the dispatcher needs it, resolved at boot. */
 interface MountedRoute {
   readonly handle: CompiledRoute['handle'];
+  readonly refuse: CompiledRoute['refuse'];
   readonly pattern: string;
   readonly successStatus: number;
   /** Upload and raw routes: the body is left unread for the pipeline. */
@@ -28,6 +29,7 @@ function mountedRoute(compiled: CompiledRoute): MountedRoute {
   const kind = compiled.route.body?.kind;
   return {
     handle: compiled.handle,
+    refuse: compiled.refuse,
     pattern: compiled.route.url,
     successStatus: compiled.route.successStatus ?? 200,
     streamedBody: kind === 'upload' || kind === 'raw',
@@ -97,9 +99,9 @@ function server(pipeline: Pipeline, bodyLimit: number): Serve {
       void route.handle(request, reply);
       return;
     }
-    // A body refused before the route ran: the request hooks still run (secure headers, the global rate
-    // limit), as on every answer; handleUnrouted sets the request id and never rejects.
-    const fail = (error: unknown) => void pipeline.handleUnrouted(request, reply, error);
+    // A body refused before the route ran: the request hooks still run for this route (secure headers, the
+    // global rate limit, metrics), as on every answer; refuse sets the request id and never rejects.
+    const fail = (error: unknown) => void route.refuse(request, reply, error);
     if (bodyConsumed(req)) {
       try {
         setBody(request, bodyFromAppParser(req));

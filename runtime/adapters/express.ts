@@ -98,13 +98,9 @@ function errorMiddleware(pipeline: Pipeline) {
     const reply = new ExpressSvcReply(res, req.method, 500);
     const requestId = requestIdOf(req, res);
     const failure = normaliseExpressError(error);
-    if (res.headersSent) {
-      pipeline.sendError(failure, reply, { requestId, method: req.method, route: undefined });
-      cutUnfinished(res);
-      return;
-    }
     const context = pipeline.createContext(req.headers, requestId);
-    // handleUnrouted sets the request id, answers and never rejects.
+    // handleUnrouted sets the request id, answers (or only reports, once a response is under way) and never
+    // rejects.
     const pending = pipeline.handleUnrouted(new ExpressSvcRequest(req, undefined, context), reply, failure);
     if (pending === undefined) cutUnfinished(res);
     else void pending.then(() => cutUnfinished(res));

@@ -181,17 +181,18 @@ function answerError(
 ): void {
   const sink = new FastifySvcReply(reply, 500);
   const failure = normaliseFrameworkError(error);
-  if (sink.sent) {
-    pipeline.sendError(failure, sink, { requestId: request.id, method: request.method, route: undefined });
-    return;
-  }
   const context = pipeline.createContext(request.headers, request.id);
-  // handleUnrouted sets the request id and never rejects.
-  void pipeline.handleUnrouted(
-    new FastifySvcRequest(request, request.routeOptions.url, context),
-    sink,
-    failure,
-  );
+  // The route whose body Fastify refused, when it is one of svc's (mountRoute keeps it in the route config).
+  const compiled = (request.routeOptions.config as Partial<SvcRouteConfig> | undefined)?.svcRoute;
+  const svcRequest = new FastifySvcRequest(request, compiled?.route.url, context);
+  // Both set the request id, answer (or only report, once a response is under way) and never reject.
+  if (compiled !== undefined) void compiled.refuse(svcRequest, sink, failure);
+  else void pipeline.handleUnrouted(svcRequest, sink, failure);
+}
+
+/** What mountRoute keeps in a Fastify route's config: the compiled svc route. */
+interface SvcRouteConfig {
+  svcRoute: CompiledRoute;
 }
 
 function hasStreamedBody(compiled: CompiledRoute): boolean {
@@ -216,6 +217,7 @@ function mountRoute(
     method: route.method,
     url: route.url,
     exposeHeadRoute,
+    config: { svcRoute: compiled } satisfies SvcRouteConfig,
     handler(request, reply) {
       if (hasParams && hasEmptyParam(request.params as Record<string, string>)) {
         reply.callNotFound();

@@ -84,12 +84,30 @@ function answerOutsideRoute(
 ): Response | Promise<Response> {
   const failure = normaliseHonoError(error);
   // handleUnrouted sets the request id, answers every error itself and never rejects.
-  const pending = runtime.pipeline.handleUnrouted(request, sink, failure);
+  return answerThrough(
+    runtime,
+    runtime.pipeline.handleUnrouted(request, sink, failure),
+    failure,
+    request,
+    sink,
+  );
+}
+
+/** The Response of an answer under way (`pending`); the bare envelope should nothing have answered. */
+function answerThrough(
+  runtime: Runtime,
+  pending: void | Promise<void>,
+  failure: unknown,
+  request: HonoSvcRequest,
+  sink: HonoSvcReply,
+): Response | Promise<Response> {
+  const response = sink.response;
+  if (response !== undefined) return response;
   return sink.whenAnswered(pending, () =>
     runtime.pipeline.sendError(failure, sink, {
       requestId: request.context.requestId,
       method: request.method,
-      route: undefined,
+      route: request.routePattern,
     }),
   );
 }
@@ -142,12 +160,12 @@ function serveRoute(runtime: Runtime, route: MountedRoute, c: Context): Response
         : readRequestBody(c, incoming, runtime.bodyLimit, request);
     }
   } catch (error) {
-    return answerBodyError(runtime, error, request, sink);
+    return answerBodyError(runtime, route, error, request, sink);
   }
   if (reading === undefined) return runRoute(runtime, route, request, sink);
   return reading.then(
     () => runRoute(runtime, route, request, sink),
-    (error: unknown) => answerBodyError(runtime, error, request, sink),
+    (error: unknown) => answerBodyError(runtime, route, error, request, sink),
   );
 }
 
@@ -157,12 +175,15 @@ function serveRoute(runtime: Runtime, route: MountedRoute, c: Context): Response
  */
 function answerBodyError(
   runtime: Runtime,
+  route: MountedRoute,
   error: unknown,
   request: HonoSvcRequest,
   sink: HonoSvcReply,
 ): Response | Promise<Response> {
   if ((error as { code?: unknown } | null)?.code === 'PAYLOAD_TOO_LARGE') sink.header('connection', 'close');
-  return answerOutsideRoute(runtime, error, request, sink);
+  const failure = normaliseHonoError(error);
+  // refuse runs the request hooks for this route, sets the request id, answers and never rejects.
+  return answerThrough(runtime, route.compiled.refuse(request, sink, failure), failure, request, sink);
 }
 
 type RouteHandler = (c: Context, next: Next) => Response | Promise<Response | void>;
@@ -233,27 +254,30 @@ export function mountNotFound(hono: Hono, runtime: Runtime, table: PreparedHttp[
       sink.header('allow', allowed.join(', '));
       error = errors.METHOD_NOT_ALLOWED();
     }
-    const headers = incoming?.headers ?? idHeadersOf(c.req.raw.headers);
-    const context = runtime.pipeline.createContext(headers, requestId);
-    const request = new HonoSvcRequest(c, incoming, NO_ROUTE, context, runtime.ipSource);
+    const request = unroutedRequest(c, runtime, requestId);
     // handleUnrouted answers every error itself and never rejects.
-    const pending = runtime.pipeline.handleUnrouted(request, sink, error);
-    const response = sink.response;
-    if (response !== undefined) return response;
-    return sink.whenAnswered(pending, () =>
-      runtime.pipeline.sendError(error, sink, { requestId, method: c.req.method, route: undefined }),
+    return answerThrough(
+      runtime,
+      runtime.pipeline.handleUnrouted(request, sink, error),
+      error,
+      request,
+      sink,
     );
   });
+}
+
+/** The neutral request of an answer outside svc's routes. */
+function unroutedRequest(c: Context, runtime: Runtime, requestId: string): HonoSvcRequest {
+  const incoming = nodeBindingsOf(c)?.incoming;
+  const headers = incoming?.headers ?? idHeadersOf(c.req.raw.headers);
+  const context = runtime.pipeline.createContext(headers, requestId);
+  return new HonoSvcRequest(c, incoming, NO_ROUTE, context, runtime.ipSource);
 }
 
 /** Errors Hono caught outside svc's routes (its own, thrown middleware) answer the envelope. */
 export function mountErrorHandler(hono: Hono, runtime: Runtime): void {
   hono.onError((error, c) => {
     const { sink, requestId } = outsideSink(c, 500);
-    const incoming = nodeBindingsOf(c)?.incoming;
-    const headers = incoming?.headers ?? idHeadersOf(c.req.raw.headers);
-    const context = runtime.pipeline.createContext(headers, requestId);
-    const request = new HonoSvcRequest(c, incoming, NO_ROUTE, context, runtime.ipSource);
-    return answerOutsideRoute(runtime, error, request, sink);
+    return answerOutsideRoute(runtime, error, unroutedRequest(c, runtime, requestId), sink);
   });
 }

@@ -57,6 +57,12 @@ export interface CompiledRoute {
   execute(request: SvcRequest, reply: ReplySink): void | Promise<void>;
   /** Runs the route and answers any error in the envelope; sets `x-request-id`; never throws or rejects. */
   handle(request: SvcRequest, reply: ReplySink): void | Promise<void>;
+  /**
+   * Answers `error` for a request the adapter refused before the route ran (a body it could not read or
+   * parse): the request hooks run with this route, as on any of its answers, then the envelope. Never throws
+   * or rejects.
+   */
+  refuse(request: SvcRequest, reply: ReplySink, error: unknown): void | Promise<void>;
 }
 
 export interface Pipeline {
@@ -68,8 +74,9 @@ export interface Pipeline {
   /** Answers `error` in the envelope (reporting 5xx), for errors raised outside a route (framework, 404). */
   sendError(error: unknown, reply: ReplySink, origin: ErrorOrigin): void;
   /**
-   * Answers a request no route matched (the neutral 404/405 in `error`): the request hooks run first (CORS
-   * answers a preflight here), then the envelope. Sets `x-request-id`; never throws or rejects.
+   * Answers a request no route matched (the neutral 404/405 in `error`), or an error the framework raised
+   * outside any route: the request hooks run first (CORS answers a preflight here), then the envelope. When a
+   * response is already under way, the error is only reported. Sets `x-request-id`; never throws or rejects.
    */
   handleUnrouted(request: SvcRequest, reply: ReplySink, error: unknown): void | Promise<void>;
 }
@@ -288,16 +295,27 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
       );
     }
 
-    return { route, execute, handle };
+    return {
+      route,
+      execute,
+      handle,
+      refuse: (request, reply, error) => answerWithHooks(request, reply, error, route),
+    };
   }
 
-  function handleUnrouted(
+  /** The request hooks, then `error` in the envelope; only a report once a response is under way. */
+  function answerWithHooks(
     request: SvcRequest,
     adapterReply: ReplySink,
     error: unknown,
+    route: Route | undefined,
   ): void | Promise<void> {
-    const reply = hooks.observe(request, undefined, adapterReply);
-    const origin = { requestId: request.context.requestId, method: request.method, route: undefined };
+    const origin = { requestId: request.context.requestId, method: request.method, route: route?.url };
+    if (adapterReply.sent) {
+      sendError(error, adapterReply, origin);
+      return;
+    }
+    const reply = hooks.observe(request, route, adapterReply);
     const answer = () => {
       if (!reply.sent) sendError(error, reply, origin);
       return hooks.pendingWrite(reply);
@@ -308,7 +326,7 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
     };
     try {
       reply.header(REQUEST_ID_HEADER, request.context.requestId);
-      const hooked = hooks.runRequestHooks({ request, reply, route: undefined });
+      const hooked = hooks.runRequestHooks({ request, reply, route });
       if (hooked !== undefined) return hooked.then(answer, failed);
     } catch (hookError) {
       return failed(hookError);
@@ -318,7 +336,7 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
 
   return {
     container,
-    handleUnrouted,
+    handleUnrouted: (request, reply, error) => answerWithHooks(request, reply, error, undefined),
     createContext(headers, requestId = requestIdFrom(headers)) {
       return createRequestContext(requestId, correlationIdFrom(headers, requestId), container);
     },

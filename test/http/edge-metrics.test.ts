@@ -131,6 +131,26 @@ const noteRoutes = [
 ];
 
 describe.each(adapters)('metricsPlugin on $name', (adapter) => {
+  it('labels a body the framework refused on a known route with that route, not as unmatched', async () => {
+    await withServer(adapter, { routes: noteRoutes, plugins: [metricsPlugin()] }, async (url) => {
+      const malformed = await call(`${url}/notes`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"title":',
+      });
+      expect(malformed.status).toBe(400);
+      await eventually(async () => {
+        const families = await scrape(url);
+        expect(
+          valueOf(families, 'http_requests_total', { method: 'POST', route: '/notes', status: '400' }),
+        ).toBe(1);
+        expect(
+          valueOf(families, 'http_requests_total', { method: 'POST', route: 'unmatched', status: '400' }),
+        ).toBe(0);
+      });
+    });
+  });
+
   it('counts and times requests by method, route template and status, in the text format', async () => {
     const plugin = metricsPlugin();
     await withServer(adapter, { routes: noteRoutes, plugins: [plugin] }, async (url) => {
