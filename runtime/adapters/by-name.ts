@@ -2,7 +2,8 @@
 // only when chosen, so an application on Fastify never loads Express or Hono.
 import type { Plugin } from '../app/app.js';
 import type { ServerAdapter } from '../config/svc-config.js';
-import { checkAdapterOptions, type AdapterOptions } from '../http/boot.js';
+import { rejectUnknownOptions } from '../config/known-options.js';
+import { ADAPTER_OPTION_KEYS, type AdapterOptions } from '../http/boot.js';
 
 /**
  * The adapter plugin for `server.adapter`: `app.register(await adapterPlugin(config.server.adapter, { routes }))`.
@@ -12,7 +13,7 @@ import { checkAdapterOptions, type AdapterOptions } from '../http/boot.js';
 export async function adapterPlugin(adapter: ServerAdapter, options: AdapterOptions = {}): Promise<Plugin> {
   // Only the shared options: a framework's own (`fastify`, `bodyLimit`) would work or fail depending on the
   // adapter the config names.
-  checkAdapterOptions(options, [], 'adapterPlugin()');
+  rejectUnknownOptions(options, ADAPTER_OPTION_KEYS, 'adapterPlugin()');
   switch (adapter) {
     case 'fastify':
       return (await import('./fastify.js')).fastifyPlugin(options);

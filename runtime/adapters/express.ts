@@ -3,17 +3,12 @@
 // application's own with its middleware). Everything HTTP-semantic lives in runtime/http; this maps Express
 // onto it. Errors Express raises itself and the neutral 404/405 answer in svc's envelope from middleware
 // mounted last, on `app:booted`.
+import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import express, { Router, type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Server } from 'node:http';
 import type { App, HttpServer, ListeningAddress, Plugin } from '../app/app.js';
 import { errors } from '../../generated/modules/errors.js';
-import {
-  checkAdapterOptions,
-  prepareHttp,
-  publishRoutes,
-  type AdapterOptions,
-  type PreparedHttp,
-} from '../http/boot.js';
+import { prepareHttp, publishRoutes, type AdapterOptions, type PreparedHttp } from '../http/boot.js';
 import { clientErrorListener } from '../http/client-error.js';
 import { SvcError } from '../http/errors.js';
 import { frameworkClientError } from '../http/framework-errors.js';
@@ -50,6 +45,17 @@ export interface ExpressPluginOptions extends AdapterOptions {
    */
   requestTimeout?: number;
 }
+
+/** The keys ExpressPluginPlugin options take; any other is refused when the plugin is created. */
+const EXPRESS_OPTIONS = optionKeys<ExpressPluginOptions>({
+  routes: true,
+  allowUnguardedMeta: true,
+  notFound: true,
+  onError: true,
+  app: true,
+  bodyLimit: true,
+  requestTimeout: true,
+});
 
 function checkedCount(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -139,7 +145,7 @@ class ExpressAdapter implements Plugin, HttpServer {
   private pipeline: Pipeline | undefined;
 
   constructor(options: ExpressPluginOptions) {
-    checkAdapterOptions(options, ['app', 'bodyLimit', 'requestTimeout'], 'expressPlugin()');
+    rejectUnknownOptions(options, EXPRESS_OPTIONS, 'expressPlugin()');
     if (options.app !== undefined && typeof options.app !== 'function') {
       throw new TypeError('expressPlugin(): app must be an Express application.');
     }

@@ -1,6 +1,7 @@
 // The Fastify adapter (`svckit/fastify`): an svc plugin that publishes its routes, runs the shared boot
 // checks, creates the Fastify instance with svc's parsers, ids and error handling, and mounts every route
 // through its specialised pipeline. Everything HTTP-semantic lives in runtime/http; this maps Fastify onto it.
+import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import { urlOf } from './node-listen.js';
 import Fastify, {
   type FastifyError,
@@ -16,13 +17,7 @@ import type { AddressInfo } from 'node:net';
 import type { App, HttpServer, ListeningAddress, Plugin } from '../app/app.js';
 import { errors } from '../../generated/modules/errors.js';
 import { parseBody } from '../http/body.js';
-import {
-  checkAdapterOptions,
-  prepareHttp,
-  publishRoutes,
-  type AdapterOptions,
-  type PreparedHttp,
-} from '../http/boot.js';
+import { prepareHttp, publishRoutes, type AdapterOptions, type PreparedHttp } from '../http/boot.js';
 import { clientErrorListener } from '../http/client-error.js';
 import { routeShape } from '../http/meta-checks.js';
 import { SvcError } from '../http/errors.js';
@@ -45,6 +40,15 @@ export interface FastifyPluginOptions extends AdapterOptions {
   fastify?: FastifyHttpOptions<Server> | FastifyHttpsOptions<HttpsServer>;
 }
 
+/** The keys FastifyPluginPlugin options take; any other is refused when the plugin is created. */
+const FASTIFY_OPTIONS = optionKeys<FastifyPluginOptions>({
+  routes: true,
+  allowUnguardedMeta: true,
+  notFound: true,
+  onError: true,
+  fastify: true,
+});
+
 const CLIENT_GONE = new Set(['ECONNRESET', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
 
 /** A client error Fastify raised itself (body limit, bad content length, bad URL): answered by a fixed code. */
@@ -65,7 +69,7 @@ class FastifyAdapter implements Plugin, HttpServer {
   private instance: FastifyInstance | undefined;
 
   constructor(options: FastifyPluginOptions) {
-    checkAdapterOptions(options, ['fastify'], 'fastifyPlugin()');
+    rejectUnknownOptions(options, FASTIFY_OPTIONS, 'fastifyPlugin()');
     this.options = options;
   }
 

@@ -41,21 +41,21 @@ export interface ListenerOptions {
 }
 
 export function honoNodeListener(fetch: FetchCallback, options: ListenerOptions): RequestListener {
-  // node-server calls its error handler synchronously when it cannot build the Request, so the request it
-  // failed on is the one being dispatched right now.
+  // node-server calls its error handler synchronously while it builds the Request, so the request it failed
+  // on is the one being dispatched right now.
   let incomingNow: IncomingMessage | undefined;
   let outgoingNow: ServerResponse | undefined;
-  let pending: Original | undefined;
-  let retrying = false;
+  /** The request as sent, while the retry runs with the placeholders. */
+  let original: Original | undefined;
 
   const putBack = () => {
-    const original = pending;
     if (original === undefined) return;
-    pending = undefined;
     restore(original);
+    original = undefined;
   };
 
-  const listener = getRequestListener(
+  // The second try: the originals go back before Hono runs; refused again, the envelope answers.
+  const retry = getRequestListener(
     (request, env) => {
       putBack();
       return fetch(request, env);
@@ -63,40 +63,41 @@ export function honoNodeListener(fetch: FetchCallback, options: ListenerOptions)
     {
       hostname: options.hostname,
       errorHandler(error) {
-        const incoming = incomingNow;
-        const outgoing = outgoingNow;
         putBack();
-        const refused = error instanceof RequestError && incoming !== undefined && outgoing !== undefined;
-        // Refused even with the placeholders, or not a refusal at all: the envelope answers.
-        if (!refused || retrying) return options.onError(error);
-        pending = { incoming, url: incoming.url, host: incoming.headers.host };
-        incoming.url = placeholderTarget(incoming.url);
-        incoming.headers.host = 'localhost';
-        retrying = true;
-        try {
-          void dispatch(incoming, outgoing);
-        } finally {
-          retrying = false;
-          putBack();
-        }
-        // Answered by the second dispatch: node-server writes nothing for this one.
-        return undefined;
+        return options.onError(error);
       },
     },
   );
 
-  function dispatch(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
-    const previousIncoming = incomingNow;
-    const previousOutgoing = outgoingNow;
+  const first = getRequestListener(fetch, {
+    hostname: options.hostname,
+    errorHandler(error) {
+      const incoming = incomingNow;
+      const outgoing = outgoingNow;
+      if (!(error instanceof RequestError) || incoming === undefined || outgoing === undefined) {
+        return options.onError(error);
+      }
+      original = { incoming, url: incoming.url, host: incoming.headers.host };
+      incoming.url = placeholderTarget(incoming.url);
+      incoming.headers.host = 'localhost';
+      try {
+        void retry(incoming, outgoing);
+      } finally {
+        putBack();
+      }
+      // Answered by the retry: node-server writes nothing for this one.
+      return undefined;
+    },
+  });
+
+  return (incoming, outgoing) => {
     incomingNow = incoming;
     outgoingNow = outgoing;
     try {
-      return listener(incoming, outgoing);
+      void first(incoming, outgoing);
     } finally {
-      incomingNow = previousIncoming;
-      outgoingNow = previousOutgoing;
+      incomingNow = undefined;
+      outgoingNow = undefined;
     }
-  }
-
-  return (incoming, outgoing) => void dispatch(incoming, outgoing);
+  };
 }

@@ -6,20 +6,15 @@
 import type { Hono } from 'hono';
 import { getPath, getPathNoStrict } from 'hono/utils/url';
 import { IncomingMessage } from 'node:http';
-import { originForm } from '../http/url.js';
+import { originForm, pathOf } from '../http/url.js';
 
 type GetPath = Hono['getPath'];
 
 /** The routing path of an origin-form or absolute-form target, decoded by Hono's own rules when escaped. */
-export function routingPathOf(target: string): string {
-  const url = target.charCodeAt(0) === 0x2f /* / */ ? target : originForm(target);
-  for (let index = 0; index < url.length; index++) {
-    const char = url.charCodeAt(index);
-    // Hono's decoding of escapes (kept `%25`, malformed escapes) is subtle: let it do that part.
-    if (char === 0x25 /* % */) return getPath({ url: `http://h${url}` } as Request);
-    if (char === 0x3f /* ? */ || char === 0x23 /* # */) return url.slice(0, index);
-  }
-  return url;
+function routingPathOf(target: string): string {
+  const path = pathOf(originForm(target));
+  // Hono's decoding of escapes (kept `%25`, malformed escapes) is subtle: let it do that part.
+  return path.indexOf('%') === -1 ? path : getPath({ url: `http://h${path}` } as Request);
 }
 
 /**

@@ -2,12 +2,13 @@
 // the shared boot checks and mounts every route on a Hono app (yours or a new one). The app's fetch handler
 // runs anywhere Hono runs (Bun, Deno, Workers: `plugin.fetch`); on Node, `app.listen()` serves it through
 // @hono/node-server. Everything HTTP-semantic lives in runtime/http; this maps Hono onto it.
+import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import { RequestError } from '@hono/node-server';
 import { Hono, type Context, type Env, type Schema } from 'hono';
 import type { BlankEnv } from 'hono/types';
 import { createServer, type Server } from 'node:http';
 import type { App, HttpServer, ListeningAddress, Plugin } from '../app/app.js';
-import { checkAdapterOptions, prepareHttp, publishRoutes, type AdapterOptions } from '../http/boot.js';
+import { prepareHttp, publishRoutes, type AdapterOptions } from '../http/boot.js';
 import { clientErrorListener } from '../http/client-error.js';
 import { frameworkClientError } from '../http/framework-errors.js';
 import type { Pipeline } from '../http/pipeline.js';
@@ -51,6 +52,18 @@ export interface HonoPluginOptions<E extends Env = BlankEnv> extends AdapterOpti
   errorHandler?: boolean;
 }
 
+/** The keys HonoPluginPlugin options take; any other is refused when the plugin is created. */
+const HONO_OPTIONS = optionKeys<HonoPluginOptions>({
+  routes: true,
+  allowUnguardedMeta: true,
+  notFound: true,
+  onError: true,
+  app: true,
+  bodyLimit: true,
+  getClientIp: true,
+  errorHandler: true,
+});
+
 const NO_IP_WARNING =
   'svc (hono): no client IP is available (not running on @hono/node-server and no getClientIp option), so ' +
   'request.ip is undefined and all clients share one rate-limit bucket. Pass getClientIp, e.g. with ' +
@@ -78,7 +91,7 @@ class HonoAdapter<E extends Env> implements Plugin, HttpServer {
   private nodeServer: Server | undefined;
 
   constructor(options: HonoPluginOptions<E>) {
-    checkAdapterOptions(options, ['app', 'bodyLimit', 'getClientIp', 'errorHandler'], 'honoPlugin()');
+    rejectUnknownOptions(options, HONO_OPTIONS, 'honoPlugin()');
     const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0) {
       throw new TypeError('honoPlugin: bodyLimit must be a whole number of bytes (0 or more).');

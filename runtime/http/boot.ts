@@ -1,7 +1,7 @@
 // The boot phase every adapter shares: read the metadata buckets, refuse misconfigured routes, build the
 // pipeline and specialise it per route. Adapters then only map their framework onto the result.
 import type { App } from '../app/app.js';
-import { rejectUnknownOptions } from '../config/known-options.js';
+import { optionKeys } from '../config/known-options.js';
 import { coreMetaValidator } from './core-meta.js';
 import {
   checkGuardedMeta,
@@ -27,15 +27,12 @@ export interface AdapterOptions {
 }
 
 /** The keys of AdapterOptions, in the order error messages list them. */
-export const ADAPTER_OPTION_KEYS: readonly string[] = ['routes', 'allowUnguardedMeta', 'notFound', 'onError'];
-
-/**
- * Refuses, when an adapter plugin is created, a key that neither AdapterOptions nor the adapter's own
- * options (`extraKeys`) have, naming it: a misspelt `notfound` would otherwise quietly keep the default.
- */
-export function checkAdapterOptions(options: unknown, extraKeys: readonly string[], owner: string): void {
-  rejectUnknownOptions(options, [...ADAPTER_OPTION_KEYS, ...extraKeys], owner);
-}
+export const ADAPTER_OPTION_KEYS = optionKeys<AdapterOptions>({
+  routes: true,
+  allowUnguardedMeta: true,
+  notFound: true,
+  onError: true,
+});
 
 /** Setup step of an adapter: publish its routes and the core meta validator. */
 export function publishRoutes(app: App, options: AdapterOptions): void {

@@ -4,14 +4,13 @@
 // other answer: the secure headers go out and the global rate limit counts the client by its socket address
 // (and answers 429 instead once that bucket is spent).
 import { uuidv7 } from './uuid.js';
-import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { frameworkClientError } from './framework-errors.js';
 import { toErrorResponse } from './envelope.js';
 import type { Pipeline } from './pipeline.js';
 import { JSON_CONTENT_TYPE } from './reply-mapping.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
-import { SocketReply } from './socket-reply.js';
+import { rawResponse, SocketReply } from './socket-reply.js';
 import { requestLineOf, SocketRequest } from './socket-request.js';
 
 /** The status for a Node client error code: 431 for header overflow, 408 for a request timeout, else 400. */
@@ -26,15 +25,11 @@ export function clientErrorStatus(code: unknown): number {
 export function clientErrorResponse(code: unknown): string {
   const status = clientErrorStatus(code);
   const { body } = toErrorResponse(frameworkClientError(status));
-  const json = JSON.stringify(body);
-  return (
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
-    `content-type: ${JSON_CONTENT_TYPE}\r\n` +
-    `content-length: ${Buffer.byteLength(json)}\r\n` +
-    `${REQUEST_ID_HEADER}: ${uuidv7()}\r\n` +
-    'connection: close\r\n\r\n' +
-    json
-  );
+  const headers: [string, string][] = [
+    ['content-type', JSON_CONTENT_TYPE],
+    [REQUEST_ID_HEADER, uuidv7()],
+  ];
+  return rawResponse(status, headers, JSON.stringify(body));
 }
 
 interface SocketWithResponse extends Duplex {
@@ -49,15 +44,6 @@ export type ClientError = Error & { code?: unknown; rawPacket?: unknown };
 function unanswerable(error: ClientError, socket: Duplex): boolean {
   const partial = (socket as SocketWithResponse)._httpMessage?.headersSent === true;
   return error.code === 'ECONNRESET' || socket.destroyed || !socket.writable || partial;
-}
-
-/** A `clientError` listener for node:http servers that answers without the request hooks. */
-export function handleClientError(error: ClientError, socket: Duplex): void {
-  if (unanswerable(error, socket)) {
-    socket.destroy();
-    return;
-  }
-  socket.end(clientErrorResponse(error.code));
 }
 
 /** The `clientError` listener of an adapter: the envelope after the pipeline's request hooks. */

@@ -79,17 +79,9 @@ export class SocketReply implements ReplySink {
     if (contentType !== undefined) this.headers.set('content-type', contentType);
     const payload = hasNoBody(status) ? undefined : body;
     if (payload === undefined) this.headers.delete('content-type');
-    let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Unknown'}\r\n`;
-    for (const [name, value] of this.headers) {
-      if (FRAMING.has(name)) continue;
-      if (Array.isArray(value)) for (const item of value) head += `${name}: ${item}\r\n`;
-      else head += `${name}: ${String(value)}\r\n`;
-    }
-    if (!hasNoBody(status))
-      head += `content-length: ${payload === undefined ? 0 : Buffer.byteLength(payload)}\r\n`;
-    head += 'connection: close\r\n\r\n';
+    // A Buffer body: the head is written as latin1, as node writes header values, the body as sent.
     socket.end(
-      payload === undefined ? head : Buffer.concat([Buffer.from(head, 'latin1'), toBuffer(payload)]),
+      rawResponse(status, this.headers, typeof payload === 'string' ? Buffer.from(payload) : payload),
     );
   }
 
@@ -100,6 +92,34 @@ export class SocketReply implements ReplySink {
   }
 }
 
-function toBuffer(payload: string | Buffer): Buffer {
-  return typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;
+/**
+ * One raw HTTP/1.1 response that closes the connection: the status line, `headers` (framing headers other
+ * than the writer's own are dropped), a content length unless the status has no body, then the body.
+ */
+export function rawResponse(
+  status: number,
+  headers: Iterable<readonly [string, HeaderValue]>,
+  body: string | undefined,
+): string;
+export function rawResponse(
+  status: number,
+  headers: Iterable<readonly [string, HeaderValue]>,
+  body: string | Buffer | undefined,
+): string | Buffer;
+export function rawResponse(
+  status: number,
+  headers: Iterable<readonly [string, HeaderValue]>,
+  body: string | Buffer | undefined,
+): string | Buffer {
+  let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Unknown'}\r\n`;
+  for (const [name, value] of headers) {
+    if (FRAMING.has(name)) continue;
+    if (Array.isArray(value)) for (const item of value) head += `${name}: ${item}\r\n`;
+    else head += `${name}: ${String(value)}\r\n`;
+  }
+  if (!hasNoBody(status)) head += `content-length: ${body === undefined ? 0 : Buffer.byteLength(body)}\r\n`;
+  head += 'connection: close\r\n\r\n';
+  if (body === undefined) return head;
+  if (typeof body === 'string') return head + body;
+  return Buffer.concat([Buffer.from(head, 'latin1'), body]);
 }
