@@ -11,7 +11,7 @@ const NO_HEADERS: RequestHeaders = Object.freeze({});
 /** Longest target taken from a request line; a longer one (likely the cause of the error) reads as `/`. */
 const MAX_TARGET = 2048;
 /** `METHOD target HTTP/1.x` at the very start of what node had read. */
-const REQUEST_LINE = /^([A-Z]{1,20}) ([^\s]{1,2048}) HTTP\/1\.[01]\r?\n/;
+const REQUEST_LINE = new RegExp(`^([A-Z]{1,20}) ([^\\s]{1,${MAX_TARGET}}) HTTP/1\\.[01]\\r?\\n`);
 
 export interface RequestLine {
   /**

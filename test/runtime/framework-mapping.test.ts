@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixedCodeForStatus, frameworkClientError, neutralMessage } from 'svckit';
 import { clientErrorResponse, clientErrorStatus } from '../../runtime/http/client-error.js';
+import { requestLineOf } from '../../runtime/http/socket-request.js';
 import { RouteTable } from '../../runtime/http/route-table.js';
 import { originForm, pathOf } from '../../runtime/http/url.js';
 
@@ -55,6 +56,26 @@ describe('client errors on the raw socket', () => {
     expect(head).toMatch(/x-request-id: [0-9a-f-]{36}/);
     expect(head).toContain(`content-length: ${Buffer.byteLength(body)}`);
     expect(JSON.parse(body)).toEqual({ error: { code: 'REQUEST_TIMEOUT', message: 'Request timed out.' } });
+  });
+});
+
+describe('the request line of a client error', () => {
+  it('gives the request hooks the method and origin-form target node had read, else GET /', () => {
+    const packet = (text: string) => Buffer.from(text, 'latin1');
+    expect(requestLineOf(packet('POST /notes?q=1 HTTP/1.1\r\nHost: a\r\nX: ' + 'x'.repeat(9000)))).toEqual({
+      method: 'POST',
+      url: '/notes?q=1',
+    });
+    expect(requestLineOf(packet('GET http://host/a/b HTTP/1.0\r\n'))).toEqual({ method: 'GET', url: '/a/b' });
+    // A target that is not a path stands as `/`; the method still reads.
+    expect(requestLineOf(packet('OPTIONS * HTTP/1.1\r\n'))).toEqual({ method: 'OPTIONS', url: '/' });
+    for (const unreadable of [
+      packet('\x16\x03\x01 garbage'),
+      packet(`GET /${'a'.repeat(3000)} HTTP/1.1\r\n`),
+      undefined,
+    ]) {
+      expect(requestLineOf(unreadable)).toEqual({ method: 'GET', url: '/' });
+    }
   });
 });
 
