@@ -41,7 +41,12 @@ export async function buildApp(config: SvcConfig): Promise<App> {
     ...idempotencyPlugins(config.modules.idempotency, { store: stores.idempotency }),
     // The agent-tool endpoint: the routes marked `mcp: true` as tools, at /mcp and through `svc mcp`; its
     // sessions live with the other hot state, so every process serves them.
-    ...mcpModule(config.modules.mcp, { tools: mcpTools, sessionStore: stores.mcpSessions }),
+    ...mcpModule(config.modules.mcp, {
+      tools: mcpTools,
+      sessionStore: stores.mcpSessions,
+      // Anonymous agents' sessions are keyed with the service's secret, whichever way auth found it.
+      ...(auth === undefined ? {} : { secret: auth.secret }),
+    }),
   ];
   for (const plugin of modules) app.register(plugin);
   if (auth) logMailsInDevelopment(app);

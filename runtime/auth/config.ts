@@ -1,7 +1,6 @@
 // The auth module svc.config.yaml enables under `modules.auth` (docs/spec.md): `true` for the defaults or a
 // mapping of options. The signing secret comes from the option `secret` (usually `${SVC_SECRET}`), else from
 // SVC_SECRET; in development without either, one is created once under `.svc/`.
-import { join } from 'node:path';
 import { routeDefinitions } from '../../generated/modules/auth/routes.js';
 import { errors } from '../../generated/modules/errors.js';
 import { DURATION_FORMS, parseDuration } from '../../spec/duration.js';
@@ -13,7 +12,7 @@ import {
   rejectUnknownSettings,
 } from '../config/module-settings.js';
 import { Auth } from './auth.js';
-import { developmentSecret } from './dev-secret.js';
+import { serviceSecret } from './dev-secret.js';
 import type { SessionCookieOptions } from './http/cookie.js';
 import { authPlugin } from './http/plugin.js';
 import type { AuthRouteId } from './http/routes.js';
@@ -24,7 +23,6 @@ import type { SessionStore } from './stores/sessions.js';
 import type { UserSource } from './stores/users.js';
 import { LoginThrottle, type LoginThrottleOptions } from './throttle/login-throttle.js';
 import type { ThrottleStore } from './throttle/store.js';
-import { isProductionEnv } from './tokens/secret.js';
 
 export interface AuthModuleContext {
   /** The application's user source. Default `stores.users`, else in memory. */
@@ -53,7 +51,7 @@ const OPTION_NAMES = [...TTL_OPTIONS, 'secret', 'sessionCookie', 'loginThrottle'
 export function authModule(
   setting: unknown,
   context: AuthModuleContext = {},
-): { auth: Auth; plugins: Plugin[] } | undefined {
+): { auth: Auth; plugins: Plugin[]; secret: string } | undefined {
   const settings = moduleSettings(setting, 'auth');
   if (settings === undefined) return undefined;
   rejectUnknownSettings(settings, OPTION_NAMES, 'auth');
@@ -90,23 +88,20 @@ export function authModule(
       routes: { omit: omittedRoutes(settings.routes) },
     }),
   );
-  return { auth, plugins: [plugin] };
+  return { auth, plugins: [plugin], secret };
 }
 
 function signingSecret(option: unknown, env: Record<string, string | undefined>, projectDir: string): string {
-  if (option !== undefined && option !== '') {
-    if (typeof option !== 'string') throw invalidSetting('auth', 'secret must be a string');
-    return option;
-  }
-  const fromEnv = env.SVC_SECRET;
-  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
-  if (isProductionEnv(env.NODE_ENV)) {
+  if (option !== undefined && typeof option !== 'string')
+    throw invalidSetting('auth', 'secret must be a string');
+  const secret = serviceSecret(option, env, projectDir);
+  if (secret === undefined) {
     throw errors.AUTH_WEAK_SECRET({
       message:
         'No signing secret: set SVC_SECRET (at least 32 characters) or modules.auth.secret in production.',
     });
   }
-  return developmentSecret(join(projectDir, '.svc'));
+  return secret;
 }
 
 function throttle(setting: unknown, store: ThrottleStore | undefined): LoginThrottle | false | undefined {

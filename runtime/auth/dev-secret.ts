@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isProductionEnv } from '../config/node-env.js';
 
 export const DEV_SECRET_FILE = 'secret';
 
@@ -37,4 +38,21 @@ function readSecret(file: string): string | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+/**
+ * The service secret, by one rule for every module that keys anything with it (auth, MCP): the given one,
+ * else SVC_SECRET, else in development the one kept under `<projectDir>/.svc/`; undefined in production without
+ * one (each module decides whether it can run without).
+ */
+export function serviceSecret(
+  given: string | undefined,
+  env: Record<string, string | undefined>,
+  projectDir: string,
+): string | undefined {
+  if (given !== undefined && given !== '') return given;
+  const fromEnv = env.SVC_SECRET;
+  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+  if (isProductionEnv(env.NODE_ENV)) return undefined;
+  return developmentSecret(join(projectDir, '.svc'));
 }

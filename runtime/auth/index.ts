@@ -22,4 +22,4 @@ export * from './stores/index.js';
 export * from './tokens/index.js';
 export * from './http/index.js';
 export { authModule, type AuthModuleContext, type AuthStores } from './config.js';
-export { developmentSecret } from './dev-secret.js';
+export { developmentSecret, serviceSecret } from './dev-secret.js';

@@ -1,10 +1,8 @@
 // The agent-tool endpoint svc.config.yaml enables under `modules.mcp` (docs/mcp.md): `true` for the
 // defaults, or a mapping of the endpoint's and the plugin's options. Returns the plugins to register: the
 // tool server and one that publishes the endpoint's routes and prints its URL at start.
-import { join } from 'node:path';
 import type { App, Plugin } from '../app/app.js';
-import { developmentSecret } from '../auth/dev-secret.js';
-import { isProductionEnv } from '../config/node-env.js';
+import { serviceSecret } from '../auth/dev-secret.js';
 import { fromSettings, moduleSettings, rejectUnknownSettings } from '../config/module-settings.js';
 import { mcpPlugin, type McpPluginOptions } from './server/plugin.js';
 import { DEFAULT_MCP_PATH, mcpRoutes, type McpRoutesOptions } from './server/endpoint.js';
@@ -43,14 +41,9 @@ const ROUTE_OPTIONS = [
 ];
 const PLUGIN_OPTIONS = ['forwardHeaders', 'redactErrorDetails', 'instructions'];
 
-/** The service secret by the same rule as the auth module's, but none (not a refusal) in production. */
-function serviceSecret(context: McpModuleContext): string | undefined {
-  if (context.secret !== undefined) return context.secret;
-  const env = context.env ?? process.env;
-  const fromEnv = env.SVC_SECRET;
-  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
-  if (isProductionEnv(env.NODE_ENV)) return undefined;
-  return developmentSecret(join(context.projectDir ?? process.cwd(), '.svc'));
+/** The service secret by the auth module's rule (serviceSecret), but none, not a refusal, in production. */
+function secretOf(context: McpModuleContext): string | undefined {
+  return serviceSecret(context.secret, context.env ?? process.env, context.projectDir ?? process.cwd());
 }
 
 /** The plugins `modules.mcp` enables, or none. */
@@ -77,7 +70,7 @@ export function mcpModule(setting: unknown, context: McpModuleContext = {}): Plu
   // Anything but a mapping or nothing is left for mcpRoutes to refuse (false runs stateless).
   if (sessions === undefined || (typeof sessions === 'object' && sessions !== null)) {
     const store = context.sessionStore;
-    const secret = serviceSecret(context);
+    const secret = secretOf(context);
     routeOptions.sessions = {
       ...(store === undefined ? {} : { store }),
       ...(secret === undefined ? {} : { secret }),

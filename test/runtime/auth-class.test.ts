@@ -10,6 +10,7 @@ import {
   authModule,
   developmentSecret,
   hashPassword,
+  serviceSecret,
   type AuthUser,
   type HttpError,
   type UserSource,
@@ -388,6 +389,21 @@ describe('modules.auth', () => {
     expect(missing.message).toMatch(/SVC_SECRET/);
     const weak = await caught(() => authModule(true, { env: { SVC_SECRET: 'short' }, projectDir: dir() }));
     expect(weak.code).toBe('AUTH_WEAK_SECRET');
+  });
+
+  it('finds the service secret by one rule (given, SVC_SECRET, development file) and says which it used', () => {
+    const projectDir = dir();
+    const given = 'g'.repeat(32);
+    expect(serviceSecret(given, { SVC_SECRET: SECRET }, projectDir)).toBe(given);
+    expect(serviceSecret(undefined, { SVC_SECRET: SECRET, NODE_ENV: 'production' }, projectDir)).toBe(SECRET);
+    expect(serviceSecret('', { NODE_ENV: 'production' }, projectDir)).toBeUndefined();
+    const development = serviceSecret(undefined, { NODE_ENV: 'development' }, projectDir);
+    expect(development).toBe(readFileSync(join(projectDir, '.svc', 'secret'), 'utf8').trim());
+    // modules.auth returns the secret it signs with, so other modules (MCP) key with the same one.
+    expect(authModule({ secret: given }, { env: { NODE_ENV: 'production' }, projectDir })?.secret).toBe(
+      given,
+    );
+    expect(authModule(true, { env: { NODE_ENV: 'development' }, projectDir })?.secret).toBe(development);
   });
 
   it('in development without a secret creates one under .svc/ and reuses it', async () => {
