@@ -5,7 +5,7 @@ import type { App, Plugin } from '../app/app.js';
 import { serviceSecret } from '../auth/dev-secret.js';
 import { fromSettings, moduleSettings, rejectUnknownSettings } from '../config/module-settings.js';
 import { mcpPlugin, type McpPluginOptions } from './server/plugin.js';
-import { DEFAULT_MCP_PATH, mcpRoutes, type McpRoutesOptions } from './server/endpoint.js';
+import { DEFAULT_MCP_PATH, MCP_ROUTES_OPTIONS, mcpRoutes, type McpRoutesOptions } from './server/endpoint.js';
 import type { McpToolsDocument } from './server/tool-set.js';
 import type { McpSessionStoreFactory } from './server/session-store.js';
 import type { Implementation } from './protocol/types.js';
@@ -29,16 +29,9 @@ export interface McpModuleContext {
   env?: Record<string, string | undefined>;
 }
 
-const ROUTE_OPTIONS = [
-  'path',
-  'allowedOrigins',
-  'allowedHosts',
-  'auth',
-  'sessions',
-  'listVisibleOnly',
-  'rateLimit',
-  'maxBatchSize',
-];
+// Every mcpRoutes option but `meta` (route meta is the app's code, not a setting), and the plugin options a
+// setting can hold (the tools document, server info and reporter come from the app).
+const ROUTE_OPTIONS = MCP_ROUTES_OPTIONS.filter((name) => name !== 'meta');
 const PLUGIN_OPTIONS = ['forwardHeaders', 'redactErrorDetails', 'instructions'];
 
 /** The service secret by the auth module's rule (serviceSecret), but none, not a refusal, in production. */

@@ -256,6 +256,37 @@ describe('two processes on one PostgreSQL and one Redis', () => {
     expect(errorCode(gone)).toBe('MCP_SESSION_NOT_FOUND');
   });
 
+  test('an anonymous MCP session opened on A serves calls on B (its fingerprint is keyed from SVC_SECRET)', async () => {
+    const { a, b } = processes;
+    const opened = await call(a, 'POST', '/mcp', {
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'e2e', version: '1' },
+        },
+      },
+    });
+    const id = opened.headers['mcp-session-id'] as string;
+    expect(id).toEqual(expect.any(String));
+    const headers = { 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' };
+    const listed = await call(b, 'POST', '/mcp', {
+      body: { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      headers,
+    });
+    expect(listed.status).toBe(200);
+    // A signed-in caller presenting the anonymous session's id is another caller, on either process.
+    const signedIn = await register(b, uniqueEmail('other-agent'));
+    const foreign = await call(b, 'POST', '/mcp', {
+      body: { jsonrpc: '2.0', id: 3, method: 'ping' },
+      headers: { ...headers, authorization: `Bearer ${signedIn.body.accessToken as string}` },
+    });
+    expect([foreign.status, errorCode(foreign)]).toEqual([404, 'MCP_SESSION_NOT_FOUND']);
+  });
+
   test('both report their backends on /readyz', async () => {
     const { a, b } = processes;
     for (const service of [a, b]) {

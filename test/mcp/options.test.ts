@@ -149,6 +149,28 @@ describe('mcpPlugin({ routes })', () => {
     expect(await toolsOf({ routes: [] })).toEqual([]);
   });
 
+  it('selects among the tools of a generated tools document too, keeping their documented names', async () => {
+    const tools = {
+      tools: [
+        { name: 'read_a', route: 'readA', inputSchema: { type: 'object' } },
+        { name: 'read_b', route: 'readB', inputSchema: { type: 'object' } },
+      ],
+    };
+    const namedB = route({
+      id: 'readB',
+      method: 'GET',
+      url: '/b2',
+      meta: { mcp: true },
+      handler: () => ({}),
+    });
+    const app = createApp();
+    apps.push(app);
+    app.register(mcpPlugin({ tools, routes: ['readB'] }));
+    app.register(fastifyPlugin({ onError: false, routes: [a, namedB, c] }));
+    await app.boot();
+    expect([...(mcpService(app.container)?.server.tools.keys() ?? [])]).toEqual(['read_b']);
+  });
+
   it('refuses to boot on a route that is not registered or has no meta.mcp (MCP_TOOLS_INVALID)', async () => {
     const stray = route({ method: 'GET', url: '/stray', meta: { mcp: true }, handler: () => ({}) });
     await expect(toolsOf({ routes: [stray, 'nope', c] })).rejects.toMatchObject({

@@ -1,7 +1,6 @@
 // Rate limiting for securityPlugin({ rateLimit }) and per-route `meta.rateLimit` (seed 001).
 export { createRateLimiter } from './limiter.js';
-export { isRateLimitGuard } from './limiter.js';
-export type { GlobalRateLimit, RateLimiter, RateLimitGuard } from './limiter.js';
+export type { GlobalRateLimit, RateLimiter } from './limiter.js';
 export { MemoryRateLimitStore, DEFAULT_RATE_LIMIT_MAX_ENTRIES } from './memory-store.js';
 export type { MemoryRateLimitStoreOptions } from './memory-store.js';
 export { RATE_LIMIT_HEADERS } from './headers.js';

@@ -23,7 +23,7 @@ export interface RateLimiter {
   guard: RateLimitGuard;
 }
 
-export const RATE_LIMIT_GUARD_NAME = 'svc:rate-limit';
+const RATE_LIMIT_GUARD_NAME = 'svc:rate-limit';
 
 /** The rate-limit guard as registered in `http:guards`, which other plugins find there (isRateLimitGuard). */
 export interface RateLimitGuard extends Guard {
@@ -75,7 +75,6 @@ export function createRateLimiter(global: GlobalRateLimit | undefined, store: Ra
     name: RATE_LIMIT_GUARD_NAME,
     appliesTo: (route) => routeRateLimit(route) !== undefined,
     async countMessage(input, reply) {
-      if (input.route.edge === true) return;
       if (global !== undefined) await countGlobal(input.request, reply, global);
       await guard.check(input);
     },

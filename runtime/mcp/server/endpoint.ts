@@ -55,7 +55,8 @@ export interface McpRoutesOptions extends OriginPolicy {
   maxBatchSize?: number;
 }
 
-const ROUTES_OPTIONS = optionKeys<McpRoutesOptions>({
+/** The keys mcpRoutes() takes; any other is refused. */
+export const MCP_ROUTES_OPTIONS = optionKeys<McpRoutesOptions>({
   path: true,
   allowedOrigins: true,
   allowedHosts: true,
@@ -67,15 +68,14 @@ const ROUTES_OPTIONS = optionKeys<McpRoutesOptions>({
   maxBatchSize: true,
 });
 
-function isInitialize(value: unknown): boolean {
-  const classified = classifyMessage(value);
-  return classified.kind === 'request' && classified.message.method === 'initialize';
+function isInitialize(message: ClassifiedMessage): boolean {
+  return message.kind === 'request' && message.message.method === 'initialize';
 }
 
 function checkedOptions(options: McpRoutesOptions): number {
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     throw new TypeError('mcpRoutes: options must be an object.');
-  rejectUnknownOptions(options, ROUTES_OPTIONS, 'mcpRoutes');
+  rejectUnknownOptions(options, MCP_ROUTES_OPTIONS, 'mcpRoutes');
   const { path, rateLimit } = options;
   if (path !== undefined && (typeof path !== 'string' || !path.startsWith('/')))
     throw new TypeError('mcpRoutes: path must start with "/"');
@@ -177,10 +177,9 @@ export function mcpRoutes(options: McpRoutesOptions = {}): Route[] {
     const scope = scopeFor(request, service, session, version);
 
     if (parsed === undefined) {
-      const batch = body as unknown[];
-      if (!allowsBatches(version) || batch.length === 0 || batch.some(isInitialize))
+      const messages = (body as unknown[]).map(classifyMessage);
+      if (!allowsBatches(version) || messages.length === 0 || messages.some(isInitialize))
         throw errors.MCP_BATCH_NOT_ALLOWED({ details: { protocolVersion: version } });
-      const messages = batch.map(classifyMessage);
       const limitInput = { route: messageRoute, request, context: request.context };
       const refused = await chargeBatch(messages, service.rateLimiter, limitInput, reply);
       const answers = await Promise.all(

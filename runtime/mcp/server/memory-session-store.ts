@@ -1,9 +1,9 @@
 // Tool sessions in this process's memory: a Map kept in recency order (the first entry is the least
 // recently used), idle expiry checked when a session is used and swept from the old end when one opens.
 // Each owner's sessions are also kept in recency order, so its least recently used is found without a scan.
-import { positiveWholeNumber } from '../../config/whole-number.js';
 import {
-  DEFAULT_MAX_SESSIONS_PER_CALLER,
+  maxPerCallerOf,
+  ownerOf,
   type McpSessionLimits,
   type McpSessionRecord,
   type McpSessionStore,
@@ -24,12 +24,7 @@ export class MemoryMcpSessionStore implements McpSessionStore {
     private readonly limits: McpSessionLimits,
     private readonly now: () => number = Date.now,
   ) {
-    this.maxPerCaller = positiveWholeNumber(
-      limits.maxPerCaller,
-      DEFAULT_MAX_SESSIONS_PER_CALLER,
-      'MemoryMcpSessionStore',
-      'maxPerCaller',
-    );
+    this.maxPerCaller = maxPerCallerOf(limits, 'MemoryMcpSessionStore');
   }
 
   /** Live and expired-but-not-yet-swept sessions. */
@@ -41,7 +36,7 @@ export class MemoryMcpSessionStore implements McpSessionStore {
   open(record: McpSessionRecord): Promise<void> {
     this.dropExpired();
     this.remove(record.id);
-    const owner = record.owner ?? record.caller;
+    const owner = ownerOf(record);
     const owned = this.owners.get(owner);
     while (owned !== undefined && owned.size >= this.maxPerCaller)
       this.remove(owned.values().next().value as string);

@@ -1,6 +1,7 @@
 // Where tool sessions live (seed 001 "States and transitions", Tool session rows; DESIGN §6 "MCP sessions").
 // In memory by default; a shared store (PostgreSQL or Redis, openStores().mcpSessions) lets several
 // processes serve one session, so a client behind a load balancer keeps its session on any of them.
+import { positiveWholeNumber } from '../../config/whole-number.js';
 import type { ProtocolVersion } from '../protocol/versions.js';
 
 /** Live sessions one caller may hold when the limits do not say (`sessions.maxPerCaller`). */
@@ -50,3 +51,13 @@ export interface McpSessionStore {
 
 /** How mcpRoutes gets a store for its limits (`openStores().mcpSessions`, or `memoryMcpSessions`). */
 export type McpSessionStoreFactory = (limits: McpSessionLimits) => McpSessionStore;
+
+/** A store's `maxPerCaller`: the limit's, checked, or the default. */
+export function maxPerCallerOf(limits: McpSessionLimits, owner: string): number {
+  return positiveWholeNumber(limits.maxPerCaller, DEFAULT_MAX_SESSIONS_PER_CALLER, owner, 'maxPerCaller');
+}
+
+/** Whose allowance a session counts against: its owner, else (records without one) its caller. */
+export function ownerOf(record: McpSessionRecord): string {
+  return record.owner ?? record.caller;
+}

@@ -11,7 +11,8 @@
 // most maxSessions live sessions, and at most maxPerCaller of one owner.
 import type { ProtocolVersion } from '../../mcp/protocol/versions.js';
 import {
-  DEFAULT_MAX_SESSIONS_PER_CALLER,
+  maxPerCallerOf,
+  ownerOf,
   type McpSessionLimits,
   type McpSessionRecord,
   type McpSessionStore,
@@ -24,7 +25,11 @@ import { LUA_RECORDS, RedisScript } from './script.js';
 
 interface SessionHash {
   caller: string;
-  /** Absent from sessions written before owners existed: they count against nobody. */
+  /**
+   * Absent from sessions written before owners existed: they are in no owner set, so they count against no
+   * one's `maxPerCaller` (only `maxSessions`); they end within ttlMs of the upgrade. `use` reports their caller
+   * as their owner.
+   */
   owner?: string;
   version: string;
   lastSeen: number;
@@ -170,12 +175,7 @@ export class RedisMcpSessionStore implements McpSessionStore {
   ) {
     this.ttlMs = positiveWholeNumber(limits.ttlMs, 0, 'RedisMcpSessionStore', 'ttlMs');
     this.maxSessions = positiveWholeNumber(limits.maxSessions, 0, 'RedisMcpSessionStore', 'maxSessions');
-    this.maxPerCaller = positiveWholeNumber(
-      limits.maxPerCaller,
-      DEFAULT_MAX_SESSIONS_PER_CALLER,
-      'RedisMcpSessionStore',
-      'maxPerCaller',
-    );
+    this.maxPerCaller = maxPerCallerOf(limits, 'RedisMcpSessionStore');
     const prefix = prefixOf(options);
     this.sessionPrefix = `${prefix}mcp:s:`;
     this.recentKey = `${prefix}mcp:recent`;
@@ -185,7 +185,7 @@ export class RedisMcpSessionStore implements McpSessionStore {
 
   async open(record: McpSessionRecord): Promise<void> {
     const now = this.now();
-    const owner = record.owner ?? record.caller;
+    const owner = ownerOf(record);
     const hash = SESSION.args({
       caller: record.caller,
       owner,

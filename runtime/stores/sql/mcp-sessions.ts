@@ -4,7 +4,8 @@
 // both caps (the owner's, then the global one). Time comes from the store's clock, never the database's.
 import type { ProtocolVersion } from '../../mcp/protocol/versions.js';
 import {
-  DEFAULT_MAX_SESSIONS_PER_CALLER,
+  maxPerCallerOf,
+  ownerOf,
   type McpSessionLimits,
   type McpSessionRecord,
   type McpSessionStore,
@@ -81,12 +82,7 @@ export class SqlMcpSessionStore implements McpSessionStore {
   ) {
     this.ttlMs = positiveWholeNumber(limits.ttlMs, 0, 'SqlMcpSessionStore', 'ttlMs');
     this.maxSessions = positiveWholeNumber(limits.maxSessions, 0, 'SqlMcpSessionStore', 'maxSessions');
-    this.maxPerCaller = positiveWholeNumber(
-      limits.maxPerCaller,
-      DEFAULT_MAX_SESSIONS_PER_CALLER,
-      'SqlMcpSessionStore',
-      'maxPerCaller',
-    );
+    this.maxPerCaller = maxPerCallerOf(limits, 'SqlMcpSessionStore');
     this.now = options.now ?? Date.now;
   }
 
@@ -101,7 +97,7 @@ export class SqlMcpSessionStore implements McpSessionStore {
    */
   async open(record: McpSessionRecord): Promise<void> {
     const now = this.now();
-    const owner = record.owner ?? record.caller;
+    const owner = ownerOf(record);
     await this.client.transaction(async (tx) => {
       await tx.query(OPEN_LOCK);
       await tx.query(OPEN, [record.id, record.caller, record.protocolVersion, now, this.ttlMs, owner]);
