@@ -140,17 +140,18 @@ describe('compare-and-sets across two pools (two processes) on PostgreSQL', () =
     expect(reserved.filter(Boolean)).toHaveLength(1);
   });
 
-  it('of 40 concurrent MCP session opens from two pools, exactly maxSessions stay live: the most recent', async () => {
+  it('of 120 concurrent MCP session opens from two pools, exactly maxSessions stay live: the most recent', async () => {
     await resetSqlTables(client);
     const other = await open(url);
     let time = T0;
     const now = () => time;
     const limits = { ttlMs: DAY, maxSessions: 5 };
     const stores = [sqlStores(client, { now }), sqlStores(other, { now })].map((s) => s.mcpSessions(limits));
-    const ids = Array.from({ length: 40 }, (_, i) => `s${String(i).padStart(2, '0')}`);
+    const ids = Array.from({ length: 120 }, (_, i) => `s${String(i).padStart(3, '0')}`);
     await Promise.all(
       ids.map((id, i) => {
-        const opened = stores[i % 2]!.open({ id, caller: 'c', protocolVersion: '2025-06-18' });
+        // A caller each, so only the global cap evicts.
+        const opened = stores[i % 2]!.open({ id, caller: `c${i}`, protocolVersion: '2025-06-18' });
         time += 1; // each open read the clock when called
         return opened;
       }),
