@@ -71,17 +71,9 @@ export interface OperationContext {
   rewrite: (schema: JsonSchema) => JsonSchema;
 }
 
-const PATH_PARAMETER = /:([A-Za-z_][A-Za-z0-9_]*)/g;
+import { openApiPath } from '../path-template.js';
 
-/** `/notes/:id` → `/notes/{id}`. */
-export function openApiPath(path: string): string {
-  return path.replace(PATH_PARAMETER, '{$1}');
-}
-
-/** `/notes/:id/tags/:tag` → ['id', 'tag']. */
-export function pathParameterNames(path: string): string[] {
-  return [...path.matchAll(PATH_PARAMETER)].map((match) => match[1] as string);
-}
+export { openApiPath, templateParameterNames as pathParameterNames } from '../path-template.js';
 
 /**
  * A route's declared responses in ascending status order. A route that declares no success (2xx/3xx)

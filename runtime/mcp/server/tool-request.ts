@@ -99,7 +99,7 @@ export function toolRequest(
       bodyArgs++;
     }
   }
-  // Parameters are whole segments, as the router and pathParamNames read them.
+  // Parameters are whole segments, as the router and templateParameterNames read them.
   const path = route.url
     .split('/')
     .map((segment) =>

@@ -1,6 +1,7 @@
 // The tools an app exposes: one per route with `meta.mcp`, described by the tools document `svc build`
 // writes (generated/mcp-tools.json) or, for a handwritten route the document does not know, derived here
 // from the route's own schemas. Built once at boot; tools/list and tools/call read it.
+import { templateParameterNames } from '../../../spec/path-template.js';
 import { errors } from '../../../generated/modules/errors.js';
 import { toolAnnotations } from '../../../spec/tool-annotations.js';
 import { deriveToolName } from '../../../spec/tool-name.js';
@@ -62,13 +63,6 @@ function requiredOf(schema: unknown): string[] {
     : [];
 }
 
-/** `/notes/:id/tags/:tag` → ['id', 'tag']. */
-export function pathParamNames(url: string): string[] {
-  const names: string[] = [];
-  for (const segment of url.split('/')) if (segment.startsWith(':')) names.push(segment.slice(1));
-  return names;
-}
-
 function queryNamesOf(route: Route): Set<string> {
   const names = new Set(Object.keys(propertiesOf(route.query?.schema)));
   for (const name of Object.keys(route.query?.coerce ?? {})) names.add(name);
@@ -82,11 +76,11 @@ function derivedTool(route: Route, name: string, description: string | undefined
   const parts = [route.params?.schema, route.query?.schema];
   if (route.body?.kind === 'json') parts.push(route.body.schema);
   for (const schema of parts) Object.assign(properties, propertiesOf(schema));
-  for (const name of pathParamNames(route.url)) properties[name] ??= { type: 'string' };
+  for (const name of templateParameterNames(route.url)) properties[name] ??= { type: 'string' };
   required.push(...requiredOf(route.params?.schema), ...requiredOf(route.query?.schema));
   if (route.body?.kind === 'json' && route.body.required !== false)
     required.push(...requiredOf(route.body.schema));
-  for (const name of pathParamNames(route.url)) if (!required.includes(name)) required.push(name);
+  for (const name of templateParameterNames(route.url)) if (!required.includes(name)) required.push(name);
   const inputSchema: ToolInputSchema = { type: 'object', properties };
   if (required.length > 0) inputSchema.required = required;
   return {
@@ -156,7 +150,7 @@ export function buildToolSet(
       tool,
       route,
       compiled: compile(route),
-      paramNames: pathParamNames(route.url),
+      paramNames: templateParameterNames(route.url),
       queryNames: queryNamesOf(route),
       redact: routeRedactor(route, redactDefault),
     });
