@@ -1,13 +1,13 @@
 // Which error codes a spec route can answer, in the IR's terms: the rule itself (implied codes, order,
 // grouping by status) is spec/openapi/error-codes.ts, which the runtime also reads for handwritten routes.
 // OpenAPI responses, client result types and the docs all read this, so they never disagree.
-import { routeIdempotency } from './idempotency.js';
 import { catalog as builtInCatalog } from '../generated/modules/errors.js';
 import type { ErrorIR, RouteIR } from '../spec/ir.js';
 import {
   groupErrorsByStatus,
   impliedErrorCodes as sharedImpliedErrorCodes,
   orderErrorCodes,
+  routeErrorFacts,
   type ErrorStatusGroup as SharedErrorStatusGroup,
 } from '../spec/openapi/error-codes.js';
 
@@ -19,14 +19,7 @@ export interface ErrorLookup {
 
 /** Codes the pipeline may answer for this route whether or not the spec lists them. */
 export function impliedErrorCodes(route: RouteIR): string[] {
-  return sharedImpliedErrorCodes({
-    validates: route.params !== undefined || route.query !== undefined || route.body?.kind === 'json',
-    body: route.body?.kind,
-    auth: route.meta.auth === true,
-    rateLimited:
-      route.meta.rateLimit !== undefined && route.meta.rateLimit !== false && route.meta.rateLimit !== null,
-    idempotency: routeIdempotency(route),
-  });
+  return sharedImpliedErrorCodes(routeErrorFacts(route));
 }
 
 /**

@@ -15,6 +15,27 @@ export interface RouteErrorFacts {
   idempotency: 'required' | 'optional' | undefined;
 }
 
+/** What both a spec route (RouteIR) and a runtime route (Route) carry that decides its implied codes. */
+export interface RouteErrorSource {
+  params?: unknown;
+  query?: unknown;
+  body?: { kind: 'json' | 'upload' | 'raw' } | undefined;
+  meta: { auth?: unknown; rateLimit?: unknown; idempotency?: unknown };
+}
+
+/** The facts of a route, read the same way from the spec and from a registered route. */
+export function routeErrorFacts(route: RouteErrorSource): RouteErrorFacts {
+  const { meta } = route;
+  const idempotency = meta.idempotency;
+  return {
+    validates: route.params !== undefined || route.query !== undefined || route.body?.kind === 'json',
+    body: route.body?.kind,
+    auth: meta.auth === true,
+    rateLimited: meta.rateLimit !== undefined && meta.rateLimit !== false && meta.rateLimit !== null,
+    idempotency: idempotency === 'required' || idempotency === 'optional' ? idempotency : undefined,
+  };
+}
+
 /** An error code as a catalog declares it (ErrorIR and the generated catalog's entries fit). */
 export interface ErrorCatalogEntry {
   code: string;

@@ -9,6 +9,7 @@ import {
   groupErrorsByStatus,
   impliedErrorCodes,
   orderErrorCodes,
+  routeErrorFacts,
   type ErrorCatalogEntry,
 } from '../../../spec/openapi/error-codes.js';
 import {
@@ -35,15 +36,8 @@ export function describeRoute(
   authRequirement: readonly OpenApiSecurityRequirement[],
 ): OpenApiOperation {
   const { meta } = route;
-  const idempotency =
-    meta.idempotency === 'required' || meta.idempotency === 'optional' ? meta.idempotency : undefined;
-  const codes = impliedErrorCodes({
-    validates: route.params !== undefined || route.query !== undefined || route.body?.kind === 'json',
-    body: route.body?.kind,
-    auth: meta.auth === true,
-    rateLimited: meta.rateLimit !== undefined && meta.rateLimit !== false && meta.rateLimit !== null,
-    idempotency,
-  });
+  const facts = routeErrorFacts(route);
+  const codes = impliedErrorCodes(facts);
   const label = `${route.method} ${route.url}`;
   return routeOperation(
     {
@@ -69,12 +63,12 @@ export function describeRoute(
         scopes: texts(meta.scopes),
       },
       idempotency:
-        idempotency === undefined
+        facts.idempotency === undefined
           ? undefined
           : {
               // The plugin's `header` option is not visible from here; the default is what it reads unless set.
               header: DEFAULT_IDEMPOTENCY_HEADER,
-              required: idempotency === 'required',
+              required: facts.idempotency === 'required',
               maxLength: MAX_IDEMPOTENCY_KEY_LENGTH,
             },
     },
