@@ -4,7 +4,7 @@
 import { idempotencyHeader, routeIdempotency } from './idempotency.js';
 import { isStreamResponse, type ResponseIR, type RouteIR, type SpecIR } from '../spec/ir.js';
 import { pascalCase, routeTypeNames } from './names.js';
-import { declaredResponses } from './openapi/route-responses.js';
+import { declaredResponses } from '../spec/openapi/operation.js';
 import { resolveRootRef } from './openapi/schema-refs.js';
 import { routeErrorsByStatus } from './route-errors.js';
 import { renderTemplate } from './templates.js';
@@ -60,7 +60,7 @@ function routeView(route: RouteIR, ir: SpecIR): RouteView {
   const members: { status: number; type: string }[] = [];
   const streamTypes = new Set<string>();
 
-  for (const { status, schema } of declaredResponses(route)) {
+  for (const { status, schema } of declaredResponses(route.responses)) {
     const kind = bodyKind(route, schema, ir);
     responses[status] = kind;
     if (isStreamResponse(schema)) streamTypes.add(schema.stream);

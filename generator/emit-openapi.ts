@@ -29,8 +29,6 @@ import { apiSurface, authModuleSettings, SESSION_HEADER } from './modules.js';
 import { routeErrorsByStatus } from './route-errors.js';
 
 export type { OpenApiDocument } from '../spec/openapi/types.js';
-export { OAS_31_DIALECT } from '../spec/openapi/document.js';
-export { BEARER_AUTH, SESSION_COOKIE_AUTH, SESSION_HEADER_AUTH } from '../spec/openapi/security.js';
 
 const toComponentRef = resourceRefRewriter('#/components/schemas/');
 const rewrite = (schema: JsonSchema): JsonSchema => mapRefs(schema, toComponentRef);

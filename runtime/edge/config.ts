@@ -65,11 +65,7 @@ export function edgePlugins(setting: unknown, context: EdgeModuleContext): Plugi
     // generated document, the served one describes the registered routes from their own schemas.
     const { title: _title, tags: _tags, ...served } = openapi;
     const document = context.openapiDocument;
-    plugins.push(
-      fromSettings('edge.openapi', () =>
-        openapiPlugin({ ...served, ...(document === undefined ? {} : { document }) }),
-      ),
-    );
+    plugins.push(fromSettings('edge.openapi', () => openapiPlugin({ ...served, document })));
   }
   return plugins;
 }

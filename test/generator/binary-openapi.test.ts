@@ -6,7 +6,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rawBody, route, upload } from 'svckit';
 import { emitOpenApi, type OpenApiDocument } from '../../generator/emit-openapi.js';
-import type { OpenApiOperation } from '../../generator/openapi/types.js';
+import type { OpenApiOperation } from '../../spec/openapi/types.js';
 import { describeRoute } from '../../runtime/edge/openapi/route-operation.js';
 import { filesIr } from './files-fixture.js';
 

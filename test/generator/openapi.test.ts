@@ -4,7 +4,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { route } from 'svckit';
 import { emitOpenApi, type OpenApiDocument } from '../../generator/emit-openapi.js';
-import type { OpenApiOperation } from '../../generator/openapi/types.js';
+import type { OpenApiOperation } from '../../spec/openapi/types.js';
 import { describeRoute } from '../../runtime/edge/openapi/route-operation.js';
 import type { JsonSchemaObject } from '../../spec/ir.js';
 import { HEADER, notesIr } from './client-fixture/spec.js';

@@ -6,16 +6,11 @@
 import { OAS_31_DIALECT, OPENAPI_VERSION, relativeServers } from '../../../spec/openapi/document.js';
 import { errorEnvelopeSchemas } from '../../../spec/openapi/error-responses.js';
 import { openApiPath, pathParameterNames } from '../../../spec/openapi/operation.js';
-import { BEARER_AUTH, BEARER_SCHEME, requirementOf } from '../../../spec/openapi/security.js';
-import type { OpenApiSecurityRequirement } from '../../../spec/openapi/types.js';
+import { bearerSecurity, requirementOf } from '../../../spec/openapi/security.js';
+import type { OpenApiSecurityRequirement, OpenApiTag } from '../../../spec/openapi/types.js';
 import { deriveToolName } from '../../../spec/tool-name.js';
 import type { Route } from '../../http/types.js';
 import { describeRoute } from './route-operation.js';
-
-export interface OpenApiTag {
-  name: string;
-  description?: string;
-}
 
 /** What the served document is made of. */
 export interface ServedDocumentInput {
@@ -79,7 +74,11 @@ function templateNames(path: string): string {
  * The generated operation of a route: same method and path, else same route id at another path with the
  * same parameters (an app that mounts a module's route elsewhere). Each generated operation serves once.
  */
-function generatedFor(route: Route, generated: readonly Placed[], used: Set<Placed>): Placed | undefined {
+function generatedFor(
+  route: Route,
+  generated: readonly Placed[],
+  used: ReadonlyMap<Placed, unknown>,
+): Placed | undefined {
   const path = openApiPath(route.url);
   const free = generated.filter((entry) => !used.has(entry) && entry.method === route.method);
   const samePath = free.find((entry) => entry.path === path);
@@ -105,8 +104,9 @@ function operationIdFor(route: Route, taken: Set<string>): string {
 function authRequirement(components: JsonObject): OpenApiSecurityRequirement[] {
   const schemes = isObject(components.securitySchemes) ? components.securitySchemes : {};
   if (Object.keys(schemes).length > 0) return requirementOf(schemes);
-  components.securitySchemes = { [BEARER_AUTH]: BEARER_SCHEME };
-  return [{ [BEARER_AUTH]: [] }];
+  const bearer = bearerSecurity(true);
+  components.securitySchemes = bearer.schemes;
+  return bearer.requirement;
 }
 
 /** The top-level tags: every tag an operation uses, sorted, with the description the document gave it. */
@@ -145,31 +145,26 @@ export function servedDocument(input: ServedDocumentInput): JsonObject {
   const generated = generatedOperations(isObject(base.paths) ? base.paths : {});
   const components: JsonObject = isObject(base.components) ? base.components : {};
 
-  // Route → the generated operation it keeps, and the path it is served at.
-  const used = new Set<Placed>();
-  const kept = new Map<Route, Placed>();
+  // Each generated operation a route keeps → where it is served; the routes that keep one.
+  const keptAt = new Map<Placed, Placed>();
+  const keeping = new Set<Route>();
+  const taken = new Set<string>();
   const served = input.routes.filter((route) => route.edge !== true);
   for (const route of served) {
-    const source = generatedFor(route, generated, used);
+    const source = generatedFor(route, generated, keptAt);
     if (source === undefined) continue;
-    used.add(source);
     const path = openApiPath(route.url);
-    kept.set(route, path === source.path ? source : { ...source, path, item: undefined });
-  }
-  const taken = new Set<string>();
-  for (const entry of kept.values()) {
-    const id = operationIdOf(entry.operation);
+    keptAt.set(source, path === source.path ? source : { ...source, path, item: undefined });
+    keeping.add(route);
+    const id = operationIdOf(source.operation);
     if (id !== undefined) taken.add(id);
   }
 
   // Generated operations first, in the document's order; then the others in registration order.
-  const keptEntries = [...kept.values()];
-  const placed: Placed[] = generated.flatMap((source) =>
-    keptEntries.filter((entry) => entry.operation === source.operation),
-  );
+  const placed: Placed[] = generated.flatMap((source) => keptAt.get(source) ?? []);
   let requirement: OpenApiSecurityRequirement[] | undefined;
   for (const route of served) {
-    if (kept.has(route)) continue;
+    if (keeping.has(route)) continue;
     if (route.meta.auth === true) requirement ??= authRequirement(components);
     const operationId = operationIdFor(route, taken);
     placed.push({
@@ -200,7 +195,8 @@ export function servedDocument(input: ServedDocumentInput): JsonObject {
 function pathItemKeys(item: JsonObject | undefined): JsonObject {
   const result: JsonObject = {};
   for (const [key, value] of Object.entries(item ?? {}))
-    if (!isMethod(key)) result[key] = structuredClone(value);
+    // `item` comes from the document servedDocument cloned whole: nothing here is shared with the caller's.
+    if (!isMethod(key)) result[key] = value;
   return result;
 }
 
