@@ -21,6 +21,8 @@ export interface MetadataBuckets {
   'http:route-visibility': RouteVisibilityCheck;
   /** Request and response hooks of edge plugins, applied to every request svc answers. */
   'http:request-hooks': RequestHook;
+  /** The request header idempotency keys travel in (idempotencyPlugin's `header`), for documents. */
+  'idempotency:header': string;
   /** Links a plugin serves (OpenAPI, MCP, API-key page); serve() prints them at start. */
   'app:urls': { label: string; path: string };
 }

@@ -213,6 +213,8 @@ export function idempotencyPlugin(options: IdempotencyPluginOptions = {}): Plugi
     setup(app: App) {
       app.metadata.add('http:request-hooks', hook);
       app.metadata.add('http:guarded-meta', { key: 'idempotency', plugin: 'svc:idempotency' });
+      // As the application spelt it, for documents (requests are matched lower-cased).
+      app.metadata.add('idempotency:header', options.header ?? DEFAULT_IDEMPOTENCY_HEADER);
     },
   };
 }

@@ -5,7 +5,17 @@ import { Readable } from 'node:stream';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { createApp, openapiPlugin, rawBody, route, stream, upload, type Plugin, type Route } from 'svckit';
+import {
+  createApp,
+  idempotencyPlugin,
+  openapiPlugin,
+  rawBody,
+  route,
+  stream,
+  upload,
+  type Plugin,
+  type Route,
+} from 'svckit';
 import { fastifyPlugin } from 'svckit/fastify';
 import document from '../../generated/openapi.json' with { type: 'json' };
 import { routes as notesRoutes } from '../../generated/routes.js';
@@ -301,6 +311,26 @@ describe('openapiPlugin: described routes', () => {
       { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
     ]);
     expect((await validate(served)).valid).toBe(true);
+  });
+
+  it("documents a described route's idempotency key under the header the idempotency plugin reads", async () => {
+    const keyed = route({
+      method: 'POST',
+      url: '/payments',
+      meta: { idempotency: 'required' },
+      handler: () => ({}),
+    });
+    const served = await bootedDocument(
+      [keyed],
+      [idempotencyPlugin({ header: 'X-Request-Key' }), openapiPlugin({})],
+    );
+    const operation = served.paths['/payments']?.post;
+    expect(operation?.parameters).toEqual([
+      expect.objectContaining({ name: 'X-Request-Key', in: 'header', required: true }),
+    ]);
+    // The codes a keyed route may answer, the reused-key 422 among them.
+    expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(['400', '409', '422']));
+    expect(JSON.stringify(operation?.responses['422'])).toContain('IDEMPOTENCY_KEY_REUSED');
   });
 
   it('keeps operationIds unique and has no error-severity Redocly problem', async () => {

@@ -39,7 +39,7 @@ const OWNER = 'openapiPlugin()';
  */
 export function finishDocument(
   options: OpenapiPluginOptions,
-  registered?: { routes: readonly Route[]; name?: string; version?: string },
+  registered?: { routes: readonly Route[]; name?: string; version?: string; idempotencyHeader?: string },
 ): Record<string, unknown> {
   const { document, info, tags } = options;
   if (registered === undefined && document !== undefined) {
@@ -55,6 +55,7 @@ export function finishDocument(
     tags,
     name: registered?.name ?? 'svc',
     version: registered?.version ?? '0.0.0',
+    idempotencyHeader: registered?.idempotencyHeader,
   });
 }
 
@@ -130,7 +131,10 @@ export function openapiPlugin(options: OpenapiPluginOptions = {}): Plugin {
       app.metadata.add('app:urls', { label: 'OpenAPI', path });
       app.hooks.on('app:booted', () => {
         const routes = app.metadata.list('http:routes');
-        body = JSON.stringify(finishDocument(options, { routes, name: app.name, version: app.version }));
+        const [idempotencyHeader] = app.metadata.list('idempotency:header');
+        body = JSON.stringify(
+          finishDocument(options, { routes, name: app.name, version: app.version, idempotencyHeader }),
+        );
       });
     },
   };

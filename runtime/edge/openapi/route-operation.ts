@@ -34,6 +34,8 @@ export function describeRoute(
   route: Route,
   operationId: string,
   authRequirement: readonly OpenApiSecurityRequirement[],
+  /** The header idempotency keys travel in (the idempotency plugin's `header`). */
+  idempotencyHeader = DEFAULT_IDEMPOTENCY_HEADER,
 ): OpenApiOperation {
   const { meta } = route;
   const facts = routeErrorFacts(route);
@@ -66,8 +68,7 @@ export function describeRoute(
         facts.idempotency === undefined
           ? undefined
           : {
-              // The plugin's `header` option is not visible from here; the default is what it reads unless set.
-              header: DEFAULT_IDEMPOTENCY_HEADER,
+              header: idempotencyHeader,
               required: facts.idempotency === 'required',
               maxLength: MAX_IDEMPOTENCY_KEY_LENGTH,
             },

@@ -22,6 +22,8 @@ export interface ServedDocumentInput {
   info?: { title?: string; version?: string } | undefined;
   /** Replaces the top-level `tags`. */
   tags?: readonly OpenApiTag[] | undefined;
+  /** The header idempotency keys travel in, when the idempotency plugin is registered. */
+  idempotencyHeader?: string | undefined;
   /** `info` of a document built without a generated one: the app's name and version. */
   name: string;
   version: string;
@@ -170,7 +172,7 @@ export function servedDocument(input: ServedDocumentInput): JsonObject {
     placed.push({
       path: openApiPath(route.url),
       method: route.method,
-      operation: describeRoute(route, operationId, requirement ?? []),
+      operation: describeRoute(route, operationId, requirement ?? [], input.idempotencyHeader),
     });
   }
 
