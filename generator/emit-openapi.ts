@@ -4,7 +4,7 @@
 import { configMap } from './config-values.js';
 import { idempotencyHeader, MAX_IDEMPOTENCY_KEY_LENGTH, routeIdempotency } from './idempotency.js';
 import type { BodyIR, ConfigValue, JsonSchema, RouteIR, SpecIR } from '../spec/ir.js';
-import { OAS_31_DIALECT, OPENAPI_VERSION, relativeServers } from '../spec/openapi/document.js';
+import { describedTags, OAS_31_DIALECT, OPENAPI_VERSION, relativeServers } from '../spec/openapi/document.js';
 import {
   ERROR_ENVELOPE,
   VALIDATION_ERROR_ENVELOPE,
@@ -147,13 +147,10 @@ function usedTags(
   const descriptions = tagDescriptions(configured);
   for (const [name, description] of fallback)
     if (!descriptions.has(name)) descriptions.set(name, description);
-  const names = new Set(ir.routes.flatMap((route) => route.meta.tags ?? []));
-  return [...names]
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    .map((name) => {
-      const description = descriptions.get(name);
-      return description === undefined ? { name } : { name, description };
-    });
+  return describedTags(
+    ir.routes.flatMap((route) => route.meta.tags ?? []),
+    descriptions,
+  );
 }
 
 /** A module's tag (the auth routes' `auth`) is described by the module's description unless the app says. */

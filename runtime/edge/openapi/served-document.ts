@@ -3,7 +3,12 @@
 // which knows the spec's resources, declared errors and security; every other route is described from its
 // own schemas (route-operation.ts). Operations of routes this server does not register are left out, and
 // edge routes (probes, metrics, this document) are not API operations, so they are not listed.
-import { OAS_31_DIALECT, OPENAPI_VERSION, relativeServers } from '../../../spec/openapi/document.js';
+import {
+  describedTags,
+  OAS_31_DIALECT,
+  OPENAPI_VERSION,
+  relativeServers,
+} from '../../../spec/openapi/document.js';
 import { errorEnvelopeSchemas } from '../../../spec/openapi/error-responses.js';
 import { openApiPath, pathParameterNames } from '../../../spec/openapi/operation.js';
 import { bearerSecurity, requirementOf } from '../../../spec/openapi/security.js';
@@ -118,20 +123,15 @@ function usedTags(paths: JsonObject, declared: unknown): OpenApiTag[] {
     if (isObject(tag) && typeof tag.name === 'string' && typeof tag.description === 'string')
       descriptions.set(tag.name, tag.description);
   }
-  const names = new Set<string>();
+  const names: string[] = [];
   for (const item of Object.values(paths)) {
     for (const method of METHODS) {
       const operation = isObject(item) ? item[method] : undefined;
       const tags = isObject(operation) && Array.isArray(operation.tags) ? operation.tags : [];
-      for (const tag of tags) if (typeof tag === 'string') names.add(tag);
+      for (const tag of tags) if (typeof tag === 'string') names.push(tag);
     }
   }
-  return [...names]
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    .map((name) => {
-      const description = descriptions.get(name);
-      return description === undefined ? { name } : { name, description };
-    });
+  return describedTags(names, descriptions);
 }
 
 export function servedDocument(input: ServedDocumentInput): JsonObject {
