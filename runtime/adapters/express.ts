@@ -46,7 +46,7 @@ export interface ExpressPluginOptions extends AdapterOptions {
   requestTimeout?: number;
 }
 
-/** The keys ExpressPluginPlugin options take; any other is refused when the plugin is created. */
+/** The keys expressPlugin() takes; any other is refused when the plugin is created. */
 const EXPRESS_OPTIONS = optionKeys<ExpressPluginOptions>({
   routes: true,
   allowUnguardedMeta: true,

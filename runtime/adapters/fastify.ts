@@ -40,7 +40,7 @@ export interface FastifyPluginOptions extends AdapterOptions {
   fastify?: FastifyHttpOptions<Server> | FastifyHttpsOptions<HttpsServer>;
 }
 
-/** The keys FastifyPluginPlugin options take; any other is refused when the plugin is created. */
+/** The keys fastifyPlugin() takes; any other is refused when the plugin is created. */
 const FASTIFY_OPTIONS = optionKeys<FastifyPluginOptions>({
   routes: true,
   allowUnguardedMeta: true,

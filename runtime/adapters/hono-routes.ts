@@ -254,15 +254,7 @@ export function mountNotFound(hono: Hono, runtime: Runtime, table: PreparedHttp[
       sink.header('allow', allowed.join(', '));
       error = errors.METHOD_NOT_ALLOWED();
     }
-    const request = unroutedRequest(c, runtime, requestId);
-    // handleUnrouted answers every error itself and never rejects.
-    return answerThrough(
-      runtime,
-      runtime.pipeline.handleUnrouted(request, sink, error),
-      error,
-      request,
-      sink,
-    );
+    return answerOutsideRoute(runtime, error, unroutedRequest(c, runtime, requestId), sink);
   });
 }
 

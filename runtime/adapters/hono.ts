@@ -52,7 +52,7 @@ export interface HonoPluginOptions<E extends Env = BlankEnv> extends AdapterOpti
   errorHandler?: boolean;
 }
 
-/** The keys HonoPluginPlugin options take; any other is refused when the plugin is created. */
+/** The keys honoPlugin() takes; any other is refused when the plugin is created. */
 const HONO_OPTIONS = optionKeys<HonoPluginOptions>({
   routes: true,
   allowUnguardedMeta: true,
