@@ -7,7 +7,7 @@ import { initCommand } from './commands/init.js';
 import { startCommand } from './commands/start.js';
 import { mcpCommand } from './commands/mcp.js';
 import { testCommand } from './commands/test.js';
-import { packageVersion } from '../spec/loader/package-files.js';
+import { packageVersion } from '../shared/package-root.js';
 import { reportFailure } from './report.js';
 import { MAIN_USAGE, UsageError } from './usage.js';
 

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { packageRoot } from '../spec/loader/package-files.js';
+import { packageRoot } from '../shared/package-root.js';
 
 export const SPEC_FILE = 'svc.config.yaml';
 

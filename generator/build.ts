@@ -3,7 +3,7 @@
 // writes nothing and reports what is stale).
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import type { SpecIR } from '../spec/ir.js';
+import type { SpecIR } from '../shared/ir.js';
 import { cachedOutputs, recordBuild, type CacheScope } from './build-cache.js';
 import type { GeneratedFile } from './generate.js';
 import { TS_PARSER } from './format.js';

@@ -1,6 +1,6 @@
 // Reading the spec's runtime settings (`server`, `stores`, `modules`) at build time, where `${VAR}` references
 // are still unresolved: a generator may only use what the spec writes literally.
-import type { ConfigValue } from '../spec/ir.js';
+import type { ConfigValue } from '../shared/ir.js';
 
 /** A config mapping, or undefined for scalars, lists and unresolved `${VAR}` templates. */
 export function configMap(

@@ -2,9 +2,9 @@
 // import); result unions are built from the declared responses and routeErrorsByStatus(), so a status or
 // code the spec does not declare is never given a declared type.
 import { idempotencyHeader, routeIdempotency } from './idempotency.js';
-import { isStreamResponse, type ResponseIR, type RouteIR, type SpecIR } from '../spec/ir.js';
+import { isStreamResponse, type ResponseIR, type RouteIR, type SpecIR } from '../shared/ir.js';
 import { pascalCase, routeTypeNames } from './names.js';
-import { declaredResponses } from '../spec/openapi/operation.js';
+import { declaredResponses } from '../shared/openapi/operation.js';
 import { resolveRootRef } from './openapi/schema-refs.js';
 import { routeErrorsByStatus } from './route-errors.js';
 import { renderTemplate } from './templates.js';

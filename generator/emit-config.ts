@@ -1,6 +1,6 @@
 // config.ts: the spec's runtime settings with their `${VAR}` references kept, and loadConfig() resolving
 // them at start (runtime/config), so one build serves every environment.
-import type { SpecIR } from '../spec/ir.js';
+import type { SpecIR } from '../shared/ir.js';
 import { toJsLiteral } from './js-literal.js';
 import { renderTemplate } from './templates.js';
 

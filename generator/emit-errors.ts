@@ -1,5 +1,5 @@
 // errors.ts: the catalog as data plus one typed constructor per code.
-import type { ErrorIR } from '../spec/ir.js';
+import type { ErrorIR } from '../shared/ir.js';
 import { renderTemplate } from './templates.js';
 
 export interface EmitErrorsInput {

@@ -7,9 +7,9 @@ import {
   type JsonSchemaObject,
   type RouteIR,
   type SpecIR,
-} from '../spec/ir.js';
-import { toolAnnotations, type MethodToolAnnotations } from '../spec/tool-annotations.js';
-import { deriveToolName } from '../spec/tool-name.js';
+} from '../shared/ir.js';
+import { toolAnnotations, type MethodToolAnnotations } from '../shared/tool-annotations.js';
+import { deriveToolName } from '../shared/tool-name.js';
 import { jsonHeader } from './emit-openapi.js';
 import { apiSurface } from './modules.js';
 import { mapRefs, reachableResources, resolveRootRef, resourceRefRewriter } from './openapi/schema-refs.js';

@@ -1,34 +1,39 @@
 // openapi.json: an OpenAPI 3.1 document of every route, derived from the IR alone. Schemas stay JSON Schema
 // 2020-12 (OpenAPI 3.1 uses it as is); resource refs point at components.schemas. How one route becomes an
-// operation is spec/openapi/ (shared with the document the runtime serves); this file is the document.
+// operation is shared/openapi/ (shared with the document the runtime serves); this file is the document.
 import { configMap } from './config-values.js';
 import { idempotencyHeader, MAX_IDEMPOTENCY_KEY_LENGTH, routeIdempotency } from './idempotency.js';
-import type { BodyIR, ConfigValue, JsonSchema, RouteIR, SpecIR } from '../spec/ir.js';
-import { describedTags, OAS_31_DIALECT, OPENAPI_VERSION, relativeServers } from '../spec/openapi/document.js';
+import type { BodyIR, ConfigValue, JsonSchema, RouteIR, SpecIR } from '../shared/ir.js';
+import {
+  describedTags,
+  OAS_31_DIALECT,
+  OPENAPI_VERSION,
+  relativeServers,
+} from '../shared/openapi/document.js';
 import {
   ERROR_ENVELOPE,
   VALIDATION_ERROR_ENVELOPE,
   errorEnvelopeSchemas,
-} from '../spec/openapi/error-responses.js';
+} from '../shared/openapi/error-responses.js';
 import {
   declaredResponses,
   openApiPath,
   routeOperation,
   type OperationBody,
-} from '../spec/openapi/operation.js';
-import { bearerSecurity, sessionSecurity, type SecuritySetup } from '../spec/openapi/security.js';
+} from '../shared/openapi/operation.js';
+import { bearerSecurity, sessionSecurity, type SecuritySetup } from '../shared/openapi/security.js';
 import type {
   OpenApiDocument,
   OpenApiMethod,
   OpenApiOperation,
   OpenApiSecurityRequirement,
   OpenApiTag,
-} from '../spec/openapi/types.js';
+} from '../shared/openapi/types.js';
 import { mapRefs, resolveRootRef, resourceRefRewriter } from './openapi/schema-refs.js';
 import { apiSurface, authModuleSettings, SESSION_HEADER } from './modules.js';
 import { routeErrorsByStatus } from './route-errors.js';
 
-export type { OpenApiDocument } from '../spec/openapi/types.js';
+export type { OpenApiDocument } from '../shared/openapi/types.js';
 
 const toComponentRef = resourceRefRewriter('#/components/schemas/');
 const rewrite = (schema: JsonSchema): JsonSchema => mapRefs(schema, toComponentRef);
@@ -89,7 +94,7 @@ function securitySetup(ir: SpecIR): SecuritySetup {
   return bearerSecurity(ir.routes.some((route) => route.meta.auth === true));
 }
 
-/** A spec route in the shape the shared operation rule reads (spec/openapi/operation.ts). */
+/** A spec route in the shape the shared operation rule reads (shared/openapi/operation.ts). */
 function operation(
   route: RouteIR,
   ir: SpecIR,

@@ -7,8 +7,8 @@ import {
   type JsonSchemaObject,
   type RouteIR,
   type SpecIR,
-} from '../spec/ir.js';
-import { coercionPlan } from '../runtime/http/validation/coercion-plan.js';
+} from '../shared/ir.js';
+import { coercionPlan } from '../shared/validation/coercion-plan.js';
 import { docComment } from './emit-types.js';
 import { validatorName } from './emit-validators.js';
 import { toJsLiteral } from './js-literal.js';

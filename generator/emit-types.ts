@@ -1,7 +1,7 @@
 // types.ts: one exported type per resource and per route part, compiled by json-schema-to-typescript in a
 // single run (one synthetic root whose $defs hold every schema), then put in spec order.
 import type { JSONSchema4 } from 'json-schema';
-import type { JsonSchema, SpecIR } from '../spec/ir.js';
+import type { JsonSchema, SpecIR } from '../shared/ir.js';
 import { apiSurface } from './modules.js';
 import { define, mapSchema, parseResourceRef, type SchemaObject } from './schema-walk.js';
 import { removeReferencedByNotes, splitDeclarations } from './ts-declarations.js';

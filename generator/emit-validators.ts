@@ -3,10 +3,10 @@
 // $id, so every route that refers to a resource shares one compiled function.
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
-import type { JsonSchema, SourceLocation, SpecIR } from '../spec/ir.js';
+import type { JsonSchema, SourceLocation, SpecIR } from '../shared/ir.js';
 import { SpecError } from '../spec/loader/problems.js';
-import { createAjv } from '../runtime/http/validation/ajv.js';
-import { VALIDATION_RUNTIME_SPECIFIERS } from '../runtime/http/validation-runtime.js';
+import { createAjv } from '../shared/validation/ajv.js';
+import { VALIDATION_RUNTIME_SPECIFIERS } from '../shared/validation/runtime-specifiers.js';
 import { define, mapSchema, parseResourceRef, pureResourceRef } from './schema-walk.js';
 
 type StandaloneCode = (ajv: Ajv2020, refsOrFunc: Record<string, string>) => string;
@@ -185,7 +185,7 @@ function withId(schema: JsonSchema, id: string): { [keyword: string]: unknown } 
 
 /** Ajv's standalone code calls require(); every module it names must be in svckit/validation-runtime's table. */
 export function assertKnownRequires(code: string): void {
-  const known = new Set(VALIDATION_RUNTIME_SPECIFIERS);
+  const known = new Set<string>(VALIDATION_RUNTIME_SPECIFIERS);
   for (const match of code.matchAll(/\brequire\(\s*"([^"]+)"\s*\)/g)) {
     const specifier = match[1] ?? '';
     if (!known.has(specifier)) {

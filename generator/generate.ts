@@ -1,6 +1,6 @@
 // IR → the formatted bytes of every generated file, in memory. build() decides what reaches the disk.
 import { join } from 'node:path';
-import type { ErrorIR, SpecIR } from '../spec/ir.js';
+import type { ErrorIR, SpecIR } from '../shared/ir.js';
 import { emitClient } from './emit-client.js';
 import { emitConfig } from './emit-config.js';
 import { emitErrors } from './emit-errors.js';

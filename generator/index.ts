@@ -3,7 +3,7 @@
 // modules (ajv, prettier, json-schema-to-typescript) load only when something is generated, so a no-op
 // build stays fast.
 import { basename, dirname, join } from 'node:path';
-import type { SpecIR } from '../spec/ir.js';
+import type { SpecIR } from '../shared/ir.js';
 import type { GeneratedFile, GenerateOptions } from './generate.js';
 
 export { build, buildModules, type BuildOptions, type BuildResult } from './build.js';

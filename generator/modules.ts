@@ -2,7 +2,7 @@
 // outside: types.ts, openapi.json, client.ts and mcp-tools.json show their routes and resources as if the
 // application declared them. Their handlers, validators and errors stay in svckit, so routes.ts,
 // validators.js, errors.ts and config.ts are generated from the application's own declarations only.
-import type { ErrorIR, SpecIR } from '../spec/ir.js';
+import type { ErrorIR, SpecIR } from '../shared/ir.js';
 import { configMap } from './config-values.js';
 
 /**

@@ -1,15 +1,15 @@
 // Which error codes a spec route can answer, in the IR's terms: the rule itself (implied codes, order,
-// grouping by status) is spec/openapi/error-codes.ts, which the runtime also reads for handwritten routes.
+// grouping by status) is shared/openapi/error-codes.ts, which the runtime also reads for handwritten routes.
 // OpenAPI responses, client result types and the docs all read this, so they never disagree.
 import { catalog as builtInCatalog } from '../generated/modules/errors.js';
-import type { ErrorIR, RouteIR } from '../spec/ir.js';
+import type { ErrorIR, RouteIR } from '../shared/ir.js';
 import {
   groupErrorsByStatus,
   impliedErrorCodes as sharedImpliedErrorCodes,
   orderErrorCodes,
   routeErrorFacts,
   type ErrorStatusGroup as SharedErrorStatusGroup,
-} from '../spec/openapi/error-codes.js';
+} from '../shared/openapi/error-codes.js';
 
 /** Where codes are looked up: the document's own codes first, then the built-in catalog. SpecIR fits. */
 export interface ErrorLookup {

@@ -1,6 +1,6 @@
 // Copies of spec schemas rewritten for one consumer (ajv, json-schema-to-typescript). The spec writes
 // references to resources as `#/resources/<Name>`; each consumer needs its own form of them.
-import { RESOURCE_REF_PREFIX, type JsonSchema, type SpecIR } from '../spec/ir.js';
+import { RESOURCE_REF_PREFIX, type JsonSchema, type SpecIR } from '../shared/ir.js';
 
 // JSON Schema 2020-12 keywords whose values are subschemas; every other keyword's value is plain data.
 const SCHEMA_MAP_KEYWORDS = new Set([

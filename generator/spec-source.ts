@@ -1,6 +1,6 @@
 // The one place the generator reaches the spec loader (spec/index.ts). Imported lazily: a no-op build that
 // the cache answers never loads the YAML parser or ajv.
-import type { ErrorIR, SpecIR } from '../spec/ir.js';
+import type { ErrorIR, SpecIR } from '../shared/ir.js';
 
 export interface SpecLoader {
   loadSpec(file: string, options?: { env?: Record<string, string | undefined> }): Promise<SpecIR>;

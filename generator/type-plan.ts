@@ -6,7 +6,7 @@ import {
   type RouteIR,
   type SourceLocation,
   type SpecIR,
-} from '../spec/ir.js';
+} from '../shared/ir.js';
 import { SpecError, type SpecProblem } from '../spec/loader/problems.js';
 import { routeTypeNames } from './names.js';
 import { pureResourceRef } from './schema-walk.js';

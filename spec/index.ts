@@ -11,7 +11,7 @@ export {
   rereadScalar,
   MissingEnvError,
   type Env,
-} from './env-template.js';
-export { deriveToolName, TOOL_NAME_PATTERN } from './tool-name.js';
-export { parseSize, formatSize, SIZE_UNITS } from './size.js';
-export * from './ir.js';
+} from '../shared/env-template.js';
+export { deriveToolName, TOOL_NAME_PATTERN } from '../shared/tool-name.js';
+export { parseSize, formatSize, SIZE_UNITS } from '../shared/size.js';
+export * from '../shared/ir.js';

@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import Handlebars from 'handlebars';
 import { build } from '../../generator/index.js';
-import { packageVersion } from '../../spec/loader/package-files.js';
+import { packageVersion } from '../../shared/package-root.js';
 import { parseCommand } from '../args.js';
 import { SVCKIT_FROM_SOURCE, SVCKIT_ROOT, specFile } from '../project.js';
 import { COMMAND_USAGE, UsageError } from '../usage.js';

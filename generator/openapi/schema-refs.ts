@@ -5,7 +5,7 @@ import {
   type JsonSchema,
   type JsonSchemaObject,
   type ResourceIR,
-} from '../../spec/ir.js';
+} from '../../shared/ir.js';
 
 /** A deep copy of `schema` with every `$ref` string passed through `rewrite`. */
 export function mapRefs(schema: JsonSchema, rewrite: (ref: string) => string): JsonSchema {

@@ -16,11 +16,11 @@ export async function adapterPlugin(adapter: ServerAdapter, options: AdapterOpti
   rejectUnknownOptions(options, ADAPTER_OPTION_KEYS, 'adapterPlugin()');
   switch (adapter) {
     case 'fastify':
-      return (await import('./fastify.js')).fastifyPlugin(options);
+      return (await import('./fastify/index.js')).fastifyPlugin(options);
     case 'express':
-      return (await import('./express.js')).expressPlugin(options);
+      return (await import('./express/index.js')).expressPlugin(options);
     case 'hono':
-      return (await import('./hono.js')).honoPlugin(options);
+      return (await import('./hono/index.js')).honoPlugin(options);
     default:
       throw new TypeError(`Unknown server adapter "${String(adapter)}": expected fastify, express or hono.`);
   }

@@ -3,7 +3,7 @@
 // SVC_SECRET; in development without either, one is created once under `.svc/`.
 import { routeDefinitions } from '../../generated/modules/auth/routes.js';
 import { errors } from '../../generated/modules/errors.js';
-import { DURATION_FORMS, parseDuration } from '../../spec/duration.js';
+import { DURATION_FORMS, parseDuration } from '../../shared/duration.js';
 import type { Plugin } from '../app/app.js';
 import {
   fromSettings,

@@ -1,7 +1,7 @@
 // The Auth class's options and their defaults (seed 000 "Limits"). Durations accept milliseconds or strings
 // such as `15m` (DESIGN §10); a bad value is a TypeError naming the option, which the config loader turns
 // into CONFIG_INVALID when it came from svc.config.yaml.
-import { parseDuration, DURATION_FORMS } from '../../spec/duration.js';
+import { parseDuration, DURATION_FORMS } from '../../shared/duration.js';
 import type { Hooks } from '../app/hooks.js';
 import type { PasswordHashParams } from './password.js';
 import type { OneTimeTokenStore } from './stores/one-time-tokens.js';

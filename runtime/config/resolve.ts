@@ -1,8 +1,8 @@
 // Resolves the `${VAR}` / `${VAR:-default}` references the spec left in its runtime settings (server,
 // stores, modules) against the process environment at start, with the loader's own rules
-// (spec/env-template.ts), and remembers where every resolved value came from for error messages.
-import type { ConfigValue, TemplatePart } from '../../spec/ir.js';
-import { MissingEnvError, rereadScalar, resolveTemplate, type Env } from '../../spec/env-template.js';
+// (shared/env-template.ts), and remembers where every resolved value came from for error messages.
+import type { ConfigValue, TemplatePart } from '../../shared/ir.js';
+import { MissingEnvError, rereadScalar, resolveTemplate, type Env } from '../../shared/env-template.js';
 
 export type { ConfigValue, Env };
 

@@ -16,8 +16,8 @@ import type {
   RoutePart,
   UploadBody,
 } from './types.js';
-import { createAjv } from './validation/ajv.js';
-import { coercionPlan } from './validation/coercion-plan.js';
+import { createAjv } from '../../shared/validation/ajv.js';
+import { coercionPlan } from '../../shared/validation/coercion-plan.js';
 
 /** A JSON Schema (2020-12) as route() accepts it. */
 export type JsonSchema = boolean | { readonly [keyword: string]: unknown };

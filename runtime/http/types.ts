@@ -21,11 +21,8 @@ export interface CompiledValidator {
   errors?: ValidatorError[] | null;
 }
 
-/** How a text value from a query string or path is turned into the type its schema asks for. */
-export type ScalarCoercion = 'integer' | 'number' | 'boolean' | 'string' | 'null' | 'any';
-export type FieldCoercion = ScalarCoercion | { items: ScalarCoercion };
-/** Property name → coercion; computed once from the schema (by the generator, or by route() at boot). */
-export type CoercionPlan = Readonly<Record<string, FieldCoercion>>;
+import type { CoercionPlan } from '../../shared/validation/coercion-plan.js';
+export type { CoercionPlan, FieldCoercion, ScalarCoercion } from '../../shared/validation/coercion-plan.js';
 
 /** A validated request part (params or query): text values are coerced by plan, then validated. */
 export interface RoutePart {

@@ -10,8 +10,8 @@ import {
   type StreamResponseIR,
   type UploadBodyIR,
   type UploadLimitsIR,
-} from '../ir.js';
-import { formatSize, parseSize, SIZE_FORMS, sizeUnitLike } from '../size.js';
+} from '../../shared/ir.js';
+import { formatSize, parseSize, SIZE_FORMS, sizeUnitLike } from '../../shared/size.js';
 import { asMap, entry, type LoadContext, type Path } from './context.js';
 import { at, describeNode } from './describe.js';
 import { SVC_SCHEMA } from './package-files.js';

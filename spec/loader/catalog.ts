@@ -1,5 +1,5 @@
 // The built-in error catalog (spec/errors.yaml): every code svckit itself answers or refuses to boot with.
-import type { ErrorIR } from '../ir.js';
+import type { ErrorIR } from '../../shared/ir.js';
 import { asMap, entry } from './context.js';
 import { errorFromFields } from './declarations.js';
 import { CATALOG_SCHEMA, defaultCatalogFile, publishedSchemas } from './package-files.js';

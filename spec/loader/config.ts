@@ -1,6 +1,6 @@
 // Runtime settings (server, stores, modules) as the IR keeps them: `${VAR}` references stay templates so
 // the generated config resolves them when the service starts, with server defaults filled in.
-import type { ConfigValue } from '../ir.js';
+import type { ConfigValue } from '../../shared/ir.js';
 import { entry, type LoadContext } from './context.js';
 import { setOwn, type MapNode, type Node } from './yaml-tree.js';
 

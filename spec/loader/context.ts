@@ -1,6 +1,6 @@
 // What every check of one spec load shares: the file, the problem list, the schema checkers, and the
 // names declared so far (resources, error codes, custom meta keys).
-import type { ErrorIR, JsonSchema, MetaKeyIR } from '../ir.js';
+import type { ErrorIR, JsonSchema, MetaKeyIR } from '../../shared/ir.js';
 import type { Problems } from './problems.js';
 import { SchemaCompiler } from './schema-ajv.js';
 import { SchemaLinter } from './schema-lint.js';

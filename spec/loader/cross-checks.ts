@@ -1,7 +1,7 @@
 // Checks across routes: one route per method and path shape, unique MCP tool names, and MCP tools whose
 // input (params + query + body merged into one flat object) is well defined and whose bodies are JSON.
-import { isStreamResponse, type JsonSchema, type RouteIR } from '../ir.js';
-import { deriveToolName } from '../tool-name.js';
+import { isStreamResponse, type JsonSchema, type RouteIR } from '../../shared/ir.js';
+import { deriveToolName } from '../../shared/tool-name.js';
 import { asMap, entry, type LoadContext } from './context.js';
 import { pathShape } from './route-path.js';
 import { INCOMPLETE } from './routes.js';

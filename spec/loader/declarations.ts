@@ -1,5 +1,5 @@
 // The document's declarations other than routes: resources, error codes and custom meta keys.
-import type { ErrorIR, MetaKeyIR, ResourceIR } from '../ir.js';
+import type { ErrorIR, MetaKeyIR, ResourceIR } from '../../shared/ir.js';
 import { asMap, asString, entry, type LoadContext, type MetaKeyEntry, type Path } from './context.js';
 import { toPlain, type MapNode, type Node } from './yaml-tree.js';
 import { BUILT_IN_META_KEYS } from './meta.js';

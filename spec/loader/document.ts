@@ -1,7 +1,7 @@
 // Loading a whole spec document (svc.config.yaml, or a module spec) into the IR: structure against the
 // published schema, then declarations, routes and cross-checks; every problem found is thrown together.
-import type { Env } from '../env-template.js';
-import type { ModuleIR, SpecIR } from '../ir.js';
+import type { Env } from '../../shared/env-template.js';
+import type { ModuleIR, SpecIR } from '../../shared/ir.js';
 import { readCatalog } from './catalog.js';
 import { loadConfig } from './config.js';
 import { asMap, asString, entry, LoadContext } from './context.js';

@@ -1,6 +1,6 @@
 // Route meta: the built-in keys (typed in svc.schema.json#/$defs/meta) and the custom keys the document
 // declares under metaKeys. Anything else is a typo until proven otherwise, so it is an error.
-import type { RouteMetaIR } from '../ir.js';
+import type { RouteMetaIR } from '../../shared/ir.js';
 import { type LoadContext, type Path } from './context.js';
 import { at, describeNode } from './describe.js';
 import { publishedSchemas, SVC_SCHEMA } from './package-files.js';

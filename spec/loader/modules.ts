@@ -6,7 +6,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { parseDuration } from '../duration.js';
+import { parseDuration } from '../../shared/duration.js';
 import {
   RESOURCE_REF_PREFIX,
   type JsonSchema,
@@ -15,7 +15,7 @@ import {
   type RouteIR,
   type SourceLocation,
   type SpecIR,
-} from '../ir.js';
+} from '../../shared/ir.js';
 import { asMap, asScalar, entry, type LoadContext } from './context.js';
 import { packageRoot } from './package-files.js';
 import { displayPath } from './problems.js';

@@ -1,7 +1,7 @@
 // Spec problems: every mistake the loader finds, with file:line:column, a message and a one-line hint.
 // The loader collects as many as it can and throws them together as one SpecError.
 import { isAbsolute, relative } from 'node:path';
-import type { SourceLocation } from '../ir.js';
+import type { SourceLocation } from '../../shared/ir.js';
 
 export interface SpecProblem {
   /** Absolute path of the file at fault. */

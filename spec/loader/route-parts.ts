@@ -1,7 +1,7 @@
 // The input and output parts of a route: params, query, body, response and its error codes, each
 // normalised to the IR's shape (object schemas for params and query, a body wrapper, status → schema).
-import type { BodyIR, JsonSchema, JsonSchemaObject, ResponseIR } from '../ir.js';
-import { RESOURCE_REF_PREFIX } from '../ir.js';
+import type { BodyIR, JsonSchema, JsonSchemaObject, ResponseIR } from '../../shared/ir.js';
+import { RESOURCE_REF_PREFIX } from '../../shared/ir.js';
 import { asMap, asString, entry, type LoadContext, type Path } from './context.js';
 import {
   BINARY_BODY_METHODS,

@@ -1,5 +1,5 @@
 // Routes: each one normalised into a RouteIR, then the checks that need all of them (cross-checks.ts).
-import type { HttpMethod, RouteIR } from '../ir.js';
+import type { HttpMethod, RouteIR } from '../../shared/ir.js';
 import { asMap, asScalar, asString, entry, type LoadContext } from './context.js';
 import { loadMeta } from './meta.js';
 import { loadBody, loadParams, loadQuery, loadResponses, loadRouteErrors } from './route-parts.js';

@@ -2,9 +2,9 @@
 // strict-mode compile with the same ajv configuration the generated validators use (createAjv), so a spec
 // that loads is a spec whose validators compile. Errors are mapped back onto the YAML positions.
 import type { ErrorObject } from 'ajv';
-import type { JsonSchema } from '../ir.js';
-import { RESOURCE_REF_PREFIX } from '../ir.js';
-import { createAjv } from '../../runtime/http/validation/ajv.js';
+import type { JsonSchema } from '../../shared/ir.js';
+import { RESOURCE_REF_PREFIX } from '../../shared/ir.js';
+import { createAjv } from '../../shared/validation/ajv.js';
 import { at, describeNode, TYPE_WORDS } from './describe.js';
 import type { Finding } from './structure.js';
 import { nodeAtPointer, type Node } from './yaml-tree.js';

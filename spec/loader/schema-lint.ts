@@ -2,7 +2,7 @@
 // keyword's own position: unknown keywords (with did-you-mean), bad `type` names, unknown `format`s,
 // invalid regular expressions, `$ref`s that are not `#/resources/<Name>`, required names with no property.
 // What is left (wrong keyword value types, strict-mode rules) is checked by ajv afterwards (schema-ajv.ts).
-import { RESOURCE_REF_PREFIX } from '../ir.js';
+import { RESOURCE_REF_PREFIX } from '../../shared/ir.js';
 import { metaAjv } from './schema-ajv.js';
 import { at, describeNode } from './describe.js';
 import type { Finding } from './structure.js';

@@ -1,7 +1,7 @@
 // Reading a spec file into a located tree, reporting an unreadable file like any other problem.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Env } from '../env-template.js';
+import type { Env } from '../../shared/env-template.js';
 import type { Problems } from './problems.js';
 import { parseYaml, type Node } from './yaml-tree.js';
 

@@ -2,7 +2,7 @@
 // The schema stays the single source of truth for the document's shape; this walker interprets the small
 // subset of keywords those files use and turns each failure into a located problem with a hint.
 // Definitions listed in `delegated` (embedded schemas, body, query, meta) are left to the semantic checks.
-import type { SourceLocation } from '../ir.js';
+import type { SourceLocation } from '../../shared/ir.js';
 import { at, describeNode, inWhere, inlineYaml, nodeTypes, quoteList } from './describe.js';
 import { describeValue, SchemaDocs, type Located, type Schema, type SchemaObject } from './schema-docs.js';
 import { closest, suggestionHint } from './suggest.js';

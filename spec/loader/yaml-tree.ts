@@ -11,8 +11,8 @@ import {
   type Document,
   type Node as YamlNode,
 } from 'yaml';
-import type { SourceLocation, TemplatePart } from '../ir.js';
-import { parseTemplate, rereadScalar, type Env } from '../env-template.js';
+import type { SourceLocation, TemplatePart } from '../../shared/ir.js';
+import { parseTemplate, rereadScalar, type Env } from '../../shared/env-template.js';
 import type { Problems } from './problems.js';
 
 export interface MapEntry {

@@ -6,7 +6,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rawBody, route, upload } from 'svckit';
 import { emitOpenApi, type OpenApiDocument } from '../../generator/emit-openapi.js';
-import type { OpenApiOperation } from '../../spec/openapi/types.js';
+import type { OpenApiOperation } from '../../shared/openapi/types.js';
 import { describeRoute } from '../../runtime/edge/openapi/route-operation.js';
 import { filesIr } from './files-fixture.js';
 
@@ -179,7 +179,7 @@ describe('openapi.json: streamed responses', () => {
   });
 });
 
-// The document openapiPlugin serves describes handwritten byte routes with the same rule (spec/openapi/).
+// The document openapiPlugin serves describes handwritten byte routes with the same rule (shared/openapi/).
 describe('openapi.json and the served document describe byte routes alike', () => {
   async function specOperations() {
     const ir = await filesIr();

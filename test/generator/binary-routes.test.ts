@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitMcpTools } from '../../generator/emit-mcp-tools.js';
 import { emitRoutes } from '../../generator/emit-routes.js';
 import { impliedErrorCodes } from '../../generator/route-errors.js';
-import type { SpecIR } from '../../spec/ir.js';
+import type { SpecIR } from '../../shared/ir.js';
 import { filesIr } from './files-fixture.js';
 import { route, spec } from './fixtures.js';
 import { createProject, generateInto, REPO_ROOT, type TestProject } from './project.js';

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { BootError } from 'svckit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSvcConfig, type ConfigSpec, type SvcConfig } from '../../runtime/config/index.js';
-import type { ConfigValue } from '../../spec/ir.js';
+import type { ConfigValue } from '../../shared/ir.js';
 import { notesSpec } from './fixtures.js';
 import { createProject, generateInto, type TestProject } from './project.js';
 

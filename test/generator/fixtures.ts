@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import type { ErrorIR, JsonSchema, ResourceIR, RouteIR, SourceLocation, SpecIR } from '../../spec/ir.js';
+import type { ErrorIR, JsonSchema, ResourceIR, RouteIR, SourceLocation, SpecIR } from '../../shared/ir.js';
 
 export const SPEC_FILE = '/project/svc.config.yaml';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emitMcpTools, type McpToolSchema } from '../../generator/emit-mcp-tools.js';
-import { createAjv } from '../../runtime/http/validation/ajv.js';
-import type { RouteIR } from '../../spec/ir.js';
+import { createAjv } from '../../shared/validation/ajv.js';
+import type { RouteIR } from '../../shared/ir.js';
 import { HEADER, notesIr } from './client-fixture/spec.js';
 
 const { $comment, tools } = emitMcpTools(notesIr(), { header: HEADER });

@@ -13,7 +13,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cacheFile } from '../../generator/build-cache.js';
 import { emitOpenApi, type OpenApiDocument } from '../../generator/emit-openapi.js';
 import { apiSurface } from '../../generator/modules.js';
-import type { ConfigValue } from '../../spec/ir.js';
+import type { ConfigValue } from '../../shared/ir.js';
 import { createProject, REPO_ROOT, type TestProject } from './project.js';
 import { spec as specIr, route } from './fixtures.js';
 import { compileStrict } from './ts-compile.js';

@@ -1,12 +1,12 @@
 // generator/route-errors.ts: the one rule for which codes a route can answer (OpenAPI, client and docs read it).
 import { describe, expect, it } from 'vitest';
 import { impliedErrorCodes, routeErrorCodes, routeErrorsByStatus } from '../../generator/route-errors.js';
-import type { RouteIR } from '../../spec/ir.js';
+import type { RouteIR } from '../../shared/ir.js';
 import { rawBody, route, upload, type Route } from 'svckit';
 import {
   impliedErrorCodes as sharedImpliedErrorCodes,
   routeErrorFacts,
-} from '../../spec/openapi/error-codes.js';
+} from '../../shared/openapi/error-codes.js';
 import { notesIr } from './client-fixture/spec.js';
 
 const ir = notesIr();
@@ -114,7 +114,7 @@ describe('routeErrorsByStatus', () => {
   });
 });
 
-// The runtime describes handwritten routes' errors by the same rule (spec/openapi/error-codes.ts): a route()
+// The runtime describes handwritten routes' errors by the same rule (shared/openapi/error-codes.ts): a route()
 // written to match a spec route must be read as the same facts, so it documents the same implied codes.
 describe('the shared error-code rule reads a spec route and a route() alike', () => {
   const handler = () => ({});

@@ -4,9 +4,9 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { route } from 'svckit';
 import { emitOpenApi, type OpenApiDocument } from '../../generator/emit-openapi.js';
-import type { OpenApiOperation } from '../../spec/openapi/types.js';
+import type { OpenApiOperation } from '../../shared/openapi/types.js';
 import { describeRoute } from '../../runtime/edge/openapi/route-operation.js';
-import type { JsonSchemaObject } from '../../spec/ir.js';
+import type { JsonSchemaObject } from '../../shared/ir.js';
 import { HEADER, notesIr } from './client-fixture/spec.js';
 
 const document = emitOpenApi(notesIr(), { header: HEADER });
@@ -355,7 +355,7 @@ describe('emitOpenApi: error responses', () => {
   });
 });
 
-// The document openapiPlugin serves describes handwritten routes with the same rule (spec/openapi/): a
+// The document openapiPlugin serves describes handwritten routes with the same rule (shared/openapi/): a
 // route() written to match a spec route gets the operation the generator writes for it.
 describe('emitOpenApi and the served document share one operation rule', () => {
   const bearer = [{ bearerAuth: [] }];

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateFiles } from '../../generator/index.js';
-import type { SpecIR } from '../../spec/ir.js';
+import type { SpecIR } from '../../shared/ir.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

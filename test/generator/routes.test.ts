@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { Route, RouteDefinition } from 'svckit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitRoutes, successStatus } from '../../generator/emit-routes.js';
-import type { SpecIR } from '../../spec/ir.js';
+import type { SpecIR } from '../../shared/ir.js';
 import { adapters } from '../http/harness.js';
 import { notesSpec, route } from './fixtures.js';
 import { createProject, generateInto, type TestProject } from './project.js';

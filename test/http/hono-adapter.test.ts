@@ -24,7 +24,7 @@ import {
   honoPlugin,
   type HonoPluginOptions,
 } from 'svckit/hono';
-import { HonoSvcReply } from '../../runtime/adapters/hono-reply.js';
+import { HonoSvcReply } from '../../runtime/adapters/hono/reply.js';
 import { call, parseRawResponse, rawRequest, rawSocket } from './harness.js';
 
 const routes = [

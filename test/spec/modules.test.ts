@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { createAjv } from '../../runtime/http/validation/ajv.js';
+import { createAjv } from '../../shared/validation/ajv.js';
 import { HEAD, expectOnly, load, loadModule, problemsOf } from './helpers.js';
 
 const AUTH_YAML = fileURLToPath(new URL('../../spec/modules/auth.yaml', import.meta.url));

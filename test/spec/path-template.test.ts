@@ -1,6 +1,6 @@
 // One rule for path templates across the OpenAPI documents and MCP tools: a parameter is a whole segment.
 import { describe, expect, it } from 'vitest';
-import { openApiPath, templateParameterNames } from '../../spec/path-template.js';
+import { openApiPath, templateParameterNames } from '../../shared/path-template.js';
 
 describe('path templates', () => {
   it('reads a parameter as a whole segment, as the routers match it', () => {

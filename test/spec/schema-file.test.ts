@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { createAjv } from '../../runtime/http/validation/ajv.js';
+import { createAjv } from '../../shared/validation/ajv.js';
 
 const read = (path: string) => readFileSync(fileURLToPath(new URL(path, import.meta.url)), 'utf8');
 const svcSchema = JSON.parse(read('../../spec/svc.schema.json')) as object;

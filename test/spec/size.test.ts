@@ -1,6 +1,6 @@
 // Sizes as svc writes them (DESIGN §10): bytes, or a number with a decimal or binary unit.
 import { describe, expect, it } from 'vitest';
-import { formatSize, parseSize, sizeUnitLike } from '../../spec/size.js';
+import { formatSize, parseSize, sizeUnitLike } from '../../shared/size.js';
 
 describe('parseSize', () => {
   it('reads bytes, digit strings and every unit exactly', () => {

@@ -6,10 +6,10 @@ import type { App, Plugin } from '../../app/app.js';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { JSON_CONTENT_TYPE } from '../../http/reply-mapping.js';
 import type { Route } from '../../http/types.js';
-import type { OpenApiTag } from '../../../spec/openapi/types.js';
+import type { OpenApiTag } from '../../../shared/openapi/types.js';
 import { servedDocument } from './served-document.js';
 
-export type { OpenApiTag } from '../../../spec/openapi/types.js';
+export type { OpenApiTag } from '../../../shared/openapi/types.js';
 
 export interface OpenapiPluginOptions {
   /**

@@ -1,25 +1,28 @@
 // A registered route the generated document does not describe (a handwritten route(), a module route such as
 // /mcp) as an OpenAPI operation, from what the route itself carries: the JSON Schemas route() keeps beside its
 // validators, the response map, the success status and the meta. The operation rule itself is shared with the
-// generator (spec/openapi/operation.ts), so both describe a route alike.
+// generator (shared/openapi/operation.ts), so both describe a route alike.
 import { catalog } from '../../../generated/modules/errors.js';
-import type { JsonSchema, JsonSchemaObject, ResponseIR } from '../../../spec/ir.js';
-import type { UploadLimitsDescription } from '../../../spec/openapi/binary-bodies.js';
+import type { JsonSchema, JsonSchemaObject, ResponseIR } from '../../../shared/ir.js';
+import type { UploadLimitsDescription } from '../../../shared/openapi/binary-bodies.js';
 import {
   groupErrorsByStatus,
   impliedErrorCodes,
   orderErrorCodes,
   routeErrorFacts,
   type ErrorCatalogEntry,
-} from '../../../spec/openapi/error-codes.js';
+} from '../../../shared/openapi/error-codes.js';
 import {
   declaredResponses,
   pathParameterNames,
   routeOperation,
   type OperationBody,
-} from '../../../spec/openapi/operation.js';
-import type { OpenApiOperation, OpenApiSecurityRequirement } from '../../../spec/openapi/types.js';
-import { DEFAULT_IDEMPOTENCY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH } from '../../idempotency/headers.js';
+} from '../../../shared/openapi/operation.js';
+import type { OpenApiOperation, OpenApiSecurityRequirement } from '../../../shared/openapi/types.js';
+import {
+  DEFAULT_IDEMPOTENCY_HEADER,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+} from '../../../shared/idempotency-headers.js';
 import { DEFAULT_RAW_BODY_LIMIT } from '../../http/raw-body.js';
 import type { FieldCoercion, Route, RoutePart, UploadLimits } from '../../http/types.js';
 import { DEFAULT_UPLOAD_LIMITS } from '../../http/upload/options.js';

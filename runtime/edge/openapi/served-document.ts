@@ -8,12 +8,12 @@ import {
   OAS_31_DIALECT,
   OPENAPI_VERSION,
   relativeServers,
-} from '../../../spec/openapi/document.js';
-import { errorEnvelopeSchemas } from '../../../spec/openapi/error-responses.js';
-import { openApiPath, pathParameterNames } from '../../../spec/openapi/operation.js';
-import { bearerSecurity, requirementOf } from '../../../spec/openapi/security.js';
-import type { OpenApiSecurityRequirement, OpenApiTag } from '../../../spec/openapi/types.js';
-import { deriveToolName } from '../../../spec/tool-name.js';
+} from '../../../shared/openapi/document.js';
+import { errorEnvelopeSchemas } from '../../../shared/openapi/error-responses.js';
+import { openApiPath, pathParameterNames } from '../../../shared/openapi/operation.js';
+import { bearerSecurity, requirementOf } from '../../../shared/openapi/security.js';
+import type { OpenApiSecurityRequirement, OpenApiTag } from '../../../shared/openapi/types.js';
+import { deriveToolName } from '../../../shared/tool-name.js';
 import type { Route } from '../../http/types.js';
 import { describeRoute } from './route-operation.js';
 

@@ -1,5 +1,5 @@
 // The clientInfo McpClient introduces itself with by default: svckit and the installed package's version.
-import { packageVersion } from '../../../spec/loader/package-files.js';
+import { packageVersion } from '../../../shared/package-root.js';
 import type { Implementation } from '../protocol/types.js';
 
 let cached: Implementation | undefined;

@@ -1,10 +1,10 @@
 // The tools an app exposes: one per route with `meta.mcp`, described by the tools document `svc build`
 // writes (generated/mcp-tools.json) or, for a handwritten route the document does not know, derived here
 // from the route's own schemas. Built once at boot; tools/list and tools/call read it.
-import { templateParameterNames } from '../../../spec/path-template.js';
+import { templateParameterNames } from '../../../shared/path-template.js';
 import { errors } from '../../../generated/modules/errors.js';
-import { toolAnnotations } from '../../../spec/tool-annotations.js';
-import { deriveToolName } from '../../../spec/tool-name.js';
+import { toolAnnotations } from '../../../shared/tool-annotations.js';
+import { deriveToolName } from '../../../shared/tool-name.js';
 import type { DetailsRedactor } from '../../http/envelope.js';
 import type { CompiledRoute } from '../../http/pipeline.js';
 import type { Route } from '../../http/types.js';

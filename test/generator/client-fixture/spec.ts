@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import type { ErrorIR, JsonSchemaObject, RouteIR, SpecIR } from '../../../spec/ir.js';
+import type { ErrorIR, JsonSchemaObject, RouteIR, SpecIR } from '../../../shared/ir.js';
 
 const loc = { file: '/app/svc.config.yaml', line: 1, column: 1 };
 

@@ -6,7 +6,7 @@
 import type { Hono } from 'hono';
 import { getPath, getPathNoStrict } from 'hono/utils/url';
 import { IncomingMessage } from 'node:http';
-import { originForm, pathOf } from '../http/url.js';
+import { originForm, pathOf } from '../../http/url.js';
 
 type GetPath = Hono['getPath'];
 

@@ -1,9 +1,9 @@
 // The node:http server an Express application listens on: svc's request timeout, client errors answered in
 // the envelope, and a close that ends keep-alive connections instead of waiting for their idle timeout.
 import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
-import type { ClientError } from '../http/client-error.js';
+import type { ClientError } from '../../http/client-error.js';
 import type { Duplex } from 'node:stream';
-import { listenOn, type ServerAddress } from './node-listen.js';
+import { listenOn, type ServerAddress } from '../node/listen.js';
 
 /** Fraction of the request timeout after which node checks for late requests (node's default is 30 s). */
 const CHECKS_PER_TIMEOUT = 10;

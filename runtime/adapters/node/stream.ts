@@ -4,7 +4,7 @@
 // because a half-sent body cannot be turned into an error envelope any more.
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import { hasNoBody } from '../http/status.js';
+import { hasNoBody } from '../../http/status.js';
 
 export function writeNodeStream(
   response: ServerResponse,

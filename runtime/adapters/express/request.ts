@@ -5,15 +5,15 @@
 // type, while svc has already serialised the body and sends an ETag only on `meta.etag` routes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { BodyKind } from '../http/body.js';
-import { parseFormEncoded, queryStringOf } from '../http/query.js';
-import { REQUEST_ID_HEADER } from '../http/request-id.js';
-import { originForm, pathOf } from '../http/url.js';
-import type { HttpMethod, ReplySink, RequestContext, RequestHeaders, SvcRequest } from '../http/types.js';
-import { capturedBodyOf } from './express-body.js';
-import { WILDCARD_PARAM } from './express-paths.js';
-import { writeNodeStream } from './node-stream.js';
-import { checkedStatus, hasNoBody } from '../http/status.js';
+import type { BodyKind } from '../../http/body.js';
+import { parseFormEncoded, queryStringOf } from '../../http/query.js';
+import { REQUEST_ID_HEADER } from '../../http/request-id.js';
+import { originForm, pathOf } from '../../http/url.js';
+import type { HttpMethod, ReplySink, RequestContext, RequestHeaders, SvcRequest } from '../../http/types.js';
+import { capturedBodyOf } from './body.js';
+import { WILDCARD_PARAM } from './paths.js';
+import { writeNodeStream } from '../node/stream.js';
+import { checkedStatus, hasNoBody } from '../../http/status.js';
 
 /** What svc reads from an Express request: node's request plus Express's `ip` and matched `params`. */
 export interface ExpressRequestLike extends IncomingMessage {

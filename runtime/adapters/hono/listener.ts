@@ -9,7 +9,7 @@
 // its usual path untouched.
 import { getRequestListener, RequestError } from '@hono/node-server';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { originForm } from '../http/url.js';
+import { originForm } from '../../http/url.js';
 
 type FetchCallback = Parameters<typeof getRequestListener>[0];
 

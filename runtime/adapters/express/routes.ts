@@ -4,14 +4,14 @@
 // layer per path instead of one per method. Per request: the neutral request and reply, the body by svc's
 // rules (or what an application-wide parser left), then the route's pipeline.
 import type { NextFunction, Request, Response, Router } from 'express';
-import { errors } from '../../generated/modules/errors.js';
-import { bodyKindOf, parseBody } from '../http/body.js';
-import type { PreparedHttp } from '../http/boot.js';
-import { routeShape } from '../http/meta-checks.js';
-import type { CompiledRoute, Pipeline } from '../http/pipeline.js';
-import { announcesBody, bodyConsumed, bodyFromAppParser, readBodyText } from './express-body.js';
-import { compareTemplates, expressPath } from './express-paths.js';
-import { ExpressSvcReply, ExpressSvcRequest } from './express-request.js';
+import { errors } from '../../../generated/modules/errors.js';
+import { bodyKindOf, parseBody } from '../../http/body.js';
+import type { PreparedHttp } from '../../http/boot.js';
+import { routeShape } from '../../http/meta-checks.js';
+import type { CompiledRoute, Pipeline } from '../../http/pipeline.js';
+import { announcesBody, bodyConsumed, bodyFromAppParser, readBodyText } from './body.js';
+import { compareTemplates, expressPath } from './paths.js';
+import { ExpressSvcReply, ExpressSvcRequest } from './request.js';
 
 /** One route as the dispatcher needs it, resolved at boot. */
 interface MountedRoute {

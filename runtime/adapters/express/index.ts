@@ -3,26 +3,26 @@
 // application's own with its middleware). Everything HTTP-semantic lives in runtime/http; this maps Express
 // onto it. Errors Express raises itself and the neutral 404/405 answer in svc's envelope from middleware
 // mounted last, on `app:booted`.
-import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import express, { Router, type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Server } from 'node:http';
-import type { App, HttpServer, ListeningAddress, Plugin } from '../app/app.js';
-import { errors } from '../../generated/modules/errors.js';
-import { prepareHttp, publishRoutes, type AdapterOptions, type PreparedHttp } from '../http/boot.js';
-import { clientErrorListener } from '../http/client-error.js';
-import { SvcError } from '../http/errors.js';
-import { frameworkClientError } from '../http/framework-errors.js';
-import type { Pipeline } from '../http/pipeline.js';
-import { REQUEST_ID_HEADER, requestIdFrom } from '../http/request-id.js';
-import { originForm, pathOf } from '../http/url.js';
-import { mountRoutes } from './express-routes.js';
-import { ExpressSvcReply, ExpressSvcRequest } from './express-request.js';
-import { ExpressServer } from './express-server.js';
-import { DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT_MS } from '../http/limits.js';
+import type { App, HttpServer, ListeningAddress, Plugin } from '../../app/app.js';
+import { errors } from '../../../generated/modules/errors.js';
+import { prepareHttp, publishRoutes, type AdapterOptions, type PreparedHttp } from '../../http/boot.js';
+import { clientErrorListener } from '../../http/client-error.js';
+import { SvcError } from '../../http/errors.js';
+import { frameworkClientError } from '../../http/framework-errors.js';
+import type { Pipeline } from '../../http/pipeline.js';
+import { REQUEST_ID_HEADER, requestIdFrom } from '../../http/request-id.js';
+import { originForm, pathOf } from '../../http/url.js';
+import { mountRoutes } from './routes.js';
+import { ExpressSvcReply, ExpressSvcRequest } from './request.js';
+import { ExpressServer } from './server.js';
+import { DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT_MS } from '../../http/limits.js';
 
 export { DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT_MS };
 
-export { captureRawBody } from './express-body.js';
+export { captureRawBody } from './body.js';
 
 export interface ExpressPluginOptions extends AdapterOptions {
   /**

@@ -6,13 +6,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { bodyKindOf, type BodyKind } from '../http/body.js';
-import { lowerHeaderName } from '../http/header-name.js';
-import { REQUEST_ID_HEADER } from '../http/request-id.js';
-import { writeNodeStream } from './node-stream.js';
-import { originForm, pathOf } from '../http/url.js';
-import type { HttpMethod, ReplySink, RequestContext, RequestHeaders, SvcRequest } from '../http/types.js';
-import { checkedStatus, hasNoBody } from '../http/status.js';
+import { bodyKindOf, type BodyKind } from '../../http/body.js';
+import { lowerHeaderName } from '../../http/header-name.js';
+import { REQUEST_ID_HEADER } from '../../http/request-id.js';
+import { writeNodeStream } from '../node/stream.js';
+import { originForm, pathOf } from '../../http/url.js';
+import type { HttpMethod, ReplySink, RequestContext, RequestHeaders, SvcRequest } from '../../http/types.js';
+import { checkedStatus, hasNoBody } from '../../http/status.js';
 
 const NO_PARAMS: Record<string, string> = Object.freeze(Object.create(null) as Record<string, string>);
 

@@ -2,24 +2,24 @@
 // the shared boot checks and mounts every route on a Hono app (yours or a new one). The app's fetch handler
 // runs anywhere Hono runs (Bun, Deno, Workers: `plugin.fetch`); on Node, `app.listen()` serves it through
 // @hono/node-server. Everything HTTP-semantic lives in runtime/http; this maps Hono onto it.
-import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { RequestError } from '@hono/node-server';
 import { Hono, type Context, type Env, type Schema } from 'hono';
 import type { BlankEnv } from 'hono/types';
 import { createServer, type Server } from 'node:http';
-import type { App, HttpServer, ListeningAddress, Plugin } from '../app/app.js';
-import { prepareHttp, publishRoutes, type AdapterOptions } from '../http/boot.js';
-import { clientErrorListener } from '../http/client-error.js';
-import { frameworkClientError } from '../http/framework-errors.js';
-import type { Pipeline } from '../http/pipeline.js';
-import { REQUEST_ID_HEADER, requestIdFrom } from '../http/request-id.js';
-import { honoNodeListener } from './hono-listener.js';
-import { routeOnTargetAsSent } from './hono-path.js';
-import { HonoSvcReply } from './hono-reply.js';
-import { listenOn } from './node-listen.js';
-import type { ClientIpSource } from './hono-request.js';
-import { mountErrorHandler, mountNotFound, mountRoutes, type Runtime } from './hono-routes.js';
-import { DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT_MS } from '../http/limits.js';
+import type { App, HttpServer, ListeningAddress, Plugin } from '../../app/app.js';
+import { prepareHttp, publishRoutes, type AdapterOptions } from '../../http/boot.js';
+import { clientErrorListener } from '../../http/client-error.js';
+import { frameworkClientError } from '../../http/framework-errors.js';
+import type { Pipeline } from '../../http/pipeline.js';
+import { REQUEST_ID_HEADER, requestIdFrom } from '../../http/request-id.js';
+import { honoNodeListener } from './listener.js';
+import { routeOnTargetAsSent } from './path.js';
+import { HonoSvcReply } from './reply.js';
+import { listenOn } from '../node/listen.js';
+import type { ClientIpSource } from './request.js';
+import { mountErrorHandler, mountNotFound, mountRoutes, type Runtime } from './routes.js';
+import { DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT_MS } from '../../http/limits.js';
 
 export { DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT_MS };
 

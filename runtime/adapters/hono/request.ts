@@ -6,11 +6,11 @@ import type { Context } from 'hono';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
-import { bodyKindOf, type BodyKind } from '../http/body.js';
-import { parseFormEncoded } from '../http/query.js';
-import { CORRELATION_ID_HEADER, REQUEST_ID_HEADER } from '../http/request-id.js';
-import { originForm, pathOf } from '../http/url.js';
-import type { HttpMethod, RequestContext, RequestHeaders, SvcRequest } from '../http/types.js';
+import { bodyKindOf, type BodyKind } from '../../http/body.js';
+import { parseFormEncoded } from '../../http/query.js';
+import { CORRELATION_ID_HEADER, REQUEST_ID_HEADER } from '../../http/request-id.js';
+import { originForm, pathOf } from '../../http/url.js';
+import type { HttpMethod, RequestContext, RequestHeaders, SvcRequest } from '../../http/types.js';
 
 /** What the request needs to know about the route it is on (computed once, at boot). */
 export interface RouteFacts {

@@ -173,7 +173,7 @@ export type ConfigValue =
   | {
       $template: TemplatePart[];
       /** true when the value is exactly one reference at a key that takes more than text: the resolved text
-       *  is read as a YAML scalar (`port: ${PORT:-3000}` → 3000); see spec/env-template.ts resolveConfig. */
+       *  is read as a YAML scalar (`port: ${PORT:-3000}` → 3000); see shared/env-template.ts resolveConfig. */
       reread?: boolean;
     };
 

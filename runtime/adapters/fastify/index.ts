@@ -1,8 +1,8 @@
 // The Fastify adapter (`svckit/fastify`): an svc plugin that publishes its routes, runs the shared boot
 // checks, creates the Fastify instance with svc's parsers, ids and error handling, and mounts every route
 // through its specialised pipeline. Everything HTTP-semantic lives in runtime/http; this maps Fastify onto it.
-import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
-import { urlOf } from './node-listen.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
+import { urlOf } from '../node/listen.js';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -14,20 +14,20 @@ import Fastify, {
 import type { Server } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { App, HttpServer, ListeningAddress, Plugin } from '../app/app.js';
-import { errors } from '../../generated/modules/errors.js';
-import { parseBody } from '../http/body.js';
-import { prepareHttp, publishRoutes, type AdapterOptions, type PreparedHttp } from '../http/boot.js';
-import { clientErrorListener } from '../http/client-error.js';
-import { routeShape } from '../http/meta-checks.js';
-import { SvcError } from '../http/errors.js';
-import { frameworkClientError } from '../http/framework-errors.js';
-import type { CompiledRoute, Pipeline } from '../http/pipeline.js';
-import { parseFormEncoded } from '../http/query.js';
-import { requestIdFrom } from '../http/request-id.js';
-import { originForm, pathOf } from '../http/url.js';
-import { FastifySvcReply, FastifySvcRequest } from './fastify-request.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from '../http/limits.js';
+import type { App, HttpServer, ListeningAddress, Plugin } from '../../app/app.js';
+import { errors } from '../../../generated/modules/errors.js';
+import { parseBody } from '../../http/body.js';
+import { prepareHttp, publishRoutes, type AdapterOptions, type PreparedHttp } from '../../http/boot.js';
+import { clientErrorListener } from '../../http/client-error.js';
+import { routeShape } from '../../http/meta-checks.js';
+import { SvcError } from '../../http/errors.js';
+import { frameworkClientError } from '../../http/framework-errors.js';
+import type { CompiledRoute, Pipeline } from '../../http/pipeline.js';
+import { parseFormEncoded } from '../../http/query.js';
+import { requestIdFrom } from '../../http/request-id.js';
+import { originForm, pathOf } from '../../http/url.js';
+import { FastifySvcReply, FastifySvcRequest } from './request.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../http/limits.js';
 
 export { DEFAULT_REQUEST_TIMEOUT_MS };
 

@@ -1,6 +1,11 @@
 // Which type each query or path value must be parsed to. Computed from the part's object schema once:
 // by the generator (emitted into routes.ts) or by route() at boot. Unknown shapes stay text ('any').
-import type { CoercionPlan, FieldCoercion, ScalarCoercion } from '../types.js';
+
+/** How a text value from a query string or path is turned into the type its schema asks for. */
+export type ScalarCoercion = 'integer' | 'number' | 'boolean' | 'string' | 'null' | 'any';
+export type FieldCoercion = ScalarCoercion | { items: ScalarCoercion };
+/** Property name → coercion; computed once from the schema (by the generator, or by route() at boot). */
+export type CoercionPlan = Readonly<Record<string, FieldCoercion>>;
 
 type Schema = boolean | { [keyword: string]: unknown };
 

@@ -3,8 +3,8 @@
 // already consumed the stream: then svc takes what that parser left, and raw-body routes get the bytes the
 // parser's `verify: captureRawBody` hook kept.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errors } from '../../generated/modules/errors.js';
-import { hasPoisoningKey, parseBody } from '../http/body.js';
+import { errors } from '../../../generated/modules/errors.js';
+import { hasPoisoningKey, parseBody } from '../../http/body.js';
 
 const CAPTURED_BODY = Symbol('svckit.capturedBody');
 

@@ -3,16 +3,16 @@
 // (404/405 through app.notFound, errors Hono caught through app.onError).
 import type { Context, Hono, MiddlewareHandler, Next } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { errors } from '../../generated/modules/errors.js';
-import type { PreparedHttp } from '../http/boot.js';
-import { SvcError } from '../http/errors.js';
-import { frameworkClientError } from '../http/framework-errors.js';
-import type { CompiledRoute, Pipeline } from '../http/pipeline.js';
-import { REQUEST_ID_HEADER, requestIdFrom } from '../http/request-id.js';
-import type { RequestContext } from '../http/types.js';
-import { pathOf } from '../http/url.js';
-import { readConsumedBody, readRequestBody } from './hono-body.js';
-import { HonoSvcReply } from './hono-reply.js';
+import { errors } from '../../../generated/modules/errors.js';
+import type { PreparedHttp } from '../../http/boot.js';
+import { SvcError } from '../../http/errors.js';
+import { frameworkClientError } from '../../http/framework-errors.js';
+import type { CompiledRoute, Pipeline } from '../../http/pipeline.js';
+import { REQUEST_ID_HEADER, requestIdFrom } from '../../http/request-id.js';
+import type { RequestContext } from '../../http/types.js';
+import { pathOf } from '../../http/url.js';
+import { readConsumedBody, readRequestBody } from './body.js';
+import { HonoSvcReply } from './reply.js';
 import {
   HonoSvcRequest,
   idHeadersOf,
@@ -20,7 +20,7 @@ import {
   targetOf,
   type ClientIpSource,
   type RouteFacts,
-} from './hono-request.js';
+} from './request.js';
 
 /** Hono's own client errors (HTTPException 4xx) answer fixed codes and never echo Hono's message. */
 function normaliseHonoError(error: unknown): unknown {

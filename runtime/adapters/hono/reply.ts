@@ -5,13 +5,13 @@
 import type { Context } from 'hono';
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import { catalog } from '../../generated/modules/errors.js';
-import { lowerHeaderName } from '../http/header-name.js';
-import { JSON_CONTENT_TYPE } from '../http/reply-mapping.js';
-import { REQUEST_ID_HEADER } from '../http/request-id.js';
-import type { ReplySink } from '../http/types.js';
-import { pipeToWebStream } from './hono-stream.js';
-import { checkedStatus, hasNoBody } from '../http/status.js';
+import { catalog } from '../../../generated/modules/errors.js';
+import { lowerHeaderName } from '../../http/header-name.js';
+import { JSON_CONTENT_TYPE } from '../../http/reply-mapping.js';
+import { REQUEST_ID_HEADER } from '../../http/request-id.js';
+import type { ReplySink } from '../../http/types.js';
+import { pipeToWebStream } from './stream.js';
+import { checkedStatus, hasNoBody } from '../../http/status.js';
 
 type HeaderValue = string | number | string[];
 type HeaderRecord = Record<string, HeaderValue>;

@@ -3,9 +3,9 @@
 // On @hono/node-server the node request is read directly (no web-stream layer); elsewhere the web body is.
 import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
-import { errors } from '../../generated/modules/errors.js';
-import { parseBody } from '../http/body.js';
-import type { HonoSvcRequest } from './hono-request.js';
+import { errors } from '../../../generated/modules/errors.js';
+import { parseBody } from '../../http/body.js';
+import type { HonoSvcRequest } from './request.js';
 
 /** The declared body size, or undefined when none (or anything but plain decimal digits) was sent. */
 export function declaredLength(value: string | null | undefined): number | undefined {
