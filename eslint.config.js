@@ -1,6 +1,69 @@
 // Lint rules for the whole repo. Generated files are checked by `svc build --check`, not by lint.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layersPlugin } from './lint/layers.js';
+
+/** The runtime's feature folders: an app loads the ones it uses, so the kernel must not import them. */
+const RUNTIME_FEATURES = [
+  'runtime/auth',
+  'runtime/edge',
+  'runtime/mcp',
+  'runtime/idempotency',
+  'runtime/stores',
+  'runtime/adapters',
+];
+
+/**
+ * Who may import whom (docs/design.md, "Layers"): shared ← spec ← generator ← cli, and shared ←
+ * runtime, whose kernel (app, http, config) sits below its features. `generated/modules` is svckit's own
+ * compiled catalog, which the runtime and the generator read.
+ */
+const LAYER_ZONES = [
+  {
+    layer: 'shared',
+    forbid: ['spec', 'generator', 'runtime', 'cli', 'src', 'generated'],
+    reason: 'shared/ holds the pure rules every layer reads, so it reads none of them',
+  },
+  {
+    layer: 'spec',
+    forbid: ['generator', 'runtime', 'cli', 'src', 'generated'],
+    reason: 'the spec loader builds on shared/ only',
+  },
+  {
+    layer: 'generator',
+    forbid: ['runtime', 'cli', 'src'],
+    reason: 'the generator turns the IR into files from spec/ and shared/ only',
+  },
+  {
+    layer: 'runtime',
+    forbid: ['spec', 'generator', 'cli', 'src', 'templates', 'bin', 'generated'],
+    allow: ['generated/modules'],
+    reason:
+      "the runtime reads shared/ and svckit's generated/modules only, never the loader or the generator",
+  },
+  {
+    layer: 'runtime/app',
+    forbid: RUNTIME_FEATURES,
+    reason: 'the app kernel knows no feature; features plug in through plugins, buckets and the container',
+  },
+  {
+    layer: 'runtime/http',
+    forbid: RUNTIME_FEATURES,
+    reason: 'the HTTP pipeline knows no feature; features plug in through plugins, buckets and the container',
+  },
+  {
+    layer: 'runtime/core.ts',
+    forbid: RUNTIME_FEATURES,
+    // adapterPlugin loads only the adapter it is asked for, when asked.
+    allow: ['runtime/adapters/by-name.ts'],
+    reason: 'the svckit/core entry is the kernel alone, so an app that imports it loads no feature',
+  },
+  {
+    layer: 'runtime/config',
+    forbid: RUNTIME_FEATURES,
+    reason: 'option checks and config reading are a low layer every feature uses',
+  },
+];
 
 export default tseslint.config(
   {
@@ -10,10 +73,12 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    plugins: { layers: layersPlugin },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+      'layers/imports': ['error', { zones: LAYER_ZONES }],
     },
   },
 );

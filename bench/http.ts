@@ -3,7 +3,7 @@
 // - server-bound: each server capped at 40 % of a core (cgroup CPU quota), both loaded at once, so the server
 //   limits throughput and req/s compares the servers' efficiency. The targets are judged here.
 // - unthrottled: one server at a time on a full core; against a server as fast as Fastify autocannon, on the other
-//   core, saturates first (DESIGN §8), so req/s partly measures the load generator; server CPU per request is the
+//   core, saturates first, so req/s partly measures the load generator; server CPU per request is the
 //   figure to read there.
 import autocannon from 'autocannon';
 import { build } from '../generator/index.js';
@@ -265,7 +265,7 @@ export async function runHttpPair(pair: HttpPair, pairOptions: HttpBenchOptions)
     "  same time, so the server, not the load generator, limits throughput and the machine's drift hits both",
     '  alike: req/s compares the servers. The targets are judged in this regime.',
     '- **unthrottled**: one server at a time on a full core. autocannon saturates its core before a server as',
-    "  fast as Fastify does (DESIGN §8), so req/s there can also measure autocannon's cost per response, and svc's",
+    "  fast as Fastify does, so req/s there can also measure autocannon's cost per response, and svc's",
     '  responses carry the `x-request-id` header every svc response must echo (+52 bytes). Read the server CPU',
     '  column there.',
     ...notes.map((note) => `- ${note}`),

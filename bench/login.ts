@@ -1,4 +1,4 @@
-// The login bench (DESIGN §9: event-loop p99 delay < 20 ms while 50 clients sign in at once): 50 connections
+// The login bench (event-loop p99 delay < 20 ms while 50 clients sign in at once): 50 connections
 // POST /auth/login with the right password for the duration; the server measures its own event-loop delay
 // (bench/servers/svc-login.ts). scrypt runs on libuv's thread pool, so the loop stays free while hashes run.
 import autocannon from 'autocannon';

@@ -1,16 +1,18 @@
 // `npm run bench [-- <bench>...]`: runs the named benches (fastify, express, hono, edge, edge-memory, edge-security,
-// edge-metrics, edge-tracing, auth, mcp, login, upload, stores-jwt, stores-session, stores-login; all by default)
+// edge-metrics, edge-tracing, auth, mcp, login, upload, stores-jwt, stores-session, stores-login, startup; all by
+// default)
 // and writes their sections of bench/RESULTS.md.
 // The stores-* benches need PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test; they
 // create and drop a database svc_bench on that server) and Redis (REDIS_URL, default redis://127.0.0.1:6379).
 // BENCH_DURATION (seconds per HTTP measurement, default 4) and BENCH_RUNS (rounds, default 12 for the HTTP
-// pairs, 3 for login, 6 for stores-login and 5 for the upload) shorten or lengthen them;
+// pairs, 3 for login, 6 for stores-login, 5 for the upload and 15 for startup) shorten or lengthen them;
 // BENCH_ONLY_SERVER_BOUND=1 skips the unthrottled regime.
 import { cpus, loadavg } from 'node:os';
 import { prepareBenchSpec, runHttpPair, type HttpPair } from './http.js';
 import { pinSelf } from './lib/processes.js';
 import { writeSection } from './lib/results.js';
 import { runUploadBench } from './upload.js';
+import { runStartupBench, STARTUP_ID } from './startup.js';
 import { benchBearerHeaders } from './auth-token.js';
 import { runLoginBench } from './login.js';
 import { MCP_ID, MCP_PAIR, mcpNote } from './mcp.js';
@@ -85,7 +87,7 @@ const HTTP_PAIRS: HttpPair[] = [
 ];
 const UPLOAD_ID = 'upload';
 const LOGIN_ID = 'login';
-const KNOWN = [...HTTP_PAIRS.map((pair) => pair.id), MCP_ID, LOGIN_ID, UPLOAD_ID, ...STORES_IDS];
+const KNOWN = [...HTTP_PAIRS.map((pair) => pair.id), MCP_ID, LOGIN_ID, UPLOAD_ID, ...STORES_IDS, STARTUP_ID];
 
 const runsOverride = process.env.BENCH_RUNS === undefined ? undefined : Number(process.env.BENCH_RUNS);
 const httpOptions = {
@@ -114,7 +116,8 @@ async function report(id: string, section: string): Promise<void> {
   process.stdout.write(`${section}\n\nwritten to ${file}\n`);
 }
 
-await prepareBenchSpec();
+// Every bench but startup serves bench/spec's routes; startup's app declares its own.
+if (selected.some((id) => id !== STARTUP_ID)) await prepareBenchSpec();
 for (const pair of HTTP_PAIRS) {
   if (!selected.includes(pair.id)) continue;
   process.stdout.write(`bench ${pair.id}\n`);
@@ -151,4 +154,8 @@ if (selected.some((id) => STORES_IDS.includes(id))) {
   } finally {
     await cleanup();
   }
+}
+if (selected.includes(STARTUP_ID)) {
+  process.stdout.write(`bench ${STARTUP_ID}\n`);
+  await report(STARTUP_ID, await runStartupBench({ runs: runsOverride ?? 15 }));
 }

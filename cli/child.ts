@@ -1,30 +1,38 @@
 // Runs the project's TypeScript in a child node process and forwards termination signals to it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writesToProcessStreams, type CliIo } from './io.js';
 import { typescriptNodeFlags } from './project.js';
 
-export function spawnTypeScript(
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv = process.env,
-): ChildProcess {
-  return spawn(process.execPath, [...typescriptNodeFlags(), ...args], {
+/**
+ * The child shares svc's stdin, and its stdout and stderr too when svc writes to its own; otherwise (a command
+ * run in-process with other streams) the child's output is copied to `io`'s streams.
+ */
+export function spawnTypeScript(args: string[], cwd: string, io: CliIo): ChildProcess {
+  const shared = writesToProcessStreams(io);
+  const child = spawn(process.execPath, [...typescriptNodeFlags(), ...args], {
     cwd,
-    stdio: 'inherit',
-    env,
+    stdio: shared ? 'inherit' : ['inherit', 'pipe', 'pipe'],
+    env: io.env,
   });
+  if (!shared) {
+    child.stdout?.setEncoding('utf8').on('data', (text: string) => io.stdout.write(text));
+    child.stderr?.setEncoding('utf8').on('data', (text: string) => io.stderr.write(text));
+  }
+  return child;
 }
 
 /** Runs until the child exits; SIGINT/SIGTERM sent to svc are passed on. Resolves with the exit code. */
-export function runToExit(child: ChildProcess): Promise<number> {
+export function runToExit(child: ChildProcess, io: CliIo): Promise<number> {
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);
   return new Promise((resolve) => {
     child.on('error', (error) => {
-      process.stderr.write(`svc: could not start node: ${error.message}\n`);
+      io.stderr.write(`svc: could not start node: ${error.message}\n`);
       resolve(1);
     });
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': piped output is read to its end before the command returns.
+    child.on('close', (code, signal) => {
       process.off('SIGINT', forward);
       process.off('SIGTERM', forward);
       resolve(code ?? (signal === 'SIGINT' || signal === 'SIGTERM' ? 0 : 1));

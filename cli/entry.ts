@@ -5,11 +5,16 @@ import { resolveSvcConfig } from '../runtime/config/index.js';
 import { loadSpec } from '../spec/index.js';
 import { SPEC_FILE, specFile } from './project.js';
 
-export async function resolveEntry(dir: string, explicit: string | undefined): Promise<string> {
+/** `env`: values for the spec's `${VAR}` references. */
+export async function resolveEntry(
+  dir: string,
+  explicit: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
   let entry = explicit;
   if (entry === undefined) {
-    const spec = await loadSpec(specFile(dir));
-    entry = resolveSvcConfig({ ...spec, source: SPEC_FILE }).server.entry;
+    const spec = await loadSpec(specFile(dir), { env });
+    entry = resolveSvcConfig({ ...spec, source: SPEC_FILE }, env).server.entry;
   }
   const path = resolve(dir, entry);
   if (!existsSync(path)) {

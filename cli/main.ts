@@ -8,10 +8,11 @@ import { startCommand } from './commands/start.js';
 import { mcpCommand } from './commands/mcp.js';
 import { testCommand } from './commands/test.js';
 import { packageVersion } from '../shared/package-root.js';
+import { processIo, type CliIo } from './io.js';
 import { reportFailure } from './report.js';
 import { MAIN_USAGE, UsageError } from './usage.js';
 
-type Command = (args: string[]) => Promise<number>;
+type Command = (args: string[], io: CliIo) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   build: buildCommand,
@@ -24,24 +25,27 @@ const COMMANDS: Record<string, Command> = {
   init: initCommand,
 };
 
-/** Runs the command line and returns the exit code (the bin sets process.exitCode from it). */
-export async function run(argv: string[]): Promise<number> {
+/**
+ * Runs the command line and returns the exit code (the bin sets process.exitCode from it). `io` defaults to
+ * this process's streams, environment and directory; a test passes its own to run a command in-process.
+ */
+export async function run(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...args] = argv;
   try {
     if (name === undefined) throw new UsageError('svc: missing command.', MAIN_USAGE);
     if (name === '--help' || name === '-h' || name === 'help') {
-      process.stdout.write(`${MAIN_USAGE}\n`);
+      io.stdout.write(`${MAIN_USAGE}\n`);
       return 0;
     }
     if (name === '--version' || name === '-v') {
-      process.stdout.write(`${packageVersion()}\n`);
+      io.stdout.write(`${packageVersion()}\n`);
       return 0;
     }
     const command = COMMANDS[name];
     if (!command) throw new UsageError(`svc: unknown command '${name}'.`, MAIN_USAGE);
-    return await command(args);
+    return await command(args, io);
   } catch (error) {
-    return reportFailure(error, process.cwd());
+    return reportFailure(error, io);
   }
 }
 

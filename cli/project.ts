@@ -16,8 +16,9 @@ export const SVCKIT_ROOT = packageRoot();
 /** True when svckit runs from a source checkout (TypeScript sources present), not from a built package. */
 export const SVCKIT_FROM_SOURCE = existsSync(join(SVCKIT_ROOT, 'runtime', 'index.ts'));
 
-export function projectDir(dir: string | boolean | undefined): string {
-  return resolve(typeof dir === 'string' ? dir : process.cwd());
+/** `--dir`, resolved against the directory the command runs in (which it is by default). */
+export function projectDir(dir: string | boolean | undefined, cwd: string): string {
+  return resolve(cwd, typeof dir === 'string' ? dir : '.');
 }
 
 export function specFile(dir: string): string {

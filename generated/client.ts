@@ -90,7 +90,8 @@ export type ListNotesResponse =
   | Success<200, T.ListNotesResponse200>
   | Failure<400, ValidationError>
   | Failure<400, ApiError<'NOTE_CURSOR_INVALID'>>
-  | Failure<401, ApiError<'AUTH_REQUIRED'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
 
@@ -102,11 +103,13 @@ export type CreateNoteResponse =
   | Success<201, T.CreateNoteResponse201>
   | Failure<400, ValidationError>
   | Failure<400, ApiError<'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID'>>
-  | Failure<401, ApiError<'AUTH_REQUIRED'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
   | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
   | Failure<422, ApiError<'IDEMPOTENCY_KEY_REUSED'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Failure<507, ApiError<'NOTE_STORE_FULL'>>
   | Unexpected;
@@ -118,8 +121,9 @@ export interface GetNoteInput extends RequestOptions {
 export type GetNoteResponse =
   | Success<200, T.GetNoteResponse200>
   | Failure<400, ValidationError>
-  | Failure<401, ApiError<'AUTH_REQUIRED'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
   | Failure<404, ApiError<'NOTE_NOT_FOUND'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
 
@@ -132,10 +136,12 @@ export type UpdateNoteResponse =
   | Success<200, T.UpdateNoteResponse200>
   | Failure<400, ValidationError>
   | Failure<400, ApiError<'BAD_REQUEST'>>
-  | Failure<401, ApiError<'AUTH_REQUIRED'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
   | Failure<404, ApiError<'NOTE_NOT_FOUND'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
 
@@ -146,8 +152,10 @@ export interface DeleteNoteInput extends RequestOptions {
 export type DeleteNoteResponse =
   | Success<204, undefined>
   | Failure<400, ValidationError>
-  | Failure<401, ApiError<'AUTH_REQUIRED'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
   | Failure<404, ApiError<'NOTE_NOT_FOUND'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
 
@@ -159,6 +167,8 @@ export type RegisterResponse =
   | Success<201, T.RegisterResponse201>
   | Failure<400, ValidationError>
   | Failure<400, ApiError<'BAD_REQUEST'>>
+  | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
   | Failure<409, ApiError<'AUTH_EMAIL_TAKEN'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
@@ -174,8 +184,17 @@ export type LoginResponse =
   | Success<200, T.LoginResponse200>
   | Failure<400, ValidationError>
   | Failure<400, ApiError<'BAD_REQUEST'>>
-  | Failure<401, ApiError<'AUTH_INVALID_CREDENTIALS' | 'AUTH_MFA_INVALID_CODE' | 'AUTH_MFA_REQUIRED'>>
-  | Failure<403, ApiError<'AUTH_MFA_REQUIRED'>>
+  | Failure<
+      401,
+      ApiError<
+        | 'AUTH_INVALID_CREDENTIALS'
+        | 'AUTH_MFA_INVALID_CODE'
+        | 'AUTH_MFA_REQUIRED'
+        | 'AUTH_TOKEN_EXPIRED'
+        | 'AUTH_TOKEN_INVALID'
+      >
+    >
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
   | Failure<429, ApiError<'AUTH_LOCKED' | 'RATE_LIMITED'>>
@@ -190,9 +209,14 @@ export type RefreshResponse =
   | Success<200, T.RefreshResponse200>
   | Failure<400, ValidationError>
   | Failure<400, ApiError<'BAD_REQUEST'>>
-  | Failure<401, ApiError<'AUTH_REFRESH_INVALID' | 'AUTH_REFRESH_REUSED'>>
+  | Failure<
+      401,
+      ApiError<'AUTH_REFRESH_INVALID' | 'AUTH_REFRESH_REUSED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>
+    >
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
 
@@ -203,10 +227,14 @@ export interface LogoutInput extends RequestOptions {
 export type LogoutResponse =
   | Success<204, undefined>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'BAD_REQUEST'>>
+  | Failure<400, ApiError<'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID'>>
+  | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
   | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<422, ApiError<'IDEMPOTENCY_KEY_REUSED'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
 
@@ -214,7 +242,8 @@ export type MeInput = RequestOptions;
 
 export type MeResponse =
   | Success<200, T.MeResponse200>
-  | Failure<401, ApiError<'AUTH_REQUIRED'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
 
@@ -225,9 +254,13 @@ export interface RequestVerificationInput extends RequestOptions {
 export type RequestVerificationResponse =
   | Success<200, T.RequestVerificationResponse200>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'BAD_REQUEST'>>
+  | Failure<400, ApiError<'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID'>>
+  | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<422, ApiError<'IDEMPOTENCY_KEY_REUSED'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
@@ -239,10 +272,14 @@ export interface VerifyEmailInput extends RequestOptions {
 export type VerifyEmailResponse =
   | Success<200, T.VerifyEmailResponse200>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'AUTH_TOKEN_INVALID' | 'BAD_REQUEST'>>
-  | Failure<401, ApiError<'AUTH_TOKEN_INVALID'>>
+  | Failure<400, ApiError<'AUTH_TOKEN_INVALID' | 'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID'>>
+  | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<422, ApiError<'IDEMPOTENCY_KEY_REUSED'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'AUTH_UPDATE_UNSUPPORTED' | 'INTERNAL_ERROR'>>
   | Unexpected;
 
@@ -253,9 +290,13 @@ export interface ForgotPasswordInput extends RequestOptions {
 export type ForgotPasswordResponse =
   | Success<200, T.ForgotPasswordResponse200>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'BAD_REQUEST'>>
+  | Failure<400, ApiError<'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID'>>
+  | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<422, ApiError<'IDEMPOTENCY_KEY_REUSED'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
@@ -267,10 +308,14 @@ export interface ResetPasswordInput extends RequestOptions {
 export type ResetPasswordResponse =
   | Success<200, T.ResetPasswordResponse200>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'AUTH_TOKEN_INVALID' | 'BAD_REQUEST'>>
-  | Failure<401, ApiError<'AUTH_TOKEN_INVALID'>>
+  | Failure<400, ApiError<'AUTH_TOKEN_INVALID' | 'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID'>>
+  | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<422, ApiError<'IDEMPOTENCY_KEY_REUSED'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'AUTH_UPDATE_UNSUPPORTED' | 'INTERNAL_ERROR'>>
   | Unexpected;
 
@@ -313,7 +358,8 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '200': 'json' },
     errors: {
       '400': ['HTTP_VALIDATION', 'NOTE_CURSOR_INVALID'],
-      '401': ['AUTH_REQUIRED'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
     },
   },
@@ -324,11 +370,13 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '201': 'json' },
     errors: {
       '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'IDEMPOTENCY_KEY_INVALID'],
-      '401': ['AUTH_REQUIRED'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED'],
       '409': ['IDEMPOTENCY_CONFLICT'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
       '422': ['IDEMPOTENCY_KEY_REUSED'],
+      '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
       '507': ['NOTE_STORE_FULL'],
     },
@@ -339,8 +387,9 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '200': 'json' },
     errors: {
       '400': ['HTTP_VALIDATION'],
-      '401': ['AUTH_REQUIRED'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
       '404': ['NOTE_NOT_FOUND'],
+      '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
     },
   },
@@ -350,10 +399,12 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '200': 'json' },
     errors: {
       '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
-      '401': ['AUTH_REQUIRED'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED'],
       '404': ['NOTE_NOT_FOUND'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
     },
   },
@@ -363,8 +414,10 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '204': 'empty' },
     errors: {
       '400': ['HTTP_VALIDATION'],
-      '401': ['AUTH_REQUIRED'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED'],
       '404': ['NOTE_NOT_FOUND'],
+      '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
     },
   },
@@ -374,6 +427,8 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '201': 'json' },
     errors: {
       '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
+      '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED'],
       '409': ['AUTH_EMAIL_TAKEN'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
@@ -387,8 +442,14 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '200': 'json' },
     errors: {
       '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
-      '401': ['AUTH_INVALID_CREDENTIALS', 'AUTH_MFA_INVALID_CODE', 'AUTH_MFA_REQUIRED'],
-      '403': ['AUTH_MFA_REQUIRED'],
+      '401': [
+        'AUTH_INVALID_CREDENTIALS',
+        'AUTH_MFA_INVALID_CODE',
+        'AUTH_MFA_REQUIRED',
+        'AUTH_TOKEN_EXPIRED',
+        'AUTH_TOKEN_INVALID',
+      ],
+      '403': ['AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
       '429': ['AUTH_LOCKED', 'RATE_LIMITED'],
@@ -401,9 +462,11 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '200': 'json' },
     errors: {
       '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
-      '401': ['AUTH_REFRESH_INVALID', 'AUTH_REFRESH_REUSED'],
+      '401': ['AUTH_REFRESH_INVALID', 'AUTH_REFRESH_REUSED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
     },
   },
@@ -412,10 +475,14 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     path: '/auth/logout',
     responses: { '204': 'empty' },
     errors: {
-      '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
+      '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'IDEMPOTENCY_KEY_INVALID'],
+      '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
       '403': ['AUTH_CSRF_REJECTED'],
+      '409': ['IDEMPOTENCY_CONFLICT'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '422': ['IDEMPOTENCY_KEY_REUSED'],
+      '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
     },
   },
@@ -423,16 +490,24 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     method: 'GET',
     path: '/auth/me',
     responses: { '200': 'json' },
-    errors: { '401': ['AUTH_REQUIRED'], '500': ['INTERNAL_ERROR'] },
+    errors: {
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
   },
   requestVerification: {
     method: 'POST',
     path: '/auth/verify/request',
     responses: { '200': 'json' },
     errors: {
-      '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
+      '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'IDEMPOTENCY_KEY_INVALID'],
+      '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED'],
+      '409': ['IDEMPOTENCY_CONFLICT'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '422': ['IDEMPOTENCY_KEY_REUSED'],
       '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
     },
@@ -442,10 +517,14 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     path: '/auth/verify',
     responses: { '200': 'json' },
     errors: {
-      '400': ['AUTH_TOKEN_INVALID', 'BAD_REQUEST', 'HTTP_VALIDATION'],
-      '401': ['AUTH_TOKEN_INVALID'],
+      '400': ['AUTH_TOKEN_INVALID', 'BAD_REQUEST', 'HTTP_VALIDATION', 'IDEMPOTENCY_KEY_INVALID'],
+      '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED'],
+      '409': ['IDEMPOTENCY_CONFLICT'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '422': ['IDEMPOTENCY_KEY_REUSED'],
+      '429': ['RATE_LIMITED'],
       '500': ['AUTH_UPDATE_UNSUPPORTED', 'INTERNAL_ERROR'],
     },
   },
@@ -454,9 +533,13 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     path: '/auth/password/forgot',
     responses: { '200': 'json' },
     errors: {
-      '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
+      '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'IDEMPOTENCY_KEY_INVALID'],
+      '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED'],
+      '409': ['IDEMPOTENCY_CONFLICT'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '422': ['IDEMPOTENCY_KEY_REUSED'],
       '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
     },
@@ -466,10 +549,14 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     path: '/auth/password/reset',
     responses: { '200': 'json' },
     errors: {
-      '400': ['AUTH_TOKEN_INVALID', 'BAD_REQUEST', 'HTTP_VALIDATION'],
-      '401': ['AUTH_TOKEN_INVALID'],
+      '400': ['AUTH_TOKEN_INVALID', 'BAD_REQUEST', 'HTTP_VALIDATION', 'IDEMPOTENCY_KEY_INVALID'],
+      '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED'],
+      '409': ['IDEMPOTENCY_CONFLICT'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '422': ['IDEMPOTENCY_KEY_REUSED'],
+      '429': ['RATE_LIMITED'],
       '500': ['AUTH_UPDATE_UNSUPPORTED', 'INTERNAL_ERROR'],
     },
   },

@@ -9,6 +9,7 @@ import {
   type SpecIR,
 } from '../shared/ir.js';
 import { toolAnnotations, type MethodToolAnnotations } from '../shared/tool-annotations.js';
+import { toolInputSchema, type ToolInputPart } from '../shared/mcp-tool-input.js';
 import { deriveToolName } from '../shared/tool-name.js';
 import { jsonHeader } from './emit-openapi.js';
 import { apiSurface } from './modules.js';
@@ -85,50 +86,37 @@ function assertJsonOnly(route: RouteIR): void {
   }
 }
 
-interface Part {
-  name: 'params' | 'query' | 'body';
-  properties: Record<string, JsonSchema>;
-  required: string[];
-  /** No property outside `properties` is accepted. */
-  closed: boolean;
-}
-
 /**
- * params + query + body as one object. Only the body root's `properties`, `required` and
- * `additionalProperties` carry over; other root constraints (e.g. `minProperties`) stay with the route's
- * own validators, which run on every tool call anyway.
+ * params + query + body as one object (shared/mcp-tool-input.ts, the rule the runtime applies to handwritten
+ * routes too). Only the body root's `properties`, `required` and `additionalProperties` carry over; other
+ * root constraints (e.g. `minProperties`) stay with the route's own validators, which run on every tool call.
  */
 function inputSchema(route: RouteIR, ir: SpecIR): McpToolInputSchema {
-  const parts: Part[] = [];
-  if (route.params) parts.push(objectPart('params', route.params, true));
-  if (route.query) parts.push(objectPart('query', route.query, true));
+  const parts: ToolInputPart[] = [];
+  if (route.params) parts.push({ name: 'params', schema: route.params, requiredCounts: true });
+  if (route.query) parts.push({ name: 'query', schema: route.query, requiredCounts: true });
   if (route.body?.kind === 'json') {
     const resolved = resolveRootRef(route.body.schema, ir.resources);
     // An optional body may be left out entirely, so none of its properties can be required.
-    parts.push(objectPart('body', typeof resolved === 'object' ? resolved : {}, route.body.required));
+    parts.push({
+      name: 'body',
+      schema: typeof resolved === 'object' ? resolved : {},
+      requiredCounts: route.body.required,
+    });
   }
-
-  const properties: Record<string, JsonSchema> = {};
-  const written: JsonSchema[] = [];
-  const owner = new Map<string, Part['name']>();
-  for (const part of parts) {
-    for (const [name, schema] of Object.entries(part.properties)) {
-      const previous = owner.get(name);
-      if (previous) {
-        throw new Error(
-          `route ${route.id}: property '${name}' is in both ${previous} and ${part.name}; an MCP tool takes one flat object`,
-        );
-      }
-      owner.set(name, part.name);
-      written.push(schema);
-      properties[name] = mapRefs(schema, toDefsRef);
-    }
-  }
-  const required = parts.flatMap((part) => part.required.filter((name) => owner.get(name) === part.name));
-
-  const schema: McpToolInputSchema = { type: 'object', properties };
-  if (required.length > 0) schema.required = required;
-  if (parts.every((part) => part.closed)) schema.additionalProperties = false;
+  const merged = toolInputSchema(route.id, parts, route.pathParams, (property) =>
+    mapRefs(property as JsonSchema, toDefsRef),
+  );
+  const schema: McpToolInputSchema = {
+    ...merged,
+    properties: merged.properties as Record<string, JsonSchema>,
+  };
+  const written = parts.flatMap((part) => {
+    const properties = (part.schema as JsonSchemaObject).properties;
+    return typeof properties === 'object' && properties !== null
+      ? (Object.values(properties) as JsonSchema[])
+      : [];
+  });
   // Found on the schemas as written: their refs still say which resource they mean.
   const defs = reachableResources({ anyOf: written }, ir.resources);
   if (defs.length > 0) {
@@ -140,20 +128,4 @@ function inputSchema(route: RouteIR, ir: SpecIR): McpToolInputSchema {
     }
   }
   return schema;
-}
-
-function objectPart(name: Part['name'], schema: JsonSchemaObject, requiredCounts: boolean): Part {
-  const properties =
-    typeof schema.properties === 'object' && schema.properties !== null
-      ? (schema.properties as Record<string, JsonSchema>)
-      : {};
-  const required = Array.isArray(schema.required)
-    ? schema.required.filter((key) => typeof key === 'string')
-    : [];
-  return {
-    name,
-    properties,
-    required: requiredCounts ? required : [],
-    closed: schema.additionalProperties === false || schema.unevaluatedProperties === false,
-  };
 }

@@ -30,7 +30,7 @@ import type {
   OpenApiTag,
 } from '../shared/openapi/types.js';
 import { mapRefs, resolveRootRef, resourceRefRewriter } from './openapi/schema-refs.js';
-import { apiSurface, authModuleSettings, SESSION_HEADER } from './modules.js';
+import { apiSurface, SESSION_HEADER } from './modules.js';
 import { routeErrorsByStatus } from './route-errors.js';
 
 export type { OpenApiDocument } from '../shared/openapi/types.js';
@@ -89,7 +89,7 @@ export function jsonHeader(header: string): string {
 
 /** With the auth module, the three credentials it accepts; without it, bearer when some route signs in. */
 function securitySetup(ir: SpecIR): SecuritySetup {
-  const auth = authModuleSettings(ir);
+  const auth = ir.moduleSettings.auth;
   if (auth) return sessionSecurity({ cookie: auth.sessionCookie, header: SESSION_HEADER });
   return bearerSecurity(ir.routes.some((route) => route.meta.auth === true));
 }
@@ -186,8 +186,7 @@ function tagDescriptions(configured: ConfigValue | undefined): Map<string, strin
 
 /** The edge plugin's OpenAPI options (`modules.edge.openapi`), where an app may name its title and tags. */
 function edgeOpenApiConfig(ir: SpecIR): { title?: ConfigValue; tags?: ConfigValue } {
-  const edge = configMap(configMap(ir.config.modules)?.edge);
-  return configMap(edge?.openapi) ?? {};
+  return ir.moduleSettings.edge?.openapi ?? {};
 }
 
 // Exported for tests and docs: the names every document reserves in components.schemas.

@@ -8,6 +8,7 @@ import {
   type RouteIR,
   type SpecIR,
 } from '../shared/ir.js';
+import { successStatusOf } from '../shared/success-status.js';
 import { coercionPlan } from '../shared/validation/coercion-plan.js';
 import { docComment } from './emit-types.js';
 import { validatorName } from './emit-validators.js';
@@ -158,6 +159,8 @@ function definitionLiteral(route: RouteIR, resolve: Parameters<typeof coercionPl
   if (route.query) fields.push(`query: ${partLiteral(route.id, 'query', route.query, resolve)}`);
   if (route.body) fields.push(`body: ${bodyLiteral(route.id, route.body)}`);
   fields.push(`successStatus: ${successStatus(route)}`);
+  // The spec's `errors:` (empty included): answering another application code logs a warning at runtime.
+  fields.push(`errors: ${toJsLiteral(route.errors)}`);
   fields.push(`meta: ${toJsLiteral(route.meta)}`);
   return `{ ${fields.join(', ')} }`;
 }
@@ -189,8 +192,7 @@ function partLiteral(
   return Object.keys(plan).length === 0 ? `{ ${validate} }` : `{ ${validate}, coerce: ${toJsLiteral(plan)} }`;
 }
 
-/** The route's only 2xx status; with several, the lowest; with none, 200. */
+/** The status the route's returned value answers with (shared/success-status.ts, route() reads it too). */
 export function successStatus(route: Pick<RouteIR, 'responses'>): number {
-  const statuses = Object.keys(route.responses).filter(isSuccess).map(Number);
-  return statuses.length === 0 ? 200 : Math.min(...statuses);
+  return successStatusOf(Object.keys(route.responses));
 }

@@ -3,7 +3,6 @@
 // and the typed client both read this, so they name the same header.
 import { DEFAULT_IDEMPOTENCY_HEADER } from '../shared/idempotency-headers.js';
 import type { RouteIR, SpecIR } from '../shared/ir.js';
-import { configMap } from './config-values.js';
 
 export { MAX_IDEMPOTENCY_KEY_LENGTH } from '../shared/idempotency-headers.js';
 
@@ -13,8 +12,7 @@ export function routeIdempotency(route: RouteIR): 'required' | 'optional' | unde
   return declared === 'required' || declared === 'optional' ? declared : undefined;
 }
 
-/** The key's header as the spec configures it; a `${VAR}` setting cannot be known at build, so the default. */
+/** The key's header as the module model has it (IR `moduleSettings.idempotency`), else the default. */
 export function idempotencyHeader(ir: SpecIR): string {
-  const header = configMap(configMap(ir.config.modules)?.idempotency)?.header;
-  return typeof header === 'string' && header !== '' ? header : DEFAULT_IDEMPOTENCY_HEADER;
+  return ir.moduleSettings.idempotency?.header ?? DEFAULT_IDEMPOTENCY_HEADER;
 }

@@ -3,7 +3,6 @@
 // application declared them. Their handlers, validators and errors stay in svckit, so routes.ts,
 // validators.js, errors.ts and config.ts are generated from the application's own declarations only.
 import type { ErrorIR, SpecIR } from '../shared/ir.js';
-import { configMap } from './config-values.js';
 
 /**
  * The application with its enabled modules merged in: resources and routes after its own, in the order the
@@ -25,18 +24,5 @@ export function apiSurface(ir: SpecIR): SpecIR {
   };
 }
 
-/** The default name of the auth module's session cookie. */
-export const DEFAULT_SESSION_COOKIE = 'svc_session';
 /** The header that carries a session id where cookies do not suit (native apps, scripts). */
 export const SESSION_HEADER = 'x-session-id';
-
-/**
- * What the auth module sets up when `modules.auth` is enabled (true or a mapping): the session cookie's
- * name, as written (a `${VAR}` cannot be known at build, so the default); undefined when it is off.
- */
-export function authModuleSettings(ir: SpecIR): { sessionCookie: string } | undefined {
-  const value = configMap(ir.config.modules)?.auth;
-  if (value !== true && configMap(value) === undefined) return undefined;
-  const name = configMap(configMap(value)?.sessionCookie)?.name;
-  return { sessionCookie: typeof name === 'string' && name !== '' ? name : DEFAULT_SESSION_COOKIE };
-}

@@ -2,24 +2,29 @@
 // grouping by status) is shared/openapi/error-codes.ts, which the runtime also reads for handwritten routes.
 // OpenAPI responses, client result types and the docs all read this, so they never disagree.
 import { catalog as builtInCatalog } from '../generated/modules/errors.js';
-import type { ErrorIR, RouteIR } from '../shared/ir.js';
+import type { ErrorIR, ModuleSettingsIR, RouteIR } from '../shared/ir.js';
 import {
   groupErrorsByStatus,
+  impliedStatus,
   impliedErrorCodes as sharedImpliedErrorCodes,
   orderErrorCodes,
   routeErrorFacts,
   type ErrorStatusGroup as SharedErrorStatusGroup,
 } from '../shared/openapi/error-codes.js';
 
-/** Where codes are looked up: the document's own codes first, then the built-in catalog. SpecIR fits. */
+/**
+ * Where codes are looked up (the document's own codes first, then the built-in catalog) and the module model
+ * that decides which codes the enabled modules add to every route. SpecIR fits.
+ */
 export interface ErrorLookup {
   errors: readonly ErrorIR[];
   catalog: readonly ErrorIR[];
+  moduleSettings?: ModuleSettingsIR;
 }
 
-/** Codes the pipeline may answer for this route whether or not the spec lists them. */
-export function impliedErrorCodes(route: RouteIR): string[] {
-  return sharedImpliedErrorCodes(routeErrorFacts(route));
+/** Codes the pipeline may answer for this route, under these modules, whether or not the spec lists them. */
+export function impliedErrorCodes(route: RouteIR, modules: ModuleSettingsIR = {}): string[] {
+  return sharedImpliedErrorCodes(routeErrorFacts(route, modules));
 }
 
 /**
@@ -29,7 +34,8 @@ export function impliedErrorCodes(route: RouteIR): string[] {
  */
 export function routeErrorCodes(route: RouteIR, lookup?: ErrorLookup): string[] {
   const statusOf = (code: string) => (lookup ? findError(lookup, code) : builtInEntry(code))?.status;
-  return orderErrorCodes([...route.errors, ...impliedErrorCodes(route)], statusOf);
+  const implied = impliedErrorCodes(route, lookup?.moduleSettings);
+  return orderErrorCodes([...route.errors, ...implied], statusOf);
 }
 
 /** One HTTP status a route can answer with an error, and the codes answered with it (sorted by code). */
@@ -41,7 +47,12 @@ export type ErrorStatusGroup = SharedErrorStatusGroup<ErrorIR>;
  * loader refuses such specs, so this only guards hand-built IR.
  */
 export function routeErrorsByStatus(route: RouteIR, lookup: ErrorLookup): ErrorStatusGroup[] {
-  return groupErrorsByStatus(routeErrorCodes(route, lookup), (code) => findError(lookup, code), route.id);
+  return groupErrorsByStatus(
+    routeErrorCodes(route, lookup),
+    (code) => findError(lookup, code),
+    route.id,
+    impliedStatus(route.errors),
+  );
 }
 
 export function findError(lookup: ErrorLookup, code: string): ErrorIR | undefined {

@@ -1,5 +1,5 @@
-// Where generated files import the runtime from. Applications import the published package ('svckit',
-// 'svckit/validation-runtime'); svckit's own generated/modules import its sources by relative path, because
+// Where generated files import the runtime from. Applications import the published package's kernel entry
+// ('svckit/core', 'svckit/validation-runtime'), so an app loads only the features it imports itself; svckit's own generated/modules import its sources by relative path, because
 // the runtime itself imports those modules and a package self-import would not resolve from dist/.
 
 export interface RuntimeImports {
@@ -41,13 +41,14 @@ const ROUTE_NAME_FILES: Record<string, { file: string; imported?: string }> = {
  */
 export function runtimeImports(runtimeImport: string): RuntimeImports {
   if (!runtimeImport.startsWith('.') && !runtimeImport.startsWith('/')) {
+    const core = `${runtimeImport}/core`;
     return {
-      main: runtimeImport,
-      errors: runtimeImport,
-      types: runtimeImport,
-      config: runtimeImport,
+      main: core,
+      errors: core,
+      types: core,
+      config: core,
       validationRuntime: `${runtimeImport}/validation-runtime`,
-      routeName: () => ({ from: runtimeImport }),
+      routeName: () => ({ from: core }),
     };
   }
   const dir = runtimeImport.replace(/\/+$/, '');

@@ -1,4 +1,4 @@
-// Durations as svc writes them (DESIGN §10): a non-negative integer number of milliseconds, or a number with
+// Durations as svc writes them: a non-negative integer number of milliseconds, or a number with
 // a unit (`500ms`, `30s`, `15m`, `1h`, `30d`). Dependency-free, so the runtime's config resolver can share it.
 
 /** Milliseconds per unit, spelled exactly so. */

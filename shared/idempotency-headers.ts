@@ -2,7 +2,7 @@
 
 /** Request header carrying the key, unless `header` names another. */
 export const DEFAULT_IDEMPOTENCY_HEADER = 'idempotency-key';
-/** The longest key accepted (seed 001 "Limits"); a longer one is IDEMPOTENCY_KEY_INVALID. */
+/** The longest key accepted; a longer one is IDEMPOTENCY_KEY_INVALID. */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** Set to `true` on an answer replayed from the store. */
 export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';

@@ -200,6 +200,33 @@ export interface ModuleIR {
   errors: ErrorIR[];
 }
 
+/**
+ * `modules:` as the build reads it: which built-in modules are on and the settings that decide what the
+ * generated files say (a `${VAR}` the build cannot know counts as its default, or as "on" where it may turn
+ * something on). Emitters and the error-code rule read this, never the raw `config.modules`.
+ */
+export interface ModuleSettingsIR {
+  /** `modules.auth`: accounts and sign-in; its enricher reads a presented credential on every route. */
+  auth?: { sessionCookie: string };
+  /** `modules.edge`: the edge plugins that are on. */
+  edge?: EdgeModuleIR;
+  /** `modules.idempotency`: keys honoured on routes of `methods` (and routes declaring meta.idempotency). */
+  idempotency?: { header: string; methods: HttpMethod[] };
+  /** `modules.mcp`: the agent-tool endpoint. */
+  mcp?: { path: string };
+}
+
+export interface EdgeModuleIR {
+  security: boolean;
+  /** `security.rateLimit` sets a global per-client bucket, counted on every route that is not an edge route. */
+  globalRateLimit: boolean;
+  health: boolean;
+  metrics: boolean;
+  tracing: boolean;
+  /** `openapi` is on; `title` and `tags` shape the generated document. */
+  openapi?: { title?: ConfigValue; tags?: ConfigValue };
+}
+
 export interface SpecIR {
   /** 'app' for svc.config.yaml; 'module' for the built-in module specs under spec/modules/. */
   kind: 'app' | 'module';
@@ -218,6 +245,8 @@ export interface SpecIR {
   metaKeys: MetaKeyIR[];
   /** Runtime settings (server, stores, modules) with `${VAR}` references unresolved. */
   config: { [key: string]: ConfigValue };
+  /** `modules:` normalised (kind 'app'; `{}` for module specs). */
+  moduleSettings: ModuleSettingsIR;
   /**
    * The built-in modules with a module spec that `modules` enables, in the order written (kind 'app' only;
    * absent or empty when none). Route ids, paths and resource names never clash with the application's.

@@ -1,4 +1,4 @@
-// Sizes in bytes as svc writes them (DESIGN §10): an integer number of bytes, or a number with a unit
+// Sizes in bytes as svc writes them: an integer number of bytes, or a number with a unit
 // (`25MiB`, `10MB`, `64KiB`). Dependency-free, so the runtime's config resolver can share it.
 
 /** Bytes per unit: decimal (SI) and binary (IEC) units, spelled exactly so. */

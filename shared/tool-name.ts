@@ -1,6 +1,7 @@
 // How a route becomes an MCP tool name when `meta.mcp.name` does not set one. The spec loader checks
 // names are unique with it; the generator writes them into mcp-tools.json.
 import { createHash } from 'node:crypto';
+import { toolNamePieces } from './path-template.js';
 
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 export const MAX_TOOL_NAME_LENGTH = 64;
@@ -11,12 +12,7 @@ export const MAX_TOOL_NAME_LENGTH = 64;
  * its first 55 and ends with `_` plus 8 hex digits of a hash of method and path, so it stays unique.
  */
 export function deriveToolName(method: string, path: string): string {
-  const parts = [method.toLowerCase()];
-  for (const segment of path.split('/')) {
-    if (segment === '') continue;
-    parts.push(segment.startsWith(':') ? `by_${segment.slice(1)}` : segment);
-  }
-  const name = parts
+  const name = [method.toLowerCase(), ...toolNamePieces(path)]
     .join('_')
     .replace(/[^a-zA-Z0-9_-]/g, '_')
     .replace(/_+/g, '_')

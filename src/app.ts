@@ -1,16 +1,13 @@
 // The reference service: the spec's routes bound to their handlers, served by the adapter svc.config.yaml
 // names (`server.adapter: ${SVC_ADAPTER:-fastify}`), with the modules it enables and its state in the
 // stores it selects (`stores.database`, `stores.redis`).
-import {
-  adapterPlugin,
-  authModule,
-  createApp,
-  edgePlugins,
-  idempotencyPlugins,
-  mcpModule,
-  openStores,
-  type App,
-} from 'svckit';
+// Each part from its own entry (`svckit` alone would do too): an app loads only the features it imports.
+import { adapterPlugin, createApp, type App } from 'svckit/core';
+import { authModule } from 'svckit/auth';
+import { edgePlugins } from 'svckit/edge';
+import { idempotencyPlugins } from 'svckit/idempotency';
+import { mcpModule } from 'svckit/mcp';
+import { openStores } from 'svckit/stores';
 import type { SvcConfig } from '../generated/config.js';
 import mcpTools from '../generated/mcp-tools.json' with { type: 'json' };
 import openapi from '../generated/openapi.json' with { type: 'json' };
@@ -23,7 +20,7 @@ export async function buildApp(config: SvcConfig): Promise<App> {
   const app = createApp({ name: config.name, version: config.version });
   // Accounts, sessions and tokens in PostgreSQL (by default an embedded one under .svc/data) and, when
   // REDIS_URL is set, the hot state in Redis. Pending migrations are applied here, at start.
-  const stores = await openStores(config.stores, { migrate: true });
+  const stores = await openStores(config.stores, { migrate: true, logger: app.logger });
   app.hooks.on('app:closing', () => stores.close());
   const handlers = createNoteHandlers(new MemoryNoteStore());
   // Accounts and sign-in (`modules.auth`): the signing secret comes from SVC_SECRET, or in development

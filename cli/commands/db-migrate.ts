@@ -6,26 +6,27 @@ import { migrate, openSqlClient } from '../../runtime/stores/sql/index.js';
 import { loadSpec } from '../../spec/index.js';
 import { parseCommand } from '../args.js';
 import { SPEC_FILE, projectDir, specFile } from '../project.js';
+import type { CliIo } from '../io.js';
 import { COMMAND_USAGE } from '../usage.js';
 
-export async function dbMigrateCommand(args: string[]): Promise<number> {
+export async function dbMigrateCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = parseCommand('db:migrate', args, {}, { min: 0, max: 0 });
   if (values.help) {
-    process.stdout.write(`${COMMAND_USAGE['db:migrate']}\n`);
+    io.stdout.write(`${COMMAND_USAGE['db:migrate']}\n`);
     return 0;
   }
-  const dir = projectDir(values.dir);
-  const spec = await loadSpec(specFile(dir));
-  const { stores } = resolveSvcConfig({ ...spec, source: SPEC_FILE });
+  const dir = projectDir(values.dir, io.cwd);
+  const spec = await loadSpec(specFile(dir), { env: io.env });
+  const { stores } = resolveSvcConfig({ ...spec, source: SPEC_FILE }, io.env);
   const url = stores.database;
   if (url === undefined || databaseKind(url) === 'memory') {
-    process.stdout.write('svc db:migrate: stores.database is memory or not set; nothing to migrate.\n');
+    io.stdout.write('svc db:migrate: stores.database is memory or not set; nothing to migrate.\n');
     return 0;
   }
   const client = await openSqlClient(resolvedDatabaseUrl(url, dir));
   try {
     const { applied } = await migrate(client);
-    process.stdout.write(
+    io.stdout.write(
       applied.length === 0
         ? `svc db:migrate: ${client.kind} is up to date.\n`
         : `svc db:migrate: applied ${applied.map(String).join(', ')} to ${client.kind}.\n`,

@@ -9,18 +9,19 @@ import { spawnTypeScript } from '../child.js';
 import { resolveEntry } from '../entry.js';
 import { projectDir, specFile, SPEC_FILE } from '../project.js';
 import { reportFailure } from '../report.js';
+import type { CliIo } from '../io.js';
 import { COMMAND_USAGE } from '../usage.js';
 
 const DEBOUNCE_MS = 150;
 
-export async function devCommand(args: string[]): Promise<number> {
+export async function devCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = parseCommand('dev', args, {}, { min: 0, max: 0 });
   if (values.help) {
-    process.stdout.write(`${COMMAND_USAGE.dev}\n`);
+    io.stdout.write(`${COMMAND_USAGE.dev}\n`);
     return 0;
   }
-  const dir = projectDir(values.dir);
-  const session = new DevSession(dir);
+  const dir = projectDir(values.dir, io.cwd);
+  const session = new DevSession(dir, io);
   await session.rebuildAndRestart(SPEC_FILE);
   return session.run();
 }
@@ -33,7 +34,10 @@ class DevSession {
   private stopping = false;
   private readonly watchers: FSWatcher[] = [];
 
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    private readonly io: CliIo,
+  ) {}
 
   run(): Promise<number> {
     // The project directory, not the file: editors save by replacing the file, which ends a file watch.
@@ -61,14 +65,14 @@ class DevSession {
     // Everything that can fail (the entry comes from the spec) before the running service is stopped.
     try {
       if (changed === SPEC_FILE) {
-        const result = await build({ specFile: specFile(this.dir) });
+        const result = await build({ specFile: specFile(this.dir), env: this.io.env });
         const written = result.files.filter((file) => file.status === 'written').length;
-        process.stdout.write(`svc dev: built (${written} files written) in ${Math.round(result.ms)} ms\n`);
+        this.io.stdout.write(`svc dev: built (${written} files written) in ${Math.round(result.ms)} ms\n`);
       }
-      entry = await resolveEntry(this.dir, undefined);
+      entry = await resolveEntry(this.dir, undefined, this.io.env);
     } catch (error) {
-      reportFailure(error, this.dir);
-      if (this.child) process.stdout.write('svc dev: keeping the running service; fix it to reload.\n');
+      reportFailure(error, this.io, this.dir);
+      if (this.child) this.io.stdout.write('svc dev: keeping the running service; fix it to reload.\n');
       return;
     }
     await this.stopChild();
@@ -79,9 +83,9 @@ class DevSession {
   private start(entry: string): void {
     let child: ChildProcess;
     try {
-      child = spawnTypeScript([entry], this.dir);
+      child = spawnTypeScript([entry], this.dir, this.io);
     } catch (error) {
-      reportFailure(error, this.dir);
+      reportFailure(error, this.io, this.dir);
       return;
     }
     this.child = child;
@@ -90,12 +94,12 @@ class DevSession {
       if (this.child !== child) return;
       this.child = undefined;
       const how = signal === null ? `exited with code ${code}` : `was killed by ${signal}`;
-      process.stdout.write(`svc dev: service ${how}; waiting for changes.\n`);
+      this.io.stdout.write(`svc dev: service ${how}; waiting for changes.\n`);
     });
     // Emitted (instead of 'exit') when node cannot be started; unhandled, it would end svc dev.
     child.on('error', (error) => {
       if (this.child === child) this.child = undefined;
-      process.stderr.write(`svc dev: could not run the service: ${error.message}; waiting for changes.\n`);
+      this.io.stderr.write(`svc dev: could not run the service: ${error.message}; waiting for changes.\n`);
     });
   }
 
@@ -113,7 +117,7 @@ class DevSession {
     const changes = [...this.pending];
     this.pending.clear();
     const key = changes.includes(SPEC_FILE) ? SPEC_FILE : (changes[0] ?? SPEC_FILE);
-    process.stdout.write(`svc dev: ${changes.join(', ')} changed\n`);
+    this.io.stdout.write(`svc dev: ${changes.join(', ')} changed\n`);
     this.busy = this.busy.then(() => this.rebuildAndRestart(key));
   }
 

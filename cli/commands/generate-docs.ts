@@ -5,9 +5,10 @@ import { openApiText } from '../../generator/index.js';
 import { loadSpec } from '../../spec/index.js';
 import { parseCommand } from '../args.js';
 import { projectDir, specFile } from '../project.js';
+import type { CliIo } from '../io.js';
 import { COMMAND_USAGE, UsageError } from '../usage.js';
 
-export async function generateDocsCommand(args: string[]): Promise<number> {
+export async function generateDocsCommand(args: string[], io: CliIo): Promise<number> {
   const usage = COMMAND_USAGE['generate:docs'] ?? '';
   const { values } = parseCommand(
     'generate:docs',
@@ -16,22 +17,22 @@ export async function generateDocsCommand(args: string[]): Promise<number> {
     { min: 0, max: 0 },
   );
   if (values.help) {
-    process.stdout.write(`${usage}\n`);
+    io.stdout.write(`${usage}\n`);
     return 0;
   }
   if (values.out !== undefined && values.stdout)
     throw new UsageError('Choose either --out or --stdout.', usage);
   if (values.out === '') throw new UsageError('--out needs a path.', usage);
-  const dir = projectDir(values.dir);
-  const text = await openApiText(await loadSpec(specFile(dir)));
+  const dir = projectDir(values.dir, io.cwd);
+  const text = await openApiText(await loadSpec(specFile(dir), { env: io.env }));
   if (values.stdout) {
-    process.stdout.write(text);
+    io.stdout.write(text);
     return 0;
   }
   // --out is relative to where the command runs, like any CLI path; the default goes to the project.
-  const target = typeof values.out === 'string' ? resolve(values.out) : join(dir, 'openapi.json');
+  const target = typeof values.out === 'string' ? resolve(io.cwd, values.out) : join(dir, 'openapi.json');
   await mkdir(dirname(target), { recursive: true });
   await writeFile(target, text);
-  process.stdout.write(`svc generate:docs: wrote ${target}\n`);
+  io.stdout.write(`svc generate:docs: wrote ${target}\n`);
   return 0;
 }

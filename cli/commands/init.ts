@@ -7,20 +7,21 @@ import { build } from '../../generator/index.js';
 import { packageVersion } from '../../shared/package-root.js';
 import { parseCommand } from '../args.js';
 import { SVCKIT_FROM_SOURCE, SVCKIT_ROOT, specFile } from '../project.js';
+import type { CliIo } from '../io.js';
 import { COMMAND_USAGE, UsageError } from '../usage.js';
 
 const TEMPLATE_DIR = join(SVCKIT_ROOT, 'templates', 'init');
 /** Template files whose name differs from the file they become (npm drops dotfiles named .gitignore). */
 const RENAMES: Record<string, string> = { gitignore: '.gitignore' };
 
-export async function initCommand(args: string[]): Promise<number> {
+export async function initCommand(args: string[], io: CliIo): Promise<number> {
   const usage = COMMAND_USAGE.init ?? '';
   const { values, positionals } = parseCommand('init', args, {}, { min: 1, max: 1 });
   if (values.help) {
-    process.stdout.write(`${usage}\n`);
+    io.stdout.write(`${usage}\n`);
     return 0;
   }
-  const target = resolve(positionals[0]!);
+  const target = resolve(io.cwd, positionals[0]!);
   if (existsSync(target) && readdirSync(target).length > 0) {
     throw new UsageError(`svc init: ${target} already exists and is not empty.`, usage);
   }
@@ -45,10 +46,10 @@ export async function initCommand(args: string[]): Promise<number> {
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, output);
   }
-  process.stdout.write(`svc init: created ${name} in ${target}\n`);
-  await build({ specFile: specFile(target) });
-  const shown = relative(process.cwd(), target) || '.';
-  process.stdout.write(
+  io.stdout.write(`svc init: created ${name} in ${target}\n`);
+  await build({ specFile: specFile(target), env: io.env });
+  const shown = relative(io.cwd, target) || '.';
+  io.stdout.write(
     `svc init: generated/ is built.\n\nNext:\n  cd ${shown}\n  npm install && npm start   # http://127.0.0.1:3000\n  npm test\n`,
   );
   return 0;

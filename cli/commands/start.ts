@@ -3,15 +3,16 @@ import { parseCommand } from '../args.js';
 import { runToExit, spawnTypeScript } from '../child.js';
 import { resolveEntry } from '../entry.js';
 import { projectDir } from '../project.js';
+import type { CliIo } from '../io.js';
 import { COMMAND_USAGE } from '../usage.js';
 
-export async function startCommand(args: string[]): Promise<number> {
+export async function startCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand('start', args, {}, { min: 0, max: 1 });
   if (values.help) {
-    process.stdout.write(`${COMMAND_USAGE.start}\n`);
+    io.stdout.write(`${COMMAND_USAGE.start}\n`);
     return 0;
   }
-  const dir = projectDir(values.dir);
-  const entry = await resolveEntry(dir, positionals[0]);
-  return runToExit(spawnTypeScript([entry], dir));
+  const dir = projectDir(values.dir, io.cwd);
+  const entry = await resolveEntry(dir, positionals[0], io.env);
+  return runToExit(spawnTypeScript([entry], dir, io), io);
 }

@@ -4,21 +4,22 @@ import { join } from 'node:path';
 import { parseCommand } from '../args.js';
 import { runToExit, spawnTypeScript } from '../child.js';
 import { projectDir } from '../project.js';
+import type { CliIo } from '../io.js';
 import { COMMAND_USAGE } from '../usage.js';
 
-export async function testCommand(args: string[]): Promise<number> {
+export async function testCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand('test', args, {}, { min: 0, max: Infinity });
   if (values.help) {
-    process.stdout.write(`${COMMAND_USAGE.test}\n`);
+    io.stdout.write(`${COMMAND_USAGE.test}\n`);
     return 0;
   }
-  const dir = projectDir(values.dir);
+  const dir = projectDir(values.dir, io.cwd);
   const files = positionals.length > 0 ? positionals : findTests(join(dir, 'test'));
   if (files.length === 0) {
-    process.stderr.write('svc test: no test files found under test/ (files end in .test.ts).\n');
+    io.stderr.write('svc test: no test files found under test/ (files end in .test.ts).\n');
     return 1;
   }
-  return runToExit(spawnTypeScript(['--test', ...files], dir));
+  return runToExit(spawnTypeScript(['--test', ...files], dir, io), io);
 }
 
 function findTests(root: string): string[] {

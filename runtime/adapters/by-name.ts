@@ -3,6 +3,7 @@
 import type { Plugin } from '../app/app.js';
 import type { ServerAdapter } from '../config/svc-config.js';
 import { rejectUnknownOptions } from '../config/known-options.js';
+import { invalidOption } from '../config/option-errors.js';
 import { ADAPTER_OPTION_KEYS, type AdapterOptions } from '../http/boot.js';
 
 /**
@@ -22,6 +23,11 @@ export async function adapterPlugin(adapter: ServerAdapter, options: AdapterOpti
     case 'hono':
       return (await import('./hono/index.js')).honoPlugin(options);
     default:
-      throw new TypeError(`Unknown server adapter "${String(adapter)}": expected fastify, express or hono.`);
+      throw invalidOption(
+        'adapterPlugin()',
+        'adapter',
+        'fastify, express or hono',
+        `got "${String(adapter)}"`,
+      );
   }
 }

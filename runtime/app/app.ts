@@ -1,6 +1,9 @@
 // The application kernel: plugins register in order, set up (publish to metadata buckets, hooks and the
 // container), then boot (adapters read the buckets and refuse misconfiguration), then `app:booted` fires.
 import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
+import { invalidOption } from '../config/option-errors.js';
+import { defaultLogger } from '../log/json-logger.js';
+import { isLogger, type Logger } from '../log/logger.js';
 import { Scope } from './container.js';
 import { Hooks } from './hooks.js';
 import { Metadata } from './metadata.js';
@@ -35,6 +38,11 @@ export interface HttpServer {
 export interface AppOptions {
   name?: string;
   version?: string;
+  /**
+   * Where svckit's own lines go (request failures, warnings, store and exporter trouble); every plugin
+   * reaches it as `app.logger`. Default: JSON lines on stderr (runtime/log/json-logger.ts).
+   */
+  logger?: Logger;
 }
 
 /** The keys of ListenOptions; any other is refused. */
@@ -43,11 +51,12 @@ const LISTEN_OPTIONS = optionKeys<ListenOptions>({
   host: true,
 });
 /** The keys of AppOptions; any other is refused. */
-const APP_OPTIONS = optionKeys<AppOptions>({ name: true, version: true });
+const APP_OPTIONS = optionKeys<AppOptions>({ name: true, version: true, logger: true });
 
 export class App {
   readonly name: string;
   readonly version: string;
+  readonly logger: Logger;
   readonly metadata = new Metadata();
   readonly hooks = new Hooks();
   readonly container = new Scope();
@@ -60,6 +69,9 @@ export class App {
     rejectUnknownOptions(options, APP_OPTIONS, 'App');
     this.name = options.name ?? 'svc';
     this.version = options.version ?? '0.0.0';
+    const logger = options.logger ?? defaultLogger;
+    if (!isLogger(logger)) throw invalidOption('App', 'logger', 'a Logger with debug, info, warn and error');
+    this.logger = logger;
   }
 
   register(plugin: Plugin): this {

@@ -9,6 +9,8 @@ import type {
   Route,
   RouteVisibilityCheck,
 } from '../http/types.js';
+import type { RouteErrorModules } from '../../shared/openapi/error-codes.js';
+import type { ServeMode } from './serve-mode.js';
 
 export interface MetadataBuckets {
   'http:routes': Route;
@@ -23,8 +25,15 @@ export interface MetadataBuckets {
   'http:request-hooks': RequestHook;
   /** The request header idempotency keys travel in (idempotencyPlugin's `header`), for documents. */
   'idempotency:header': string;
+  /**
+   * What a plugin does on every route that adds error codes (its part of the module model: auth, the global
+   * rate limit, idempotency methods), so the served OpenAPI document lists them as the generated one does.
+   */
+  'http:route-error-modules': RouteErrorModules;
   /** Links a plugin serves (OpenAPI, MCP, API-key page); serve() prints them at start. */
   'app:urls': { label: string; path: string };
+  /** Ways to run the app other than listening (e.g. MCP over stdio), chosen by SVC_SERVE_MODE in serve(). */
+  'app:serve-modes': ServeMode;
 }
 
 export type BucketName = keyof MetadataBuckets;

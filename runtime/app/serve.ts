@@ -1,14 +1,12 @@
-// Runs an app as a process: listen, print where it is, close cleanly on SIGINT/SIGTERM. Under `svc mcp`
-// (SVC_MCP_STDIO=1) the same entry serves the app's tools over stdin/stdout instead of listening.
+// Runs an app as a process: listen, print where it is, close cleanly on SIGINT/SIGTERM. When the command that
+// launched the entry asks for another serve mode (SVC_SERVE_MODE, e.g. `svc mcp`), the mode a plugin
+// published runs instead of listening (serve-mode.ts).
 import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import { isProductionEnv } from '../config/node-env.js';
+import { errorFields } from '../log/error-fields.js';
 import type { ServerConfig } from '../config/svc-config.js';
 import type { App, ListenOptions } from './app.js';
-
-/** Set by `svc mcp` for the entry it runs: serve() then speaks the tool protocol on stdio. */
-export const MCP_STDIO_ENV = 'SVC_MCP_STDIO';
-/** Under `svc mcp`, the Authorization header every tool call carries (e.g. `Bearer <token>`). */
-export const MCP_AUTHORIZATION_ENV = 'SVC_MCP_AUTHORIZATION';
+import { findServeMode, requestedServeMode, type Served } from './serve-mode.js';
 
 export interface ServeOptions extends ListenOptions {
   /** Where the start-up lines go (default: stdout). */
@@ -31,12 +29,10 @@ const SERVE_OPTIONS = optionKeys<ServeOptions & ServerConfig>({
   entry: true,
 });
 
-export async function serve(
-  app: App,
-  options: ServeOptions = {},
-): Promise<{ url: string; close(): Promise<void> }> {
+export async function serve(app: App, options: ServeOptions = {}): Promise<Served> {
   rejectUnknownOptions(options, SERVE_OPTIONS, 'serve()');
-  if (process.env[MCP_STDIO_ENV] === '1') return serveStdio(app, options);
+  const modeName = requestedServeMode();
+  if (modeName !== undefined) return serveInMode(app, modeName, options);
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   let address;
   try {
@@ -75,28 +71,15 @@ export function developmentNotice(nodeEnv: string): string {
   );
 }
 
-/** stdout is the protocol's: start-up lines go to stderr, and the process ends when the agent closes stdin. */
-async function serveStdio(app: App, options: ServeOptions): Promise<{ url: string; close(): Promise<void> }> {
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const { serveMcpStdio } = await import('../mcp/server/stdio.js');
-  const { mcpService } = await import('../mcp/server/plugin.js');
-  const authorization = process.env[MCP_AUTHORIZATION_ENV];
-  const server = await serveMcpStdio(app, authorization ? { headers: { authorization } } : {});
-  const tools = mcpService(app.container)?.server.tools.size ?? 0;
-  log(`${app.name} ${app.version} serving ${tools} tool${tools === 1 ? '' : 's'} over stdio`);
-  const close = async () => {
-    await server.close();
-    await app.close();
-  };
-  void server.finished.then(close).then(
-    () => process.exit(0),
-    (error: unknown) => {
-      process.stderr.write(`${app.name}: error while closing: ${String(error)}\n`);
-      process.exit(1);
-    },
-  );
+/** Boots the app, then runs the serve mode a plugin published under `modeName` instead of listening. */
+async function serveInMode(app: App, modeName: string, options: ServeOptions): Promise<Served> {
+  await app.boot();
+  const mode = findServeMode(app, modeName);
+  const stream = mode.usesStdout ? process.stderr : process.stdout;
+  const log = options.log ?? ((line: string) => stream.write(`${line}\n`));
+  const served = await mode.start(app, log);
   if (options.handleSignals !== false) closeOnSignals(app, log);
-  return { url: 'stdio:', close };
+  return served;
 }
 
 /** Closes the app on SIGINT/SIGTERM; a second signal exits at once. */
@@ -109,7 +92,7 @@ function closeOnSignals(app: App, log: (line: string) => void): void {
     app.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        process.stderr.write(`${app.name}: error while closing: ${String(error)}\n`);
+        app.logger.error('error while closing', { app: app.name, error: errorFields(error) });
         process.exit(1);
       },
     );

@@ -1,9 +1,12 @@
-// The Auth class (seed 000 "Programmatic surface"): accounts, access and refresh tokens, sessions, email
+// The Auth class: accounts, access and refresh tokens, sessions, email
 // verification and password reset over replaceable stores. The HTTP routes and the enricher call these
 // methods; applications may call them directly (a CLI, a test fixture, a custom route).
 import { errors } from '../../generated/modules/errors.js';
 import { Hooks, type HookEvents } from '../app/hooks.js';
 import { HttpError } from '../http/errors.js';
+import { errorFields } from '../log/error-fields.js';
+import { forwardingLogger, type ForwardingLogger } from '../log/forwarding-logger.js';
+import type { Logger } from '../log/logger.js';
 import type { AuthEventName, AuthEventPayloads, LoginFailureReason } from './events.js';
 import { resolveTtls, type AuthOptions, type AuthTtls, type SecondFactor } from './options.js';
 import {
@@ -73,6 +76,9 @@ export class Auth {
   private readonly hashParams: PasswordHashParams | undefined;
   private readonly clock: () => number;
   private readonly onEventError: (error: unknown, event: string) => void;
+  /** The logger given, else the app's once authPlugin attaches it (the default logger until then). */
+  private readonly log: ForwardingLogger;
+  private readonly loggerGiven: boolean;
   /** A hash no password matches, verified for unknown emails so their answer takes as long as a wrong password. */
   private decoyHash: Promise<string> | undefined;
 
@@ -98,7 +104,16 @@ export class Auth {
     this.sessionIds = new SessionIds({ secret: options.secret, ...nodeEnv });
     this.secondFactor = options.secondFactor;
     this.hashParams = options.passwordHash;
-    this.onEventError = options.onEventError ?? reportEventError;
+    this.log = forwardingLogger(options.logger);
+    this.loggerGiven = options.logger !== undefined;
+    this.onEventError =
+      options.onEventError ??
+      ((error, event) => this.log.error('auth event listener failed', { event, error: errorFields(error) }));
+  }
+
+  /** Logs through the app's logger from now on, unless the Auth was given a logger of its own (authPlugin). */
+  logTo(logger: Logger): void {
+    if (!this.loggerGiven) this.log.attach(logger);
   }
 
   // ── accounts ──────────────────────────────────────────────────────────────────────────────────────────
@@ -163,7 +178,7 @@ export class Auth {
     return typeof user === 'string' ? null : publicUser(user);
   }
 
-  /** Bulk lookup under the seed's rules whatever the source does: order of ids, no duplicates, no hash. */
+  /** Bulk lookup with the same answer whatever the source does: order of ids, no duplicates, no hash. */
   async usersByIds(ids: readonly string[]): Promise<PublicUser[]> {
     if (ids.length === 0) return [];
     const unique = [...new Set(ids)];
@@ -466,11 +481,4 @@ function invalidLink(): Error {
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((item, index) => item === b[index]);
-}
-
-function reportEventError(error: unknown, event: string): void {
-  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(
-    `${JSON.stringify({ level: 'error', msg: 'auth event listener failed', event, error: message })}\n`,
-  );
 }

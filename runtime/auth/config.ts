@@ -108,12 +108,16 @@ function throttle(setting: unknown, store: ThrottleStore | undefined): LoginThro
   if (setting === undefined || setting === true) return store ? new LoginThrottle({ store }) : undefined;
   if (setting === false) return false;
   if (typeof setting !== 'object' || setting === null || Array.isArray(setting)) {
-    throw new TypeError('loginThrottle must be false or { maxAttempts, maxAttemptsPerIp, windowMs }.');
+    throw invalidSetting(
+      'auth',
+      'loginThrottle must be false or { maxAttempts, maxAttemptsPerIp, windowMs }',
+    );
   }
   const options = { ...setting } as LoginThrottleOptions & { windowMs?: unknown };
   if (options.windowMs !== undefined) {
     const windowMs = parseDuration(options.windowMs);
-    if (windowMs === undefined) throw new TypeError(`loginThrottle.windowMs must be ${DURATION_FORMS}.`);
+    if (windowMs === undefined)
+      throw invalidSetting('auth', `loginThrottle.windowMs must be ${DURATION_FORMS}`);
     options.windowMs = windowMs;
   }
   return new LoginThrottle(store ? { ...options, store } : options);

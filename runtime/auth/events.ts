@@ -1,5 +1,5 @@
-// The auth module's events on the application hook bus (seed 000 "Events"). Payloads carry PublicUser, never
-// a hash, and no secret other than the one-time token the event exists to deliver (DESIGN §10).
+// The auth module's events on the application hook bus. Payloads carry PublicUser, never
+// a hash, and no secret other than the one-time token the event exists to deliver.
 import type { PublicUser } from './stores/users.js';
 
 /** Why a sign-in failed, for auth:login_failed listeners (never shown to the client). */

@@ -1,4 +1,4 @@
-// The authentication module (seed 000): passwords, tokens, sessions, email verification and password reset,
+// The authentication module: passwords, tokens, sessions, email verification and password reset,
 // the login throttle, the store contracts with their in-memory defaults, and the auth plugin with the
 // account routes.
 export {

@@ -1,8 +1,10 @@
-// The Auth class's options and their defaults (seed 000 "Limits"). Durations accept milliseconds or strings
-// such as `15m` (DESIGN §10); a bad value is a TypeError naming the option, which the config loader turns
-// into CONFIG_INVALID when it came from svc.config.yaml.
+// The Auth class's options and their defaults. Durations accept milliseconds or strings
+// such as `15m`; a bad value is an OptionError (OPTION_INVALID) naming the option, which the config loader
+// turns into CONFIG_INVALID when it came from svc.config.yaml.
 import { parseDuration, DURATION_FORMS } from '../../shared/duration.js';
 import type { Hooks } from '../app/hooks.js';
+import { invalidOption } from '../config/option-errors.js';
+import type { Logger } from '../log/logger.js';
 import type { PasswordHashParams } from './password.js';
 import type { OneTimeTokenStore } from './stores/one-time-tokens.js';
 import type { RefreshTokenStore } from './stores/refresh-tokens.js';
@@ -56,8 +58,13 @@ export interface AuthOptions {
   clock?: () => number;
   /** Read for the secret-strength rule. Default process.env.NODE_ENV. */
   nodeEnv?: string | undefined;
-  /** Where failures of event listeners go (events never fail the request that raised them). */
+  /**
+   * Where failures of event listeners go (events never fail the request that raised them). Default: an error
+   * line through `logger`.
+   */
   onEventError?: (error: unknown, event: string) => void;
+  /** Where the Auth logs. Default: the app's logger once authPlugin registers it, JSON on stderr before. */
+  logger?: Logger;
 }
 
 export type AuthTtls = Record<TtlName, number>;
@@ -70,9 +77,7 @@ export function resolveTtls(options: AuthOptions): AuthTtls {
     if (given === undefined) continue;
     const ms = parseDuration(given);
     if (ms === undefined || ms < 1000) {
-      throw new TypeError(
-        `Auth: ${name} must be ${DURATION_FORMS}, at least 1s; got ${JSON.stringify(given)}.`,
-      );
+      throw invalidOption('Auth', name, `${DURATION_FORMS}, at least 1s`, `got ${JSON.stringify(given)}`);
     }
     ttls[name] = ms;
   }

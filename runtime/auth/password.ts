@@ -1,9 +1,10 @@
-// Password hashing with node's scrypt (seed 000: "Passwords are stored only as scrypt hashes"). A stored hash
+// Password hashing with node's scrypt ("Passwords are stored only as scrypt hashes"). A stored hash
 // is a PHC string carrying its own parameters, `$scrypt$ln=15,r=8,p=1$<salt>$<hash>` (unpadded base64), so
 // the cost can be raised later without invalidating old hashes. Hashing runs on libuv's thread pool through
 // the asynchronous scrypt, never on the event loop. A stored hash declaring more work than PASSWORD_HASH_LIMITS
 // never verifies, and is refused before any hashing: a planted hash must not be able to stall the service.
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { invalidOption } from '../config/option-errors.js';
 
 export interface PasswordHashParams {
   /** log2 of scrypt's cost N. */
@@ -21,7 +22,7 @@ export const DEFAULT_PASSWORD_HASH_PARAMS: Readonly<PasswordHashParams> = Object
   p: 1,
 });
 
-/** The most work a stored hash may declare (seed 000 "Limits"); beyond it the hash never verifies. */
+/** The most work a stored hash may declare; beyond it the hash never verifies. */
 export const PASSWORD_HASH_LIMITS = Object.freeze({
   maxLn: 20,
   maxR: 32,
@@ -68,9 +69,11 @@ function checkedParams(params: PasswordHashParams): PasswordHashParams {
   const whole = (value: unknown, min: number): boolean =>
     typeof value === 'number' && Number.isInteger(value) && value >= min;
   if (!whole(ln, 1) || !whole(r, 1) || !whole(p, 1) || !withinLimits(params)) {
-    throw new TypeError(
-      `password hash parameters must be whole numbers within ln <= ${PASSWORD_HASH_LIMITS.maxLn}, ` +
-        `r <= ${PASSWORD_HASH_LIMITS.maxR}, p <= ${PASSWORD_HASH_LIMITS.maxP} and 512 MiB of memory.`,
+    throw invalidOption(
+      'hashPassword()',
+      'passwordHash',
+      `{ ln, r, p } whole numbers within ln <= ${PASSWORD_HASH_LIMITS.maxLn}, ` +
+        `r <= ${PASSWORD_HASH_LIMITS.maxR}, p <= ${PASSWORD_HASH_LIMITS.maxP} and 512 MiB of memory`,
     );
   }
   return { ln, r, p };

@@ -18,3 +18,5 @@ export {
   type Env,
   type ResolvedConfig,
 } from './resolve.js';
+export { OptionError, invalidOption, invalidOptions, type OptionErrorCode } from './option-errors.js';
+export { rejectUnknownOptions, unknownOption, optionKeys } from './known-options.js';

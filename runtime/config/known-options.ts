@@ -1,6 +1,7 @@
 // The check every options object of the runtime shares: a key the function does not know is refused when the
 // options are read (at start), naming the owner, the key and the keys it takes, so a misspelt or outdated
 // option fails loudly instead of being silently ignored.
+import { OptionError } from './option-errors.js';
 
 /** The closest known key to a misspelt one, when it is close enough to be a likely typo. */
 function closestKey(key: string, known: readonly string[]): string | undefined {
@@ -36,14 +37,19 @@ export function unknownOptionMessage(key: string, known: readonly string[]): str
   return `unknown option "${key}"${hint === undefined ? '' : ` (did you mean "${hint}"?)`}; ${accepted}.`;
 }
 
+/** OPTION_UNKNOWN: `<owner>: unknown option "<key>" (did you mean "<key>"?); it takes …`. */
+export function unknownOption(owner: string, key: string, known: readonly string[]): OptionError {
+  return new OptionError('OPTION_UNKNOWN', owner, key, unknownOptionMessage(key, known));
+}
+
 /**
- * Throws a TypeError "<owner>: unknown option …" for the first own key of `options` not in `known`. Options
- * that are not a plain object are left to the caller's own type check.
+ * Throws an OptionError OPTION_UNKNOWN "<owner>: unknown option …" for the first own key of `options` not in
+ * `known`. Options that are not a plain object are left to the caller's own type check.
  */
 export function rejectUnknownOptions(options: unknown, known: readonly string[], owner: string): void {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) return;
   for (const key of Object.keys(options)) {
-    if (!known.includes(key)) throw new TypeError(`${owner}: ${unknownOptionMessage(key, known)}`);
+    if (!known.includes(key)) throw unknownOption(owner, key, known);
   }
 }
 

@@ -1,4 +1,4 @@
-// Whether the process runs in production (seed 000 "Secrets"): anything but NODE_ENV exactly `development` or
+// Whether the process runs in production: anything but NODE_ENV exactly `development` or
 // `test`, an unset value included. Cookies' Secure attribute, the signing-secret rule, where mail goes and the
 // start-up notice all follow this one reading.
 

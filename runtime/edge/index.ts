@@ -1,4 +1,4 @@
-// Edge plugins (seed 001 "Edge routes", "Edge plugin options"): public routes and cross-cutting behaviour
+// Edge plugins: public routes and cross-cutting behaviour
 // every production API needs, each one `app.register(...)` away.
 export { edgePlugins, type EdgeModuleContext } from './config.js';
 export { healthPlugin, readiness, DEFAULT_HEALTH_CHECK_TIMEOUT_MS } from './health/index.js';

@@ -1,4 +1,4 @@
-// Request body parsing shared by every adapter (seed 001 "Application routes"): `application/json` and any
+// Request body parsing shared by every adapter: `application/json` and any
 // `+json` type (parameters and case ignored) is JSON; `application/x-www-form-urlencoded` is form data; every
 // other type is text. An empty body (or only whitespace) is no body. Malformed JSON and JSON carrying
 // prototype-poisoning keys answer 400 BAD_REQUEST.

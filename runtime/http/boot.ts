@@ -2,6 +2,7 @@
 // pipeline and specialise it per route. Adapters then only map their framework onto the result.
 import type { App } from '../app/app.js';
 import { optionKeys } from '../config/known-options.js';
+import { invalidOption } from '../config/option-errors.js';
 import { coreMetaValidator } from './core-meta.js';
 import {
   checkGuardedMeta,
@@ -14,7 +15,7 @@ import type { ErrorReporter } from './report.js';
 import { RouteTable } from './route-table.js';
 import type { Route } from './types.js';
 
-/** Options every adapter plugin takes (seed 001 "Adapter options"). */
+/** Options every adapter plugin takes. */
 export interface AdapterOptions {
   /** Routes this adapter publishes to `http:routes` (default none). */
   routes?: readonly Route[];
@@ -22,7 +23,7 @@ export interface AdapterOptions {
   allowUnguardedMeta?: AllowUnguardedMeta;
   /** false: no neutral 404/405 handler is mounted. Default true. */
   notFound?: boolean;
-  /** Receives every 5xx and unexpected error; default one JSON line on stderr; false silences. */
+  /** Receives every 5xx and unexpected error; default one line through the app's logger; false silences. */
   onError?: ErrorReporter | false;
 }
 
@@ -34,10 +35,10 @@ export const ADAPTER_OPTION_KEYS = optionKeys<AdapterOptions>({
   onError: true,
 });
 
-/** Setup step of an adapter: publish its routes and the core meta validator. */
-export function publishRoutes(app: App, options: AdapterOptions): void {
+/** Setup step of an adapter: publish its routes and the core meta validator. `owner` names the adapter in errors. */
+export function publishRoutes(app: App, options: AdapterOptions, owner: string): void {
   if (options.routes !== undefined && !Array.isArray(options.routes)) {
-    throw new TypeError('routes must be an array of routes (route() or the generated routes()).');
+    throw invalidOption(owner, 'routes', 'an array of routes (route() or the generated routes())');
   }
   app.metadata.add('http:routes', ...(options.routes ?? []));
   app.metadata.add('http:meta-validators', coreMetaValidator);
@@ -65,6 +66,7 @@ export function prepareHttp(app: App, options: AdapterOptions): PreparedHttp {
     guards: metadata.list('http:guards'),
     container: app.container,
     onError: options.onError,
+    logger: app.logger,
     hooks: metadata.list('http:request-hooks'),
   });
   return { pipeline, routes: routes.map((route) => pipeline.compile(route)), table: new RouteTable(routes) };

@@ -1,5 +1,4 @@
-// The meta validator for the keys the framework itself reads (seed 001 "Route meta keys read by the
-// framework"). rateLimit is not checked (a malformed value is ignored and the global bucket applies) and
+// The meta validator for the keys the framework itself reads (docs/http.md, "Route meta"). rateLimit is not checked (a malformed value is ignored and the global bucket applies) and
 // `can` is not checked at boot (the permission guard answers PERMISSION_META_INVALID per request).
 import type { MetaValidator, Route } from './types.js';
 

@@ -1,4 +1,4 @@
-// Public error details (seed 001 "Rules for details"): only plain data leaves the process. Dates become ISO
+// Public error details: only plain data leaves the process. Dates become ISO
 // strings; functions, symbols, undefined, BigInt, NaN, ±Infinity, errors, maps, sets, regular expressions,
 // typed arrays and class instances are stripped (a dropped array element becomes null); a `__proto__` key is
 // never copied; cycles are dropped where they close; nesting deeper than MAX_ERROR_DETAILS_DEPTH is dropped;

@@ -1,5 +1,5 @@
 // One error envelope for every error: `{ error: { code, message, details? } }` (validation errors carry
-// `part` and `issues` instead of details). Applies seed 001 "Five-hundred handling": only deliberate errors
+// `part` and `issues` instead of details). Only deliberate errors
 // keep their status and message; everything unexpected is a 500 INTERNAL_ERROR with a neutral message.
 import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import { SvcError } from './errors.js';

@@ -3,7 +3,7 @@
 // status are never typed by hand.
 
 export interface SvcErrorOptions {
-  /** Public, deliberately chosen data; sanitised and size-capped before it leaves (seed 001 "Rules for details"). */
+  /** Public, deliberately chosen data; sanitised and size-capped before it leaves. */
   details?: unknown;
   /** Never serialised into a response or tool result; goes only to the error reporter. */
   internalDetails?: unknown;

@@ -1,5 +1,5 @@
 // Errors the framework itself raises (not a handler) answer fixed catalog codes and never echo the
-// framework's own message (DESIGN §10). Shared by every adapter.
+// framework's own message. Shared by every adapter.
 import { STATUS_CODES } from 'node:http';
 import { catalog, errors, type ErrorCode } from '../../generated/modules/errors.js';
 import type { HttpError } from './errors.js';

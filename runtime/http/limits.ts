@@ -1,4 +1,4 @@
-// Limits every adapter applies the same way (seed 001 "Limits"), defined once so they cannot drift.
+// Limits every adapter applies the same way, defined once so they cannot drift.
 
 /** Largest JSON, form or text body an adapter reads: 1 MiB (`DEFAULT_BODY_LIMIT`). */
 export const DEFAULT_BODY_LIMIT = 1_048_576;

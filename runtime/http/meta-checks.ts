@@ -8,6 +8,7 @@ import {
   type UnguardedMeta,
 } from './http-errors.js';
 import type { GuardedMetaClaim, MetaValidator, Route } from './types.js';
+import { pathShape } from '../../shared/path-template.js';
 
 /** Meta keys that promise protection: a route using one boots only when a plugin claims it. */
 export const GUARDED_META_KEYS: readonly string[] = [
@@ -34,17 +35,13 @@ export function routeLabel(route: Pick<Route, 'id' | 'method' | 'url'>): string 
     : `${route.id} (${route.method} ${route.url})`;
 }
 
-/** The path with parameter names removed, as the router sees it: `/a/:id` and `/a/:name` are one path. */
-export function routeShape(url: string): string {
-  return url.replace(/:[^/]+/g, ':');
-}
-
 /** Throws RouteConflictError when two routes share method and path. */
 export function checkRouteConflicts(routes: readonly Route[]): void {
   const seen = new Map<string, Route>();
   const conflicts: string[] = [];
   for (const route of routes) {
-    const key = `${route.method} ${routeShape(route.url)}`;
+    // `/a/:id` and `/a/:name` are one path to every router.
+    const key = `${route.method} ${pathShape(route.url)}`;
     const first = seen.get(key);
     if (first === undefined) seen.set(key, route);
     else conflicts.push(`${routeLabel(route)} repeats ${routeLabel(first)}`);

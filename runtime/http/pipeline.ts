@@ -1,4 +1,4 @@
-// The request pipeline (DESIGN §5), specialised once per route at boot: enrichers → guards → params, query and
+// The request pipeline, specialised once per route at boot: enrichers → guards → params, query and
 // body coercion + validation → handler → reply mapping → error mapping. A route pays only for the steps it
 // has: no enrichers or guards means no promise and no extra object per request.
 import type { Scope } from '../app/container.js';
@@ -13,6 +13,9 @@ import { BodyReleasingReply } from './releasing-reply.js';
 import { createHookRunner } from './request-hooks.js';
 import { buildResponder, JSON_CONTENT_TYPE } from './reply-mapping.js';
 import { internalDetailsOf, report, resolveReporter, type ErrorReporter } from './report.js';
+import { defaultLogger } from '../log/json-logger.js';
+import type { Logger } from '../log/logger.js';
+import { undeclaredErrorWarning } from '../log/undeclared-error-codes.js';
 import { correlationIdFrom, REQUEST_ID_HEADER, requestIdFrom } from './request-id.js';
 import type {
   Enricher,
@@ -36,8 +39,10 @@ export interface PipelineOptions {
   guards?: readonly Guard[];
   /** The app container; each request gets a child scope. Guards refuse to run without one. */
   container?: Scope;
-  /** Receives every 5xx and unexpected error. Default: one JSON line on stderr; false silences. */
+  /** Receives every 5xx and unexpected error. Default: one line through `logger`; false silences. */
   onError?: ErrorReporter | false;
+  /** Where the default reporter and the undeclared-error-code warning go (the app's). Default: defaultLogger. */
+  logger?: Logger;
   /** Applied to public error details; none by default. */
   redactDetails?: DetailsRedactor | false;
   /** Edge plugins' request and response hooks (bucket `http:request-hooks`), run on every request. */
@@ -181,7 +186,8 @@ function streamedBodyRoute(
 
 export function createPipeline(options: PipelineOptions = {}): Pipeline {
   const container = options.container;
-  const reporter = resolveReporter(options.onError);
+  const reporter = resolveReporter(options.onError, options.logger);
+  const warnUndeclared = undeclaredErrorWarning(options.logger ?? defaultLogger);
   const redactDetails = options.redactDetails;
   const hooks = createHookRunner(options.hooks ?? [], reporter);
   const enricherSteps: Step[] = (options.enrichers ?? []).map(
@@ -257,6 +263,7 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
           };
 
     function fail(error: unknown, request: SvcRequest, reply: ReplySink): void {
+      warnUndeclared(route, error);
       sendError(error, reply, {
         requestId: request.context.requestId,
         method: request.method,

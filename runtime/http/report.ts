@@ -1,5 +1,9 @@
 // Error reporting: every 5xx and every unexpected error goes to one reporter with what a log line needs,
-// including internalDetails, which never reach the client. The default writes one JSON line to stderr.
+// including internalDetails, which never reach the client. The default writes one error line through the
+// app's logger (JSON on stderr unless the app chose another).
+import { errorFields } from '../log/error-fields.js';
+import { defaultLogger } from '../log/json-logger.js';
+import type { Logger } from '../log/logger.js';
 
 export interface ErrorReport {
   /** The error as thrown (or as the framework raised it). */
@@ -17,57 +21,30 @@ export interface ErrorReport {
 
 export type ErrorReporter = (report: ErrorReport) => void;
 
-function errorFields(error: unknown): Record<string, unknown> {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return {
-      name: error.name,
-      message: error.message,
-      ...(code === undefined ? {} : { code }),
-      stack: error.stack,
-    };
-  }
-  return { value: String(error) };
-}
-
-/** JSON.stringify that never throws: cycles become '[Circular]', BigInt a string. */
-export function safeJson(value: unknown): string {
-  const seen = new WeakSet<object>();
-  try {
-    return JSON.stringify(value, (_key, item: unknown) => {
-      if (typeof item === 'bigint') return item.toString();
-      if (item !== null && typeof item === 'object') {
-        if (seen.has(item)) return '[Circular]';
-        seen.add(item);
-      }
-      return item;
+/** A reporter writing one `request failed` error line through `logger`. */
+export function loggerReporter(logger: Logger): ErrorReporter {
+  return (report) =>
+    logger.error('request failed', {
+      code: report.code,
+      status: report.status,
+      requestId: report.requestId,
+      method: report.method,
+      route: report.route,
+      error: errorFields(report.error),
+      internalDetails: report.internalDetails,
     });
-  } catch {
-    return JSON.stringify({ level: 'error', msg: 'svc error report could not be serialised' });
-  }
 }
 
-/** The default reporter: one JSON line on stderr. */
-export const stderrReporter: ErrorReporter = (report) => {
-  const line = safeJson({
-    level: 'error',
-    time: new Date().toISOString(),
-    msg: 'request failed',
-    code: report.code,
-    status: report.status,
-    requestId: report.requestId,
-    method: report.method,
-    route: report.route,
-    error: errorFields(report.error),
-    internalDetails: report.internalDetails,
-  });
-  process.stderr.write(`${line}\n`);
-};
+/** The default reporter: one JSON line on stderr (through defaultLogger). */
+export const stderrReporter: ErrorReporter = loggerReporter(defaultLogger);
 
-/** The reporter an adapter uses: the given one, the default when undefined, none when false. */
-export function resolveReporter(option: ErrorReporter | false | undefined): ErrorReporter | undefined {
+/** The reporter an adapter uses: the given one, `logger`'s (else the default) when undefined, none when false. */
+export function resolveReporter(
+  option: ErrorReporter | false | undefined,
+  logger?: Logger,
+): ErrorReporter | undefined {
   if (option === false) return undefined;
-  return option ?? stderrReporter;
+  return option ?? (logger === undefined ? stderrReporter : loggerReporter(logger));
 }
 
 /** Calls the reporter; a reporter that throws never affects the response. */

@@ -1,4 +1,4 @@
-// Request and correlation ids (DESIGN §10): an inbound id is trusted only when it is short and made of safe
+// Request and correlation ids: an inbound id is trusted only when it is short and made of safe
 // characters, so it can be logged and echoed without escaping; anything else gets a fresh UUID.
 import type { RequestHeaders } from './types.js';
 import { uuidv7 } from './uuid.js';

@@ -17,6 +17,8 @@ import type {
   UploadBody,
 } from './types.js';
 import { createAjv } from '../../shared/validation/ajv.js';
+import { pathTemplateProblem } from '../../shared/path-template.js';
+import { successStatusOf } from '../../shared/success-status.js';
 import { coercionPlan } from '../../shared/validation/coercion-plan.js';
 
 /** A JSON Schema (2020-12) as route() accepts it. */
@@ -58,8 +60,10 @@ export interface RouteOptions<T extends RouteTypes = RouteTypes> {
    * answer without a body (204), or `{ stream: '<media type>' }` for a streamed one.
    */
   response?: Readonly<Record<number, JsonSchema | null>>;
-  /** Status for a returned value; default: the only 2xx in `response`, else 200. */
+  /** Status for a returned value; default: the lowest 2xx in `response`, else 200. */
   successStatus?: number;
+  /** Application error codes the handler may throw; answering another one logs a warning. */
+  errors?: readonly string[];
   meta?: RouteMeta;
   handler: RouteHandler<ParamsOf<T>, QueryOf<T>, BodyOf<T>>;
 }
@@ -75,6 +79,7 @@ const ROUTE_OPTIONS = optionKeys<RouteOptions>({
   bodyRequired: true,
   response: true,
   successStatus: true,
+  errors: true,
   meta: true,
   handler: true,
 });
@@ -111,17 +116,6 @@ function isStreamedBody(body: RouteOptions['body']): body is UploadBody | RawBod
   return kind === 'raw' && typeof (body as { maxBytes?: unknown }).maxBytes === 'number';
 }
 
-/** The status a returned value answers with when the route declares exactly one 2xx response. */
-function onlySuccessStatus(
-  response: Readonly<Record<number, JsonSchema | null>> | undefined,
-): number | undefined {
-  if (response === undefined) return undefined;
-  const statuses = Object.keys(response)
-    .map(Number)
-    .filter((status) => status >= 200 && status < 300);
-  return statuses.length === 1 ? statuses[0] : undefined;
-}
-
 /** Checks method, path and handler of a definition; throws InvalidRouteError naming the route. */
 export function assertRouteShape(method: unknown, url: unknown, handler: unknown, id?: string): HttpMethod {
   const upper = typeof method === 'string' ? method.toUpperCase() : '';
@@ -132,6 +126,8 @@ export function assertRouteShape(method: unknown, url: unknown, handler: unknown
   if (typeof url !== 'string' || !url.startsWith('/')) {
     throw new InvalidRouteError(label, 'url must be a string starting with "/"');
   }
+  const templateProblem = pathTemplateProblem(url);
+  if (templateProblem !== undefined) throw new InvalidRouteError(label, `url: ${templateProblem}`);
   if (typeof handler !== 'function') throw new InvalidRouteError(label, 'handler must be a function');
   return upper as HttpMethod;
 }
@@ -171,13 +167,18 @@ export function route<T extends RouteTypes = RouteTypes>(options: RouteOptions<T
     result.body = json;
   }
   if (options.response !== undefined) result.response = options.response;
-  const successStatus = options.successStatus ?? onlySuccessStatus(options.response);
-  if (successStatus !== undefined) {
-    if (!Number.isInteger(successStatus) || successStatus < 200 || successStatus > 299) {
-      throw new InvalidRouteError(label, 'successStatus must be a 2xx status');
+  if (options.errors !== undefined) {
+    if (!Array.isArray(options.errors) || !options.errors.every((code) => typeof code === 'string')) {
+      throw new InvalidRouteError(label, 'errors must be an array of error codes');
     }
-    result.successStatus = successStatus;
+    result.errors = [...options.errors];
   }
+  // The generator writes the same rule into routes.ts: the lowest declared 2xx, else 200.
+  const successStatus = options.successStatus ?? successStatusOf(Object.keys(options.response ?? {}));
+  if (!Number.isInteger(successStatus) || successStatus < 200 || successStatus > 299) {
+    throw new InvalidRouteError(label, 'successStatus must be a 2xx status');
+  }
+  result.successStatus = successStatus;
   return result;
 }
 

@@ -1,8 +1,9 @@
-// `sse(producer, { heartbeatMs, maxDurationMs })`: server-sent events (seed 001 "Server-sent events"). The
+// `sse(producer, { heartbeatMs, maxDurationMs })`: server-sent events. The
 // producer gets a small stream object; events are encoded into the text/event-stream format and written with
 // the same backpressure and disconnect handling as any streamed response.
 import { Readable } from 'node:stream';
 import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
+import { invalidOption } from '../config/option-errors.js';
 import { StreamResult } from './stream.js';
 
 export interface SseEvent {
@@ -66,7 +67,7 @@ export function encodeSseEvent(event: SseEvent): string {
 function checkDuration(name: string, value: number | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isFinite(value) || value <= 0)
-    throw new RangeError(`sse(): ${name} must be a positive number.`);
+    throw invalidOption('sse()', name, 'a positive number of milliseconds');
   return value;
 }
 

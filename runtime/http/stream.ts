@@ -1,8 +1,9 @@
-// `stream(source, options)`: a handler's streamed download (seed 001 "Stream response"). The handler returns
+// `stream(source, options)`: a handler's streamed download. The handler returns
 // the result; the reply mapping writes it with backpressure through the adapter's ReplySink.stream.
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
+import { invalidOption } from '../config/option-errors.js';
 import { contentDisposition } from './content-disposition.js';
 
 /** What a stream may be made from: a node byte stream, a web stream or an async iterable of byte chunks. */
@@ -86,7 +87,7 @@ export function toReadable(source: StreamSource): Readable {
 
 function checkStatus(status: number): number {
   if (!Number.isInteger(status) || status < 200 || status > 599) {
-    throw new RangeError(`stream(): status ${String(status)} is not a final HTTP status.`);
+    throw invalidOption('stream()', 'status', 'a final HTTP status (200 to 599)', `got ${String(status)}`);
   }
   return status;
 }
@@ -130,14 +131,14 @@ function streamHeaders(options: StreamOptions): Record<string, string> {
   headers['content-type'] = (options.contentType ?? 'application/octet-stream').replace(CRLF, '');
   if (options.contentLength !== undefined) {
     if (!Number.isSafeInteger(options.contentLength) || options.contentLength < 0) {
-      throw new RangeError('stream(): contentLength must be a non-negative integer.');
+      throw invalidOption('stream()', 'contentLength', 'a whole number of bytes, 0 or more');
     }
     headers['content-length'] = String(options.contentLength);
   }
   if (options.filename !== undefined) {
     const disposition = options.disposition ?? 'attachment';
     if (disposition !== 'attachment' && disposition !== 'inline') {
-      throw new RangeError("stream(): disposition must be 'attachment' or 'inline'.");
+      throw invalidOption('stream()', 'disposition', "'attachment' or 'inline'");
     }
     headers['content-disposition'] = contentDisposition(disposition, options.filename);
   }

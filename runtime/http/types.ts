@@ -42,7 +42,7 @@ export interface JsonBody {
   schema?: unknown;
 }
 
-/** Limits of a multipart upload body, defaults resolved (seed 001 "Upload body"). */
+/** Limits of a multipart upload body, defaults resolved. */
 export interface UploadLimits {
   /** Whole request body, in bytes. */
   readonly maxBytes: number;
@@ -222,10 +222,15 @@ export interface Route {
   successStatus?: number;
   /** Response schemas by status: documentation and client generation only, never validated at runtime. */
   response?: Readonly<Record<number, unknown>>;
+  /**
+   * Application error codes the route may answer (the spec's `errors:`). Answering another application code
+   * logs a warning (runtime/log/undeclared-error-codes.ts); undefined declares nothing and is not checked.
+   */
+  errors?: readonly string[];
   meta: RouteMeta;
   /**
    * An edge route (health probes, metrics, the OpenAPI document): no enrichers or guards run on it; it is
-   * public on the listener that serves it (seed 001 "Edge routes").
+   * public on the listener that serves it.
    */
   edge?: boolean;
   // Routes are stored heterogeneously; each handler was type-checked against its own input where it was bound.

@@ -1,4 +1,4 @@
-// Route visibility (seed 000/001 "Route visibility"): side-effect-free checks that hide routes a caller cannot
+// Route visibility: side-effect-free checks that hide routes a caller cannot
 // use from listings (tool lists). Visibility is never authorization: guards still run on every call.
 import type { RequestContext, Route, RouteVisibilityCheck } from './types.js';
 

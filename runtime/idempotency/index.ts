@@ -1,4 +1,5 @@
-// Idempotency keys (seed 001 "Idempotency record", "Edge plugin options" idempotencyPlugin).
+// Idempotency keys: idempotencyPlugin, its stores and the scope a key is unique in (docs/http.md,
+// "idempotencyPlugin(...)").
 export {
   idempotencyPlugin,
   DEFAULT_IDEMPOTENCY_HEADER,

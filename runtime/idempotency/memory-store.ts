@@ -1,8 +1,9 @@
-// The in-memory idempotency store (seed 001 "Limits"): entries live `ttlMs`, at most `maxEntries` are kept and
-// the oldest is evicted to make room. Every operation is synchronous inside, so setPending is atomic within
+// The in-memory idempotency store: entries live `ttlMs`, at most `maxEntries` are kept and
+// the oldest (the first to expire: every write renews the full ttl) is evicted to make room. Every operation is synchronous inside, so setPending is atomic within
 // one process; several processes need a shared store.
 import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import { positiveWholeNumber } from '../config/whole-number.js';
+import { ExpiringMap } from '../stores/memory/expiring-map.js';
 import type { IdempotencyRecord, IdempotencyStore } from './store.js';
 
 export const DEFAULT_IDEMPOTENCY_TTL_MS = 86_400_000;
@@ -31,10 +32,8 @@ interface Entry {
 
 export class MemoryIdempotencyStore implements IdempotencyStore {
   readonly ttlMs: number;
-  readonly maxEntries: number;
-  private readonly now: () => number;
-  /** Insertion order is age order: a key is re-inserted whenever its expiry is renewed. */
-  private readonly entries = new Map<string, Entry>();
+  /** Age order is expiry order: a key is stored anew whenever its expiry is renewed. */
+  private readonly entries: ExpiringMap<Entry>;
 
   constructor(options: MemoryIdempotencyStoreOptions = {}) {
     rejectUnknownOptions(options, STORE_OPTIONS, 'MemoryIdempotencyStore');
@@ -44,13 +43,18 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
       'MemoryIdempotencyStore',
       'ttlMs',
     );
-    this.maxEntries = positiveWholeNumber(
-      options.maxEntries,
-      DEFAULT_IDEMPOTENCY_MAX_ENTRIES,
-      'MemoryIdempotencyStore',
-      'maxEntries',
-    );
-    this.now = options.now ?? Date.now;
+    this.entries = new ExpiringMap<Entry>({
+      owner: 'MemoryIdempotencyStore',
+      maxEntries: options.maxEntries,
+      defaultMaxEntries: DEFAULT_IDEMPOTENCY_MAX_ENTRIES,
+      expiresAt: (entry) => entry.expiresAt,
+      expiryFollowsAge: true,
+      now: options.now,
+    });
+  }
+
+  get maxEntries(): number {
+    return this.entries.maxEntries;
   }
 
   /** Keys currently held (expired ones included until touched or evicted). */
@@ -59,11 +63,11 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
   }
 
   get(key: string): Promise<IdempotencyRecord | 'pending' | undefined> {
-    return Promise.resolve(this.live(key)?.state);
+    return Promise.resolve(this.entries.get(key)?.state);
   }
 
   setPending(key: string): Promise<boolean> {
-    if (this.live(key) !== undefined) return Promise.resolve(false);
+    if (this.entries.get(key) !== undefined) return Promise.resolve(false);
     this.put(key, 'pending');
     return Promise.resolve(true);
   }
@@ -78,22 +82,8 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
     return Promise.resolve();
   }
 
-  /** The entry when it has not expired; an expired one is dropped on sight. */
-  private live(key: string): Entry | undefined {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
-    if (entry.expiresAt > this.now()) return entry;
-    this.entries.delete(key);
-    return undefined;
-  }
-
   private put(key: string, state: Entry['state']): void {
-    this.entries.delete(key);
-    while (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done === true) break;
-      this.entries.delete(oldest.value);
-    }
-    this.entries.set(key, { state, expiresAt: this.now() + this.ttlMs });
+    const now = this.entries.now();
+    this.entries.set(key, { state, expiresAt: now + this.ttlMs }, now);
   }
 }

@@ -1,4 +1,4 @@
-// `idempotencyPlugin(...)` (seed 001 "Edge plugin options", "States and transitions"): a keyed request runs its
+// `idempotencyPlugin(...)`: a keyed request runs its
 // handler once; a repeat within the retention replays the stored answer with `Idempotent-Replayed: true`
 // before enrichers and guards; a repeat while the first runs gets 409 IDEMPOTENCY_CONFLICT; the same key with
 // another request gets 422 IDEMPOTENCY_KEY_REUSED. Only the handler's own answer below 500 is kept; anything
@@ -18,6 +18,7 @@ import {
   IDEMPOTENT_REPLAYED_HEADER,
   MAX_IDEMPOTENCY_KEY_LENGTH,
 } from '../../shared/idempotency-headers.js';
+import { invalidOption } from '../config/option-errors.js';
 
 export { DEFAULT_IDEMPOTENCY_HEADER, IDEMPOTENT_REPLAYED_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH };
 
@@ -53,13 +54,15 @@ interface ResolvedOptions {
   allowAnonymous: boolean;
 }
 
-function fail(message: string): never {
-  throw new TypeError(`idempotencyPlugin(): ${message}`);
+const OWNER = 'idempotencyPlugin()';
+
+function fail(option: string, expected: string, detail?: string): never {
+  throw invalidOption(OWNER, option, expected, detail);
 }
 
 function headerName(value: unknown, option: string): string {
   if (typeof value !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value)) {
-    fail(`${option} must be HTTP header names.`);
+    fail(option, 'HTTP header names');
   }
   return value.toLowerCase();
 }
@@ -68,24 +71,28 @@ function headerName(value: unknown, option: string): string {
 export function idempotencyTtl(value: unknown): number {
   const ttlMs = value ?? DEFAULT_IDEMPOTENCY_TTL_MS;
   if (typeof ttlMs !== 'number' || !Number.isSafeInteger(ttlMs) || ttlMs < 1) {
-    fail('ttlMs must be a whole number of milliseconds, 1 or more.');
+    fail('ttlMs', 'a whole number of milliseconds, 1 or more');
   }
   return ttlMs;
 }
 
 function resolveOptions(options: IdempotencyPluginOptions): ResolvedOptions {
-  rejectUnknownOptions(options, OPTION_NAMES, 'idempotencyPlugin()');
+  rejectUnknownOptions(options, OPTION_NAMES, OWNER);
   const methods = options.methods ?? ['POST'];
   if (!Array.isArray(methods) || methods.some((method) => !HTTP_METHODS.includes(method))) {
-    fail(`methods must list methods among ${HTTP_METHODS.join(', ')}.`);
+    fail('methods', `a list of methods among ${HTTP_METHODS.join(', ')}`);
   }
   const credentialHeaders = options.credentialHeaders ?? DEFAULT_CREDENTIAL_HEADERS;
-  if (!Array.isArray(credentialHeaders)) fail('credentialHeaders must be an array of header names.');
+  if (!Array.isArray(credentialHeaders)) fail('credentialHeaders', 'an array of header names');
   const allowAnonymous = options.allowAnonymous ?? false;
-  if (typeof allowAnonymous !== 'boolean') fail('allowAnonymous must be a boolean.');
+  if (typeof allowAnonymous !== 'boolean') fail('allowAnonymous', 'a boolean');
   const ttlMs = idempotencyTtl(options.ttlMs);
   if (options.store !== undefined && options.ttlMs !== undefined) {
-    fail('ttlMs configures the default store; give your own store its retention instead.');
+    fail(
+      'ttlMs',
+      'left out when a store is given',
+      'ttlMs configures the default store; give your own store its retention instead',
+    );
   }
   return {
     store: options.store ?? new MemoryIdempotencyStore({ ttlMs }),
@@ -215,6 +222,8 @@ export function idempotencyPlugin(options: IdempotencyPluginOptions = {}): Plugi
       app.metadata.add('http:guarded-meta', { key: 'idempotency', plugin: 'svc:idempotency' });
       // As the application spelt it, for documents (requests are matched lower-cased).
       app.metadata.add('idempotency:header', options.header ?? DEFAULT_IDEMPOTENCY_HEADER);
+      // For documents: routes of these methods take a key (and may answer its codes) unless they opt out.
+      app.metadata.add('http:route-error-modules', { idempotency: { methods: [...methods] } });
     },
   };
 }

@@ -1,4 +1,4 @@
-// The idempotency scope (seed 001 "Authentication" 4): credential headers + tenant (x-tenant-id, host) +
+// The idempotency scope: credential headers + tenant (x-tenant-id, host) +
 // method + route + key, hashed with SHA-256 so the store never holds a credential or a raw key.
 import { createHash } from 'node:crypto';
 import type { RequestHeaders, Route, SvcRequest } from '../http/types.js';

@@ -1,4 +1,4 @@
-// The idempotency store contract (seed 001 "Idempotency record"). Keys are SHA-256 hex digests of the request
+// The idempotency store contract. Keys are SHA-256 hex digests of the request
 // scope, never the raw key or any credential; a shared store (Redis, SQL) implements the same four calls.
 
 /** A completed response, replayed as-is for a repeated key. */

@@ -35,6 +35,7 @@ export {
   DEFAULT_STDIO_MAX_LINE_BYTES,
 } from './server/stdio.js';
 export type { McpStdioOptions, McpStdioServer } from './server/stdio.js';
+export { MCP_STDIO_SERVE_MODE, MCP_AUTHORIZATION_ENV, mcpStdioServeMode } from './server/stdio-mode.js';
 export { mcpModule } from './config.js';
 export type { McpModuleContext } from './config.js';
 export * from './client/index.js';

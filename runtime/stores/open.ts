@@ -16,6 +16,7 @@ import type { HealthCheck } from '../edge/health/index.js';
 import type { RateLimitStore } from '../edge/rate-limit/store.js';
 import { MemoryIdempotencyStore } from '../idempotency/memory-store.js';
 import type { IdempotencyStore } from '../idempotency/store.js';
+import type { Logger } from '../log/logger.js';
 import { memoryMcpSessions } from '../mcp/server/memory-session-store.js';
 import type { McpSessionStoreFactory } from '../mcp/server/session-store.js';
 import { closeRedis, openRedis, pingRedis, redisStores } from './redis/index.js';
@@ -35,6 +36,8 @@ export interface OpenStoresOptions {
   redisPrefix?: string;
   /** How often expired SQL rows are deleted, in ms; 0 turns the sweeper off. Default 10 minutes. */
   sweepIntervalMs?: number;
+  /** Where the stores' own trouble is logged (a failed sweep): pass `app.logger`. Default: JSON on stderr. */
+  logger?: Logger;
 }
 
 export interface Stores {
@@ -65,6 +68,7 @@ const OPEN_STORES_OPTIONS = optionKeys<OpenStoresOptions>({
   projectDir: true,
   redisPrefix: true,
   sweepIntervalMs: true,
+  logger: true,
 });
 const STORES_CONFIG_KEYS = optionKeys<StoresConfig>({ database: true, redis: true });
 
@@ -119,7 +123,7 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
     const sweeper =
       options.sweepIntervalMs === 0
         ? undefined
-        : new SqlSweeper(client, { intervalMs: options.sweepIntervalMs });
+        : new SqlSweeper(client, { intervalMs: options.sweepIntervalMs, logger: options.logger });
     closers.push(async () => {
       await sweeper?.stop(); // waits for a sweep in progress
       await client.close();

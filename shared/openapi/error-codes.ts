@@ -3,36 +3,73 @@
 // docs) and the runtime (the document openapiPlugin serves for handwritten routes) both read it, so a
 // route's documented errors never depend on who described it.
 
+/**
+ * The part of the module model (IR `moduleSettings`) the rule reads: which built-in modules act on every route
+ * besides what its meta asks for. ModuleSettingsIR fits; the runtime builds one from what the registered
+ * plugins publish (bucket `http:route-error-modules`).
+ */
+export interface RouteErrorModules {
+  /** The auth module reads a presented credential on every route (and checks cross-site unsafe requests). */
+  auth?: object;
+  /** `globalRateLimit`: a per-client bucket counted on every route that is not an edge route. */
+  edge?: { globalRateLimit: boolean };
+  /** Idempotency keys are honoured on routes of these methods (unless a route opts out). */
+  idempotency?: { methods: readonly string[] };
+}
+
 /** What a route is, as far as the pipeline's own refusals go. */
 export interface RouteErrorFacts {
   /** The route validates params, query or a JSON body. */
   validates: boolean;
   body: 'json' | 'upload' | 'raw' | undefined;
-  /** `meta.auth: true`. */
+  /** `meta.auth: true`: a caller without a credential is refused, and so is one whose credential fails. */
   auth: boolean;
-  /** `meta.rateLimit` is set (anything but false/null). */
+  /** `meta.mfa: true`: a credential obtained without a second factor is refused. */
+  mfa: boolean;
+  /** The auth module reads a presented credential on every route: a bad one is refused even here. */
+  readsCredentials: boolean;
+  /** ...and refuses a cookie-authenticated cross-site request with an unsafe method (CSRF). */
+  checksCrossSite: boolean;
+  /** `meta.rateLimit` is set (anything but false/null), or a global rate limit counts every route. */
   rateLimited: boolean;
   idempotency: 'required' | 'optional' | undefined;
 }
 
 /** What both a spec route (RouteIR) and a runtime route (Route) carry that decides its implied codes. */
 export interface RouteErrorSource {
+  method: string;
   params?: unknown;
   query?: unknown;
   body?: { kind: 'json' | 'upload' | 'raw' } | undefined;
-  meta: { auth?: unknown; rateLimit?: unknown; idempotency?: unknown };
+  meta: { auth?: unknown; mfa?: unknown; rateLimit?: unknown; idempotency?: unknown };
 }
 
-/** The facts of a route, read the same way from the spec and from a registered route. */
-export function routeErrorFacts(route: RouteErrorSource): RouteErrorFacts {
+const SAFE_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
+
+/**
+ * The facts of a route, read the same way from the spec and from a registered route. `modules` is the module
+ * model (IR `moduleSettings`): which built-in modules act on every route besides what its meta asks for.
+ * Edge routes (probes, documents) skip enrichers, guards and rate limits: they have no such facts.
+ */
+export function routeErrorFacts(route: RouteErrorSource, modules: RouteErrorModules = {}): RouteErrorFacts {
   const { meta } = route;
-  const idempotency = meta.idempotency;
+  const declared = meta.idempotency;
+  const method = route.method.toUpperCase();
+  // The idempotency module honours keys on the methods it lists, unless the route opts out (false).
+  const keyed =
+    modules.idempotency !== undefined && declared !== false && modules.idempotency.methods.includes(method);
   return {
     validates: route.params !== undefined || route.query !== undefined || route.body?.kind === 'json',
     body: route.body?.kind,
     auth: meta.auth === true,
-    rateLimited: meta.rateLimit !== undefined && meta.rateLimit !== false && meta.rateLimit !== null,
-    idempotency: idempotency === 'required' || idempotency === 'optional' ? idempotency : undefined,
+    mfa: meta.mfa === true,
+    readsCredentials: modules.auth !== undefined,
+    checksCrossSite: modules.auth !== undefined && !SAFE_METHODS.includes(method),
+    rateLimited:
+      (meta.rateLimit !== undefined && meta.rateLimit !== false && meta.rateLimit !== null) ||
+      modules.edge?.globalRateLimit === true,
+    idempotency:
+      declared === 'required' || declared === 'optional' ? declared : keyed ? 'optional' : undefined,
   };
 }
 
@@ -52,7 +89,7 @@ export interface ErrorStatusGroup<E extends ErrorCatalogEntry = ErrorCatalogEntr
   errors: E[];
 }
 
-/** What the runtime refuses before the handler sees the body, by body kind (seed 001 "Errors"). */
+/** What the runtime refuses before the handler sees the body, by body kind. */
 const BODY_CODES: Record<NonNullable<RouteErrorFacts['body']> | 'none', readonly string[]> = {
   none: [],
   // Malformed JSON, a non-JSON content type and an oversized body are refused before validation.
@@ -69,12 +106,31 @@ const BODY_CODES: Record<NonNullable<RouteErrorFacts['body']> | 'none', readonly
   raw: ['PAYLOAD_TOO_LARGE', 'RAW_BODY_UNAVAILABLE'],
 };
 
+/**
+ * The one status the pipeline answers an implied code with, for codes whose catalog entry lists several
+ * (AUTH_TOKEN_INVALID is 400 for a mailed link, but a refused credential is always 401).
+ */
+const PIPELINE_STATUS: Readonly<Record<string, number>> = {
+  AUTH_TOKEN_INVALID: 401,
+  AUTH_MFA_REQUIRED: 403,
+};
+
+/** A code the route does not declare is answered by the pipeline only, with its pipeline status. */
+export function impliedStatus(declared: readonly string[]): (code: string) => number | undefined {
+  return (code) => (declared.includes(code) ? undefined : PIPELINE_STATUS[code]);
+}
+
 /** Codes the pipeline may answer for a route whether or not it lists them. */
 export function impliedErrorCodes(facts: RouteErrorFacts): string[] {
   const codes: string[] = [];
   if (facts.validates) codes.push('HTTP_VALIDATION');
   codes.push(...BODY_CODES[facts.body ?? 'none']);
-  if (facts.auth) codes.push('AUTH_REQUIRED');
+  if (facts.auth || facts.mfa) codes.push('AUTH_REQUIRED');
+  // A presented bearer token (or session header) that does not verify: where a route requires a credential,
+  // and on every route once the auth module's enricher reads them.
+  if (facts.auth || facts.readsCredentials) codes.push('AUTH_TOKEN_INVALID', 'AUTH_TOKEN_EXPIRED');
+  if (facts.mfa) codes.push('AUTH_MFA_REQUIRED');
+  if (facts.checksCrossSite) codes.push('AUTH_CSRF_REJECTED');
   if (facts.rateLimited) codes.push('RATE_LIMITED');
   if (facts.idempotency !== undefined) {
     codes.push('IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED');
@@ -104,19 +160,23 @@ export function orderErrorCodes(
 
 /**
  * Ordered codes grouped by every status each can carry (a code with `statuses` appears under each of
- * them), sorted by status. Throws when `find` knows a code not: `route` names the route in the message.
+ * them, unless `onlyStatus` names the one it is answered with), sorted by status. Throws when `find` knows
+ * a code not: `route` names the route in the message.
  */
 export function groupErrorsByStatus<E extends ErrorCatalogEntry>(
   codes: readonly string[],
   find: (code: string) => E | undefined,
   route: string,
+  onlyStatus: (code: string) => number | undefined = () => undefined,
 ): ErrorStatusGroup<E>[] {
   const groups = new Map<number, E[]>();
   for (const code of codes) {
     const entry = find(code);
     if (!entry) throw new Error(`route ${route} answers error code ${code}, which no catalog declares`);
     if (entry.status === 'boot') continue;
-    for (const status of new Set([entry.status, ...(entry.statuses ?? [])])) {
+    const only = onlyStatus(code);
+    const statuses = only !== undefined ? [only] : [entry.status, ...(entry.statuses ?? [])];
+    for (const status of new Set(statuses)) {
       const group = groups.get(status) ?? [];
       group.push(entry);
       groups.set(status, group);

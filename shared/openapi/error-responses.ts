@@ -1,4 +1,4 @@
-// The error side of openapi.json: the two envelope schemas (seed 001 "Error envelope") and one response
+// The error side of openapi.json: the two envelope schemas and one response
 // per error status a route can answer, whose `error.code` is narrowed to the codes answered with it.
 import type { JsonSchema, JsonSchemaObject } from '../ir.js';
 import type { ErrorStatusGroup } from './error-codes.js';

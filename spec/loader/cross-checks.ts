@@ -1,6 +1,7 @@
 // Checks across routes: one route per method and path shape, unique MCP tool names, and MCP tools whose
 // input (params + query + body merged into one flat object) is well defined and whose bodies are JSON.
 import { isStreamResponse, type JsonSchema, type RouteIR } from '../../shared/ir.js';
+import { toolInputClashes, type ToolInputPartName } from '../../shared/mcp-tool-input.js';
 import { deriveToolName } from '../../shared/tool-name.js';
 import { asMap, entry, type LoadContext } from './context.js';
 import { pathShape } from './route-path.js';
@@ -85,8 +86,7 @@ function checkToolBytes(ctx: LoadContext, route: RouteIR, mcpNode: Node, tool: s
 function checkToolInput(ctx: LoadContext, route: RouteIR, mcpNode: Node, tool: string): void {
   if (!checkToolBytes(ctx, route, mcpNode, tool)) return;
   const path = ['routes', route.id, 'meta', 'mcp'];
-  const owners = new Map<string, string>();
-  const parts: [string, JsonSchema | undefined][] = [
+  const parts: [ToolInputPartName, JsonSchema | undefined][] = [
     ['params', route.params],
     ['query', route.query],
   ];
@@ -104,21 +104,13 @@ function checkToolInput(ctx: LoadContext, route: RouteIR, mcpNode: Node, tool: s
     }
     parts.push(['body', body]);
   }
-  for (const [part, schema] of parts) {
-    const properties =
-      typeof schema === 'object' && typeof schema.properties === 'object'
-        ? Object.keys(schema.properties ?? {})
-        : [];
-    for (const property of properties) {
-      const first = owners.get(property);
-      if (first !== undefined) {
-        ctx.problems.add(
-          mcpNode.loc,
-          path,
-          `MCP tool '${tool}': property '${property}' is in both ${first} and ${part}; a tool takes one flat object`,
-          `rename the ${part} property '${property}', or remove meta.mcp from '${route.id}'`,
-        );
-      } else owners.set(property, part);
-    }
+  const clashes = toolInputClashes(parts.map(([name, schema]) => ({ name, schema, requiredCounts: true })));
+  for (const { property, first, second } of clashes) {
+    ctx.problems.add(
+      mcpNode.loc,
+      path,
+      `MCP tool '${tool}': property '${property}' is in both ${first} and ${second}; a tool takes one flat object`,
+      `rename the ${second} property '${property}', or remove meta.mcp from '${route.id}'`,
+    );
   }
 }

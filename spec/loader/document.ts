@@ -8,6 +8,7 @@ import { asMap, asString, entry, LoadContext } from './context.js';
 import { crossCheckRoutes } from './cross-checks.js';
 import { describeNode } from './describe.js';
 import { loadErrors, loadMetaKeys, loadResources } from './declarations.js';
+import { moduleSettingsOf } from './module-settings.js';
 import { loadEnabledModules } from './modules.js';
 import { defaultCatalogFile, SVC_SCHEMA } from './package-files.js';
 import { Problems } from './problems.js';
@@ -75,6 +76,7 @@ async function loadDocument(file: string, kind: SpecIR['kind'], options: LoadOpt
 
   const title = asString(entry(map, 'title'));
   const description = asString(entry(map, 'description'));
+  const config = kind === 'app' ? loadConfig(ctx, map) : {};
   const spec: SpecIR = {
     kind,
     file: source.file,
@@ -87,7 +89,8 @@ async function loadDocument(file: string, kind: SpecIR['kind'], options: LoadOpt
     errors,
     catalog,
     metaKeys,
-    config: kind === 'app' ? loadConfig(ctx, map) : {},
+    config,
+    moduleSettings: kind === 'app' ? moduleSettingsOf(config.modules) : {},
     ...(modules.length > 0 ? { modules } : {}),
   };
   return spec;

@@ -12,7 +12,7 @@ const META_PROPERTIES = (
   (publishedSchemas().get(SVC_SCHEMA)!.$defs as Record<string, SchemaObject>).meta as SchemaObject
 ).properties as Record<string, Schema>;
 
-/** Meta keys svc itself knows (seed 001 "Route meta keys read by the framework", plus mfa, apiKey, account). */
+/** Meta keys svc itself knows: those the framework reads (docs/http.md, "Route meta"), mfa, apiKey, account. */
 export const BUILT_IN_META_KEYS: readonly string[] = Object.keys(META_PROPERTIES).filter(
   (key) => META_PROPERTIES[key] !== false,
 );
@@ -42,7 +42,7 @@ export function loadMeta(ctx: LoadContext, routeId: string, node: Node | undefin
       );
       continue;
     }
-    // A meta value of false is an opt-off and never flagged (seed 001); its key must still be a known one,
+    // A meta value of false is an opt-off and never flagged; its key must still be a known one,
     // or `atuh: false` would hide a typo.
     const optOff = value.kind === 'scalar' && value.value === false;
     const builtIn = getOwn(META_PROPERTIES, item.key);

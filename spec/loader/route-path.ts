@@ -1,7 +1,8 @@
-// Route paths: `/notes/:id`. Segments are literals or `:name` parameters; no empty segment, no trailing
+// Route paths: `/notes/:id`, split by shared/path-template.ts. Segments are literals or `:name` parameters; no empty segment, no trailing
 // slash except the root, no parameter twice. Errors point at the offending character of the path.
 import type { LoadContext, Path } from './context.js';
 import { locWithin, type ScalarNode } from './yaml-tree.js';
+import { parsePathTemplate } from '../../shared/path-template.js';
 
 const LITERAL = /^[A-Za-z0-9._~-]+$/;
 const PARAM = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -24,24 +25,16 @@ export function checkPath(ctx: LoadContext, node: ScalarNode, path: string, wher
       `write path: ${path.replace(/\/+$/, '') || '/'} (routes have no trailing-slash alias)`,
     );
   }
-  let index = 1;
-  for (const segment of path.slice(1).split('/')) {
+  for (const segment of parsePathTemplate(path)) {
+    const index = segment.offset;
     const at = locWithin(node, index);
-    if (segment === '') {
-      if (index < path.length)
-        ctx.problems.add(
-          at,
-          where,
-          `path '${path}' has an empty segment ('//')`,
-          `write path: ${path.replace(/\/{2,}/g, '/')}`,
-        );
-    } else if (segment.startsWith(':')) {
-      const name = segment.slice(1);
+    if (segment.kind === 'param') {
+      const name = segment.name;
       if (!PARAM.test(name)) {
         ctx.problems.add(
           at,
           where,
-          `invalid path parameter '${segment}'`,
+          `invalid path parameter ':${name}'`,
           'parameter names are letters, digits and _, not starting with a digit, e.g. :noteId',
         );
       } else if (params.some((param) => param.name === name)) {
@@ -52,23 +45,32 @@ export function checkPath(ctx: LoadContext, node: ScalarNode, path: string, wher
           `give each parameter its own name, e.g. :${name}2`,
         );
       } else params.push({ name, index });
-    } else if (!LITERAL.test(segment)) {
-      const brace = /^\{(\w+)\}$/.exec(segment);
+      continue;
+    }
+    // The spec has no wildcard routes: a `*` segment is refused as a literal would be.
+    const text = segment.kind === 'wildcard' ? '*' : segment.text;
+    if (text === '') {
+      if (index < path.length)
+        ctx.problems.add(
+          at,
+          where,
+          `path '${path}' has an empty segment ('//')`,
+          `write path: ${path.replace(/\/{2,}/g, '/')}`,
+        );
+    } else if (!LITERAL.test(text)) {
+      const brace = /^\{(\w+)\}$/.exec(text);
       ctx.problems.add(
         at,
         where,
-        `invalid path segment '${segment}'`,
+        `invalid path segment '${text}'`,
         brace
           ? `write :${brace[1]} for a path parameter`
           : 'literal segments use letters, digits and . _ ~ -; parameters are written :name',
       );
     }
-    index += segment.length + 1;
   }
   return params;
 }
 
 /** The key two paths share when they would match the same requests: `/notes/:id` ≡ `/notes/:noteId`. */
-export function pathShape(path: string): string {
-  return path.replace(/:[^/]+/g, ':');
-}
+export { pathShape } from '../../shared/path-template.js';

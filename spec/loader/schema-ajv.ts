@@ -6,6 +6,7 @@ import type { JsonSchema } from '../../shared/ir.js';
 import { RESOURCE_REF_PREFIX } from '../../shared/ir.js';
 import { createAjv } from '../../shared/validation/ajv.js';
 import { at, describeNode, TYPE_WORDS } from './describe.js';
+import { SUBSCHEMA_LISTS, SUBSCHEMA_MAPS, SUBSCHEMA_SINGLES } from './subschema-keywords.js';
 import type { Finding } from './structure.js';
 import { nodeAtPointer, type Node } from './yaml-tree.js';
 
@@ -40,14 +41,15 @@ const WHOLE_NUMBER = [
   'maxContains',
 ];
 const NUMBER = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
-const SCHEMA_MAP = ['properties', 'patternProperties', 'dependentSchemas', '$defs'];
-const SCHEMA_LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+const SCHEMA_MAP = [...SUBSCHEMA_MAPS, '$defs'];
+const SCHEMA_LIST = SUBSCHEMA_LISTS;
 
 export class SchemaCompiler {
   // The same configuration as the generated validators; the code optimiser is off because these functions
   // only prove the schema compiles and are never run on requests; meta-schema checks ran before (metaCheck).
   private readonly ajv = createAjv({ code: { optimize: false }, validateSchema: false });
   private readonly owners = new Map<string, Owner>();
+  private readonly resourceSchemas = new Map<string, JsonSchema>();
   /** Schemas (as JSON) already compiled: specs repeat the same `id` param and `limit` query many times. */
   private readonly compiled = new Set<string>();
 
@@ -55,6 +57,7 @@ export class SchemaCompiler {
   addResource(name: string, schema: JsonSchema | undefined, owner: Owner): void {
     const id = RESOURCE_ID_PREFIX + name;
     this.owners.set(id, owner);
+    if (schema !== undefined) this.resourceSchemas.set(id, schema);
     this.ajv.addSchema(schema === undefined ? {} : (rewriteRefs(schema) as object), id);
   }
 
@@ -64,10 +67,11 @@ export class SchemaCompiler {
     const owner = this.owners.get(id)!;
     try {
       this.ajv.getSchema(id);
-      return [];
     } catch (error) {
       return [this.compileFinding(error as Error, owner)];
     }
+    const schema = this.resourceSchemas.get(id);
+    return schema === undefined ? [] : this.defaultFindings(schema, owner);
   }
 
   /** Meta-schema findings of a schema, located inside its YAML node. */
@@ -85,11 +89,43 @@ export class SchemaCompiler {
     if (this.compiled.has(key)) return [];
     try {
       this.ajv.compile(rewritten);
-      this.compiled.add(key);
-      return [];
     } catch (error) {
       return [this.compileFinding(error as Error, owner)];
     }
+    const defaults = this.defaultFindings(schema, owner);
+    // A schema with a bad default is reported wherever it is written, not only the first time.
+    if (defaults.length === 0) this.compiled.add(key);
+    return defaults;
+  }
+
+  /**
+   * Every `default` must satisfy the schema it sits in: ajv fills it in before validating (useDefaults), so
+   * one that does not would refuse every request that leaves the value out.
+   */
+  private defaultFindings(schema: JsonSchema, owner: Owner): Finding[] {
+    const findings: Finding[] = [];
+    for (const { pointer, subschema } of schemasWithDefault(schema, '')) {
+      const { default: value, ...rest } = subschema;
+      let validate;
+      try {
+        validate = this.ajv.compile(rewriteRefs(rest) as object);
+      } catch {
+        continue; // a subschema that only compiles in its context (local refs): the whole compiled above
+      }
+      if (validate(value) === true) continue;
+      const located = nodeAtPointer(owner.node, `${pointer}/default`);
+      const segments = `${pointer}/default`.split('/').slice(1 + (owner.skipSegments ?? 0));
+      const path = [...owner.path, ...segments];
+      const [error] = selectErrors(validate.errors ?? []);
+      const reason = error === undefined ? 'does not match' : dataMessage(error, located.node);
+      findings.push({
+        loc: located.node.loc,
+        path,
+        message: `${at(path)}the default does not satisfy its own schema: ${reason}`,
+        hint: 'change the default to a value the schema accepts, or remove it',
+      });
+    }
+    return findings;
   }
 
   /** A validator for values of a checked schema (custom meta keys), reporting at the value's positions. */
@@ -168,6 +204,33 @@ export class SchemaCompiler {
       hint: 'change the schema as the message says (ajv strict mode, JSON Schema 2020-12)',
     };
   }
+}
+
+/** Subschemas ajv validates against, and so where it would apply a default. */
+const VALIDATED_SINGLES = SUBSCHEMA_SINGLES.filter((keyword) => keyword !== 'contentSchema');
+
+/** Subschemas (below the root, where ajv honours a default) that carry `default`, with their pointers. */
+function schemasWithDefault(
+  schema: unknown,
+  pointer: string,
+): { pointer: string; subschema: Record<string, unknown> }[] {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return [];
+  const object = schema as Record<string, unknown>;
+  const found = pointer !== '' && 'default' in object ? [{ pointer, subschema: object }] : [];
+  const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+  for (const [keyword, value] of Object.entries(object)) {
+    if (SCHEMA_MAP.includes(keyword) && typeof value === 'object' && value !== null) {
+      for (const [name, inner] of Object.entries(value))
+        found.push(...schemasWithDefault(inner, `${pointer}/${keyword}/${escape(name)}`));
+    } else if (SCHEMA_LIST.includes(keyword) && Array.isArray(value)) {
+      value.forEach((inner, index) =>
+        found.push(...schemasWithDefault(inner, `${pointer}/${keyword}/${index}`)),
+      );
+    } else if (VALIDATED_SINGLES.includes(keyword)) {
+      found.push(...schemasWithDefault(value, `${pointer}/${keyword}`));
+    }
+  }
+  return found;
 }
 
 function isResourceRef(schema: JsonSchema): boolean {

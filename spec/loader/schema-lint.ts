@@ -7,25 +7,11 @@ import { metaAjv } from './schema-ajv.js';
 import { at, describeNode } from './describe.js';
 import type { Finding } from './structure.js';
 import { closest, suggestionHint } from './suggest.js';
+import { SUBSCHEMA_LISTS, SUBSCHEMA_MAPS, SUBSCHEMA_SINGLES } from './subschema-keywords.js';
 import { getOwn, type MapNode, type Node } from './yaml-tree.js';
 
 type Path = (string | number)[];
 
-const SCHEMA_MAPS = ['properties', 'patternProperties', 'dependentSchemas'];
-const SCHEMA_SINGLES = [
-  'additionalProperties',
-  'items',
-  'contains',
-  'propertyNames',
-  'not',
-  'if',
-  'then',
-  'else',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-  'contentSchema',
-];
-const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const VALUE_KEYWORDS = [
   'type',
   'const',
@@ -65,9 +51,9 @@ export const ANNOTATION_KEYWORDS = [
   'x-hint',
 ];
 export const SCHEMA_KEYWORDS = [
-  ...SCHEMA_MAPS,
-  ...SCHEMA_SINGLES,
-  ...SCHEMA_LISTS,
+  ...SUBSCHEMA_MAPS,
+  ...SUBSCHEMA_SINGLES,
+  ...SUBSCHEMA_LISTS,
   ...VALUE_KEYWORDS,
   ...ANNOTATION_KEYWORDS,
   '$ref',
@@ -167,16 +153,16 @@ export class SchemaLinter {
           message: `unknown schema keyword '${keyword}'${path.length ? ` in ${path.join('.')}` : ''}`,
           hint: this.unknownHint(keyword, value, node),
         });
-      } else if (SCHEMA_MAPS.includes(keyword) && value.kind === 'map') {
+      } else if (SUBSCHEMA_MAPS.includes(keyword) && value.kind === 'map') {
         for (const child of value.entries) {
           if (keyword === 'patternProperties')
             this.regex(child.key, child.keyLoc, [...keywordPath, child.key], out);
           this.walk(child.value, [...keywordPath, child.key], keyword === 'dependentSchemas', out);
         }
-      } else if (SCHEMA_SINGLES.includes(keyword)) {
+      } else if (SUBSCHEMA_SINGLES.includes(keyword)) {
         if (value.kind !== 'seq')
           this.walk(value, keywordPath, ['not', 'if', 'then', 'else'].includes(keyword), out);
-      } else if (SCHEMA_LISTS.includes(keyword) && value.kind === 'seq') {
+      } else if (SUBSCHEMA_LISTS.includes(keyword) && value.kind === 'seq') {
         value.items.forEach((item, index) =>
           this.walk(item, [...keywordPath, index], keyword !== 'prefixItems', out),
         );

@@ -18,6 +18,45 @@ export interface Finding {
   hint?: string;
 }
 
+/**
+ * The keywords this walker checks values against. The published schemas may use no other validating
+ * keyword (test/spec/schema-keywords.test.ts walks them): the schema stays the one source of the shape.
+ */
+export const CHECKED_KEYWORDS: readonly string[] = [
+  '$ref',
+  'anyOf',
+  'const',
+  'enum',
+  'type',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minItems',
+  'uniqueItems',
+  'items',
+  'properties',
+  'required',
+  'propertyNames',
+  'additionalProperties',
+];
+
+/** Keywords that describe without constraining (docs, editor completion, hints), which the walker reads as text. */
+export const DESCRIBING_KEYWORDS: readonly string[] = [
+  '$schema',
+  '$id',
+  '$defs',
+  '$comment',
+  'title',
+  'description',
+  'default',
+  'examples',
+  'x-hint',
+];
+
 export class StructureChecker {
   private readonly schemas: SchemaDocs;
 
@@ -172,6 +211,23 @@ export class StructureChecker {
       }
     }
     if (typeof value === 'number') {
+      const above = typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum : undefined;
+      const below = typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum : undefined;
+      if ((above !== undefined && value <= above) || (below !== undefined && value >= below)) {
+        const noun = schema.type === 'integer' ? 'an integer' : 'a number';
+        const range = [
+          ...(above === undefined ? [] : [`greater than ${above}`]),
+          ...(below === undefined ? [] : [`less than ${below}`]),
+        ].join(' and ');
+        return [
+          {
+            loc: node.loc,
+            path,
+            message: `${at(path)}expected ${noun} ${range} but got ${value}`,
+            hint: hint ?? `write ${noun} ${range}`,
+          },
+        ];
+      }
       const min = typeof schema.minimum === 'number' ? schema.minimum : undefined;
       const max = typeof schema.maximum === 'number' ? schema.maximum : undefined;
       if ((min !== undefined && value < min) || (max !== undefined && value > max)) {

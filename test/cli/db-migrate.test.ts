@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { migrations, openStores } from 'svckit';
 import { createDatabase } from '../backends.js';
-import { runSvc } from './run-svc.js';
+import { runSvc, runSvcBinary } from './run-svc.js';
 
 const ALL_IDS = migrations.map((migration) => migration.id).join(', ');
 
@@ -16,7 +16,7 @@ describe('svc db:migrate', () => {
 
   test('applies every migration to a new PGlite directory, then finds it up to date', async () => {
     const env = { DATABASE_URL: `pglite:${join(dir, 'data')}` };
-    const first = await runSvc(['db:migrate'], { env });
+    const first = await runSvcBinary(['db:migrate'], { env });
     expect(first.stderr).toBe('');
     expect(first.stdout).toBe(`svc db:migrate: applied ${ALL_IDS} to pglite.\n`);
     expect(first.code).toBe(0);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { startProcess } from '../e2e/service-process.js';
-import { runCommand, runSvc } from './run-svc.js';
+import { runCommand, runSvc, runSvcBinary } from './run-svc.js';
 
 const npm = (args: string[], cwd: string) => runCommand('npm', args, { cwd });
 
@@ -13,7 +13,7 @@ let app: string;
 
 beforeAll(async () => {
   app = join(await mkdtemp(join(tmpdir(), 'svc-init-')), 'task-board');
-  const created = await runSvc(['init', app]);
+  const created = await runSvcBinary(['init', app]);
   expect(created.code, created.stderr).toBe(0);
   const installed = await npm(['install', '--no-audit', '--no-fund', '--prefer-offline'], app);
   expect(installed.code, installed.output).toBe(0);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { runSvc } from './run-svc.js';
+import { runSvc, runSvcBinary } from './run-svc.js';
 
 const SVCKIT_VERSION = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -27,8 +27,9 @@ describe('svc usage', () => {
     expect(result.stderr).toContain('Usage: svc <command>');
   });
 
+  // The binary: its exit code and stderr are the ones run() returned and wrote.
   test('an unknown command prints usage and exits 1', async () => {
-    const result = await runSvc(['bulid']);
+    const result = await runSvcBinary(['bulid']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("unknown command 'bulid'");
     expect(result.stderr).toContain('Usage: svc <command>');

@@ -43,7 +43,7 @@ describe('routes.ts', () => {
       source: 'svc.config.yaml',
     });
     expect(fromPackage).toMatch(
-      /^import \{ bindRoutes, rawBody, upload, type RawBodyInput, type Route, type RouteDefinition, type RouteHandler, type SseResult, type StreamResult, type UploadInput \} from 'svckit';$/m,
+      /^import \{ bindRoutes, rawBody, upload, type RawBodyInput, type Route, type RouteDefinition, type RouteHandler, type SseResult, type StreamResult, type UploadInput \} from 'svckit\/core';$/m,
     );
     // By relative path (svckit's own generated/modules): each name from the runtime file that defines it.
     const source = app.read('routes.ts');

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { moduleSettingsOf } from '../../spec/loader/module-settings.js';
 import type { ErrorIR, JsonSchema, ResourceIR, RouteIR, SourceLocation, SpecIR } from '../../shared/ir.js';
 
 export const SPEC_FILE = '/project/svc.config.yaml';
@@ -47,6 +48,8 @@ export function spec(partial: Partial<SpecIR> = {}): SpecIR {
     metaKeys: [],
     config: {},
     ...partial,
+    // The module model as the loader derives it from `config.modules`, unless the test gives its own.
+    moduleSettings: partial.moduleSettings ?? moduleSettingsOf(partial.config?.modules),
   };
 }
 

@@ -68,6 +68,8 @@ describe('routeErrorCodes', () => {
       'HTTP_VALIDATION',
       'NOTE_CURSOR_INVALID',
       'AUTH_REQUIRED',
+      'AUTH_TOKEN_EXPIRED',
+      'AUTH_TOKEN_INVALID',
       'NOTE_NOT_FOUND',
       'INTERNAL_ERROR',
       'NOTE_STORE_FULL',

@@ -298,7 +298,9 @@ describe('emitOpenApi: error responses', () => {
     expect(errorCodes(post, '400')).toBe(
       '"enum":["BAD_REQUEST","IDEMPOTENCY_KEY_INVALID","IDEMPOTENCY_KEY_REQUIRED"]',
     );
-    expect(errorCodes(post, '401')).toBe('"enum":["AUTH_REQUIRED"]');
+    expect(errorCodes(post, '401')).toBe(
+      '"enum":["AUTH_REQUIRED","AUTH_TOKEN_EXPIRED","AUTH_TOKEN_INVALID"]',
+    );
     expect(errorCodes(post, '507')).toBe('"enum":["NOTE_STORE_FULL"]');
     expect(post.responses['507']?.description).toContain('- `NOTE_STORE_FULL`: The note store is full.');
     expect(post.responses['400']?.description).toBe(

@@ -78,7 +78,7 @@ describe('routes.ts', () => {
     expect(
       emitRoutes({ ir: specUnderTest(), header: '// x', runtimeImport: 'svckit', source: 'svc.config.yaml' }),
     ).toMatch(
-      /^import \{ bindRoutes, type Route, type RouteDefinition, type RouteHandler \} from 'svckit';$/m,
+      /^import \{ bindRoutes, type Route, type RouteDefinition, type RouteHandler \} from 'svckit\/core';$/m,
     );
     expect(source).toContain("import * as validators from './validators.js';");
     expect(source).toContain("import type * as T from './types.js';");
@@ -103,10 +103,10 @@ describe('routes.ts', () => {
     try {
       await generateInto(appMode, specUnderTest(), 'package');
       expect(appMode.read('routes.ts').split('\n')[1]).toBe(
-        "import { bindRoutes, type Route, type RouteDefinition, type RouteHandler } from 'svckit';",
+        "import { bindRoutes, type Route, type RouteDefinition, type RouteHandler } from 'svckit/core';",
       );
-      expect(appMode.read('config.ts')).toContain("from 'svckit';");
-      expect(appMode.read('errors.ts')).toContain("from 'svckit';");
+      expect(appMode.read('config.ts')).toContain("from 'svckit/core';");
+      expect(appMode.read('errors.ts')).toContain("from 'svckit/core';");
     } finally {
       appMode.remove();
     }

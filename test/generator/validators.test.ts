@@ -97,7 +97,7 @@ describe('validators.js', () => {
       expect(typeof validators[name], name).toBe('function');
       expect(app.read('validators.d.ts')).toContain(`export declare const ${name}: CompiledValidator;`);
     }
-    expect(app.read('validators.d.ts')).toContain("import type { CompiledValidator } from 'svckit';");
+    expect(app.read('validators.d.ts')).toContain("import type { CompiledValidator } from 'svckit/core';");
     expect(Object.keys(validators).sort()).toEqual(all.sort());
   });
 

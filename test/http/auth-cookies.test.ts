@@ -1,5 +1,4 @@
-// A session cookie that does not verify never locks a browser out (issue 16 item 4; seed 000 "Credentials
-// accepted on any request"): the browser sends the cookie, the caller does not present it, so the request is
+// A session cookie that does not verify never locks a browser out (issue 16 item 4): the browser sends the cookie, the caller does not present it, so the request is
 // anonymous and the answer expires the cookie, on every route, the neutral 404 included. An invalid bearer
 // token or x-session-id is presented on purpose and still answers 401.
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,4 @@
-// POST /auth/logout signs out the client that sends it (seed 000 "Account routes", the Session row of
-// "States and transitions"; issue 16 item 3): every session the request presents ends, the header's and the
+// POST /auth/logout signs out the client that sends it (issue 16 item 3): every session the request presents ends, the header's and the
 // cookie's alike, with or without a refresh token, and the cookie is expired; a cross-site logout that only
 // the cookie speaks for is refused with 403 AUTH_CSRF_REJECTED.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Pins of the seed's account-route rules (seed 000 "Route meta keys", "Events"; issue 16 item 12): every
+// Pins of the account-route rules (issue 16 item 12): every
 // route of authRoutes() carries ACCOUNT_META, and a sign-in emits `auth:login` with its payload only when it
 // succeeds. Also: the plugin's options objects refuse keys they do not know.
 import { describe, expect, it } from 'vitest';

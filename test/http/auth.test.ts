@@ -1,6 +1,5 @@
-// The auth plugin and the account routes over HTTP on every adapter (seed 000 "Account routes", the refresh,
-// verification/reset, throttle and session rows of "States and transitions", "Credentials accepted on any
-// request", "Route meta keys" auth/mfa, "Errors").
+// The auth plugin and the account routes over HTTP on every adapter (docs/auth.md): refresh, verification and
+// reset, the throttle, sessions, the credentials accepted on any request, `auth`/`mfa` meta and the errors.
 import { generateKeyPairSync, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Auth, MemoryUserSource, securityPlugin, type AuthEventPayloads, type UserSource } from 'svckit';

@@ -1,4 +1,4 @@
-// Body parsing on every adapter (seed 001 "Application routes").
+// Body parsing on every adapter.
 import { describe, expect, it } from 'vitest';
 import { route } from 'svckit';
 import { adapters, call, rawRequest, withServer } from './harness.js';

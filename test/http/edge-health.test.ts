@@ -1,10 +1,23 @@
-// healthPlugin on every adapter (seed 001 "Edge routes"): /livez touches nothing, /readyz runs every check,
+// healthPlugin on every adapter: /livez touches nothing, /readyz runs every check,
 // and edge routes run no enrichers or guards.
-import { describe, expect, it } from 'vitest';
-import { healthPlugin, route, type HealthCheck } from 'svckit';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { healthPlugin, readiness, route, type HealthCheck } from 'svckit';
 import { adapters, call, denyAllPlugin, withServer } from './harness.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A check that passes once `count` checks have started: it never passes when the checks run one by one. */
+function gatheringChecks(count: number): Record<string, HealthCheck> {
+  let started = 0;
+  let open: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const check = async () => {
+    if (++started === count) open();
+    await gate;
+    return { ok: true };
+  };
+  return Object.fromEntries(Array.from({ length: count }, (_, index) => [`c${index}`, check]));
+}
 
 describe.each(adapters)('healthPlugin on $name', (adapter) => {
   it('answers /livez without running any check, enricher or guard', async () => {
@@ -33,7 +46,7 @@ describe.each(adapters)('healthPlugin on $name', (adapter) => {
     const state = { cache: true };
     const checks: Record<string, HealthCheck> = {
       db: async () => {
-        await sleep(5);
+        await nextTurn();
         return { ok: true };
       },
       cache: () => ({ ok: state.cache, detail: { host: 'redis.internal', password: 'hunter2' } }),
@@ -67,11 +80,10 @@ describe.each(adapters)('healthPlugin on $name', (adapter) => {
     };
     await withServer(
       adapter,
-      { routes: [], plugins: [healthPlugin({ checks, checkTimeoutMs: 100 })] },
+      // A 1 ms timeout: the other checks settle in microtasks, before any timer can fire.
+      { routes: [], plugins: [healthPlugin({ checks, checkTimeoutMs: 1 })] },
       async (url) => {
-        const started = Date.now();
         const response = await call(`${url}/readyz`);
-        expect(Date.now() - started).toBeLessThan(2000);
         expect(response.status).toBe(503);
         expect(response.json).toEqual({
           status: 'unavailable',
@@ -89,17 +101,15 @@ describe.each(adapters)('healthPlugin on $name', (adapter) => {
   });
 
   it('runs the checks at the same time', async () => {
-    const slow = async () => {
-      await sleep(150);
-      return { ok: true };
-    };
-    const checks = { a: slow, b: slow, c: slow, d: slow };
-    await withServer(adapter, { routes: [], plugins: [healthPlugin({ checks })] }, async (url) => {
-      await call(`${url}/readyz`);
-      const started = Date.now();
-      expect((await call(`${url}/readyz`)).status).toBe(200);
-      expect(Date.now() - started).toBeLessThan(550);
-    });
+    // Each check waits for all four to have started; run one by one, the first would time out.
+    const checks = gatheringChecks(4);
+    await withServer(
+      adapter,
+      { routes: [], plugins: [healthPlugin({ checks, checkTimeoutMs: 1000 })] },
+      async (url) => {
+        expect((await call(`${url}/readyz`)).status).toBe(200);
+      },
+    );
   });
 
   it('refuses to boot when the application defines /livez itself', async () => {
@@ -107,6 +117,33 @@ describe.each(adapters)('healthPlugin on $name', (adapter) => {
     await expect(
       withServer(adapter, { routes, plugins: [healthPlugin()] }, async () => undefined),
     ).rejects.toThrow(/livez/);
+  });
+});
+
+describe('readiness timeouts', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('fails a check at its timeout and not before, and times every check from the same start', async () => {
+    vi.useFakeTimers();
+    const after = (ms: number) => () =>
+      new Promise<{ ok: boolean }>((resolve) => setTimeout(() => resolve({ ok: true }), ms));
+    const report = readiness(
+      { quick: after(10), justInTime: after(99), late: after(100), hangs: after(1e9) },
+      100,
+    );
+    let settled = false;
+    void report.then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(99);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await report).toEqual({
+      status: 'unavailable',
+      checks: { quick: { ok: true }, justInTime: { ok: true }, late: { ok: false }, hangs: { ok: false } },
+    });
+    // Only the hanging check's own timer is left: no timeout timer outlives its check.
+    expect(vi.getTimerCount()).toBe(1);
   });
 });
 

@@ -1,4 +1,4 @@
-// metricsPlugin on every adapter (seed 001 "Edge routes"): GET /metrics answers the Prometheus text format
+// metricsPlugin on every adapter: GET /metrics answers the Prometheus text format
 // from prom-client; every request is counted, timed and tracked in flight, labelled by route template and
 // never by raw URL; /metrics itself runs no enrichers or guards.
 import { get as httpGet } from 'node:http';

@@ -1,22 +1,29 @@
-// openapiPlugin on every adapter: GET /openapi.json describes what the server serves (seed 001 "Edge routes":
-// built at app:booted from the registered routes). Generated operations stay as generated; handwritten and
+// openapiPlugin on every adapter: GET /openapi.json describes what the server serves (built at
+// app:booted from the registered routes). Generated operations stay as generated; handwritten and
 // module routes are described from their own schemas; the document is public, valid OpenAPI 3.1, with an ETag.
 import { Readable } from 'node:stream';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import {
+  Auth,
+  authPlugin,
+  collectingLogger,
   createApp,
   idempotencyPlugin,
   openapiPlugin,
   rawBody,
   route,
+  securityPlugin,
   stream,
   upload,
   type Plugin,
   type Route,
 } from 'svckit';
 import { fastifyPlugin } from 'svckit/fastify';
+import type { ModuleSettingsIR } from '../../shared/ir.js';
+import { impliedErrorCodes, routeErrorFacts } from '../../shared/openapi/error-codes.js';
+import { SECRET } from './auth-harness.js';
 import document from '../../generated/openapi.json' with { type: 'json' };
 import { routes as notesRoutes } from '../../generated/routes.js';
 import { adapters, call, denyAllPlugin, withServer } from './harness.js';
@@ -392,5 +399,108 @@ describe('openapiPlugin options', () => {
     const app = createApp().register(openapiPlugin({ document }));
     await app.boot();
     expect(app.metadata.list('app:urls')).toContainEqual({ label: 'OpenAPI', path: '/openapi.json' });
+  });
+});
+
+/** The error codes an operation lists, from the `error.code` each error response narrows to. */
+function listedCodes(operation: Operation | undefined): string[] {
+  const codes: string[] = [];
+  for (const [status, response] of Object.entries(operation?.responses ?? {})) {
+    if (Number(status) < 400) continue;
+    for (const match of String(response.description).matchAll(/^- `([A-Z0-9_]+)`/gm))
+      codes.push(match[1] ?? '');
+  }
+  return [...new Set(codes)].sort();
+}
+
+describe('openapiPlugin: codes of the registered modules and declared errors', () => {
+  const catalog = { PAYMENT_DECLINED: { status: 402, message: 'The card was declined.', module: 'app' } };
+  const payments = route({
+    method: 'POST',
+    url: '/payments',
+    errors: ['PAYMENT_DECLINED', 'NO_SUCH_CODE'],
+    handler: () => ({}),
+  });
+  const balance = route({ method: 'GET', url: '/balance', handler: () => ({}) });
+
+  it('lists the global rate limit, auth, idempotency and declared codes as the generator would', async () => {
+    const logger = collectingLogger();
+    const app = createApp({ name: 'payments', logger });
+    app.register(securityPlugin({ rateLimit: { limit: 100, windowMs: 60_000 } }));
+    app.register(authPlugin({ auth: new Auth({ secret: SECRET, nodeEnv: 'test' }), routes: false }));
+    app.register(idempotencyPlugin());
+    app.register(openapiPlugin({ catalog }));
+    app.register(fastifyPlugin({ routes: [payments, balance], onError: false }));
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const served = await fetchDocument(address.url);
+      const post = served.paths['/payments']?.post;
+      const get = served.paths['/balance']?.get;
+      expect(listedCodes(post)).toEqual(
+        expect.arrayContaining([
+          'RATE_LIMITED',
+          'AUTH_TOKEN_EXPIRED',
+          'AUTH_CSRF_REJECTED',
+          'PAYMENT_DECLINED',
+        ]),
+      );
+      // The declared code under its catalog status; RATE_LIMITED under 429 with Retry-After.
+      expect(String(post?.responses['402']?.description)).toContain(
+        '`PAYMENT_DECLINED`: The card was declined.',
+      );
+      expect(post?.responses['429']?.headers).toHaveProperty('Retry-After');
+      // POST takes idempotency keys (the plugin's default methods); GET is safe: no CSRF check, no key.
+      expect(post?.parameters).toEqual([
+        expect.objectContaining({ name: 'idempotency-key', in: 'header', required: false }),
+      ]);
+      expect(listedCodes(get)).not.toContain('AUTH_CSRF_REJECTED');
+      expect(get?.parameters).toBeUndefined();
+
+      // The same codes the generator's rule gives a spec route under the same `modules:`.
+      const modules: ModuleSettingsIR = {
+        auth: { sessionCookie: 'svc_session' },
+        edge: { security: true, globalRateLimit: true, health: false, metrics: false, tracing: false },
+        idempotency: { header: 'idempotency-key', methods: ['POST'] },
+      };
+      for (const [described, operation] of [
+        [payments, post],
+        [balance, get],
+      ] as const) {
+        const expected = [
+          ...(described.errors ?? []),
+          ...impliedErrorCodes(routeErrorFacts(described, modules)),
+        ];
+        expect(listedCodes(operation)).toEqual(
+          [...new Set(expected)].filter((code) => code !== 'NO_SUCH_CODE').sort(),
+        );
+      }
+      // A declared code no catalog knows has no status to be listed under: left out, and said so.
+      expect(logger.at('warn')).toContainEqual(
+        expect.objectContaining({ fields: { method: 'POST', route: '/payments', code: 'NO_SUCH_CODE' } }),
+      );
+      expect((await validate(served)).valid).toBe(true);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('without those plugins lists none of their codes', async () => {
+    const declaring = route({
+      method: 'POST',
+      url: '/payments',
+      errors: ['PAYMENT_DECLINED'],
+      handler: () => ({}),
+    });
+    const served = await bootedDocument([declaring], [openapiPlugin({ catalog })]);
+    const codes = listedCodes(served.paths['/payments']?.post);
+    expect(codes).toContain('PAYMENT_DECLINED');
+    for (const code of ['RATE_LIMITED', 'AUTH_TOKEN_EXPIRED', 'AUTH_CSRF_REJECTED', 'IDEMPOTENCY_CONFLICT'])
+      expect(codes).not.toContain(code);
+  });
+
+  it('refuses a catalog that is not one', () => {
+    expect(() => openapiPlugin({ catalog: { X: { status: 'teapot' } } as never })).toThrow(
+      expect.objectContaining({ code: 'OPTION_INVALID', option: 'catalog' }),
+    );
   });
 });

@@ -1,9 +1,9 @@
-// Rate limits on every adapter (seed 001 "Route meta keys" rateLimit, "Authentication" 5, "Errors"
-// RATE_LIMITED, "Limits"): the global bucket per client IP, per-route buckets by ip/user/tenant/user+tenant or
+// Rate limits on every adapter (docs/http.md, "Rate limits"): the global bucket per client IP, per-route buckets by ip/user/tenant/user+tenant or
 // a function, 429 with Retry-After, X-RateLimit-* headers on every answer, X-Forwarded-For never trusted.
 import { describe, expect, it } from 'vitest';
 import {
   healthPlugin,
+  MemoryRateLimitStore,
   route,
   securityPlugin,
   type Plugin,
@@ -239,10 +239,15 @@ describe.each(adapters)('rate limits on $name', (adapter) => {
   });
 
   it('starts a new window once the old one ended', async () => {
-    await serve({ rateLimit: { limit: 1, windowMs: 300 } }, [limitedRoute('/a', undefined)], async (url) => {
+    // The store's clock is the test's: the window ends when the test says so, not after a real wait.
+    let now = Date.now();
+    const store = new MemoryRateLimitStore({ now: () => now });
+    const options = { rateLimit: { limit: 1, windowMs: 300, store } };
+    await serve(options, [limitedRoute('/a', undefined)], async (url) => {
       expect((await call(`${url}/a`)).status).toBe(200);
+      now += 299;
       expect((await call(`${url}/a`)).status).toBe(429);
-      await new Promise((resolve) => setTimeout(resolve, 350));
+      now += 1;
       const fresh = await call(`${url}/a`);
       expect(fresh.status).toBe(200);
       expect(rateHeaders(fresh.headers)).toMatchObject({ limit: '1', remaining: '0' });

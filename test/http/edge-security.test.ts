@@ -1,4 +1,4 @@
-// securityPlugin on every adapter (seed 001 "Edge plugin options"): secure headers on every answer (200, 404,
+// securityPlugin on every adapter: secure headers on every answer (200, 404,
 // 405, 500 envelope, SSE), CORS for listed origins only, preflights answered before routing, and options
 // refused at creation.
 import { describe, expect, it } from 'vitest';

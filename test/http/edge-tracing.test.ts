@@ -1,9 +1,16 @@
-// tracingPlugin on every adapter (seed 001 "Edge plugin options"): a server span per request, a received W3C
+// tracingPlugin on every adapter: a server span per request, a received W3C
 // traceparent is continued, the response carries the server span's traceparent, OTLP/HTTP JSON export.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { HttpError, inMemoryExporter, otlpHttpExporter, route, tracingPlugin } from 'svckit';
+import {
+  collectingLogger,
+  HttpError,
+  inMemoryExporter,
+  otlpHttpExporter,
+  route,
+  tracingPlugin,
+} from 'svckit';
 import { adapters, call, withServer } from './harness.js';
 
 const routes = [
@@ -221,13 +228,22 @@ describe.each(adapters)('tracingPlugin on $name', (adapter) => {
     }
   });
 
-  it('answers requests normally while the collector is down', async () => {
+  it('answers requests normally while the collector is down, and logs the failure once', async () => {
     const collector = await startCollector();
     const deadUrl = collector.url;
     await collector.close();
-    const exporter = otlpHttpExporter({ url: deadUrl, batchSize: 1, timeoutMs: 1000 });
+    const logger = collectingLogger();
+    const exporter = otlpHttpExporter({ url: deadUrl, batchSize: 1, timeoutMs: 1000, logger });
     await withServer(adapter, { routes, plugins: [tracingPlugin({ exporter })] }, async (url) => {
       for (let index = 0; index < 3; index++) expect((await call(`${url}/notes/1`)).status).toBe(200);
     });
+    // Closing the app flushed the exporter: every post failed, one line says so.
+    expect(logger.entries).toEqual([
+      {
+        level: 'warn',
+        msg: 'exporting spans failed; further failures are not reported',
+        fields: { url: deadUrl, reason: expect.any(String) },
+      },
+    ]);
   });
 });

@@ -25,6 +25,7 @@ import {
   type HonoPluginOptions,
 } from 'svckit/hono';
 import { HonoSvcReply } from '../../runtime/adapters/hono/reply.js';
+import { collectingLogger, type Logger } from '../../runtime/log/index.js';
 import { call, parseRawResponse, rawRequest, rawSocket } from './harness.js';
 
 const routes = [
@@ -95,9 +96,11 @@ async function started(options: HonoPluginOptions = {}, extra: Route[] = []) {
 }
 
 /** A booted app used through its fetch handler only, as on Bun, Deno or Workers. */
-async function fetchOnly(options: HonoPluginOptions = {}, extra: Route[] = []) {
+async function fetchOnly(options: HonoPluginOptions = {}, extra: Route[] = [], logger?: Logger) {
   const plugin = honoPlugin({ routes: [...routes, ...extra], onError: false, ...options });
-  await createApp().register(plugin).boot();
+  await createApp(logger ? { logger } : {})
+    .register(plugin)
+    .boot();
   return (path: string, init?: RequestInit) =>
     Promise.resolve(plugin.fetch(new Request(`http://svc.test${path}`, init)));
 }
@@ -316,23 +319,23 @@ describe('honoPlugin: fetch-based use without a server', () => {
   });
 
   it('warns once per plugin, when no socket and no getClientIp exist, that clients share one bucket', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const first = await fetchOnly();
+    const logger = collectingLogger();
+    const first = await fetchOnly({}, [], logger);
     expect(await (await first('/ip')).json()).toEqual({ ip: null });
     expect(await (await first('/ip')).json()).toEqual({ ip: null });
-    expect(warn).toHaveBeenCalledTimes(1);
-    expect(String(warn.mock.calls[0]?.[0])).toMatch(/getClientIp.*one rate-limit bucket/s);
-    const second = await fetchOnly();
+    expect(logger.at('warn')).toHaveLength(1);
+    expect(logger.at('warn')[0]?.msg).toMatch(/getClientIp.*one rate-limit bucket/s);
+    const second = await fetchOnly({}, [], logger);
     await second('/ip');
-    expect(warn).toHaveBeenCalledTimes(2);
+    expect(logger.at('warn')).toHaveLength(2);
   });
 
   it('prints no warning when a getClientIp resolver is configured, and uses it with the Hono context', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const fetchIt = await fetchOnly({ getClientIp: (c) => c.req.header('cf-connecting-ip') });
+    const logger = collectingLogger();
+    const fetchIt = await fetchOnly({ getClientIp: (c) => c.req.header('cf-connecting-ip') }, [], logger);
     const response = await fetchIt('/ip', { headers: { 'cf-connecting-ip': '198.51.100.7' } });
     expect(await response.json()).toEqual({ ip: '198.51.100.7' });
-    expect(warn).not.toHaveBeenCalled();
+    expect(logger.entries).toEqual([]);
   });
 
   it('applies bodyLimit to web bodies: declared length refused, streamed body cut', async () => {
@@ -477,9 +480,10 @@ describe('honoPlugin: options', () => {
 
   it('refuses an unknown option when the plugin is created, naming it', () => {
     expect(() => honoPlugin({ getClientIP: () => '1.2.3.4' } as never)).toThrow(
-      /honoPlugin\(\): unknown option "getClientIP" \(did you mean "getClientIp"\?\); it takes routes, allowUnguardedMeta, notFound, onError, app, bodyLimit, getClientIp, errorHandler\./,
+      /honoPlugin\(\): unknown option "getClientIP" \(did you mean "getClientIp"\?\); it takes routes, allowUnguardedMeta, notFound, onError, app, bodyLimit, requestTimeout, getClientIp, errorHandler\./,
     );
-    expect(() => honoPlugin({ requestTimeout: 1000 } as never)).toThrow(/unknown option "requestTimeout"/);
+    expect(() => honoPlugin({ requesttimeout: 1000 } as never)).toThrow(/unknown option "requesttimeout"/);
+    expect(() => honoPlugin({ requestTimeout: -1 })).toThrow(/requestTimeout/);
   });
 
   it('refuses a declared Content-Length over bodyLimit before reading the body', async () => {

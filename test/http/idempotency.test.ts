@@ -1,5 +1,4 @@
-// idempotencyPlugin on every adapter (seed 001 "Idempotency record", "States and transitions", "Authentication"
-// 4, "Errors" IDEMPOTENCY_*): one handler run per scope and key, replays before guards with
+// idempotencyPlugin on every adapter (docs/http.md, "idempotencyPlugin(...)"): one handler run per scope and key, replays before guards with
 // `Idempotent-Replayed: true`, 409 while pending, 5xx frees the key, anonymous requests pass untouched.
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,4 +1,4 @@
-// The login throttle under a burst, over real HTTP (seed 000 login-throttle rows and "Limits"; issue 16): 50
+// The login throttle under a burst, over real HTTP (issue 16): 50
 // wrong passwords sent at once from one address, then the right one. Every attempt reserves its place before
 // its password is hashed, so at most 5 passwords are checked, the right one answers 429 AUTH_LOCKED, on every
 // adapter (memory store), on every throttle store (one adapter), and on two app instances sharing Redis or

@@ -1,5 +1,4 @@
-// JSON-RPC batches on the endpoint, every adapter (seed 001 "Agent-tool endpoint", "Limits" agent-tool
-// endpoint rate limit): a batch holds at most `maxBatchSize` (32) messages, else the whole batch is answered
+// JSON-RPC batches on the endpoint, every adapter: a batch holds at most `maxBatchSize` (32) messages, else the whole batch is answered
 // -32600; each request in a batch pays the rate limits its own POST would have paid (the endpoint's
 // `rateLimit`, securityPlugin's global limit, a tool route's own `meta.rateLimit`), so one batch of 1,500
 // calls no longer runs as one request.

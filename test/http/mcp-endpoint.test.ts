@@ -1,5 +1,4 @@
-// The agent-tool HTTP endpoint as a transport, on every adapter (seed 001 "Agent-tool endpoint",
-// "Authentication" 6, "Errors" agent-tool rows, "Limits" agent-tool rate limit): initialize and version
+// The agent-tool HTTP endpoint as a transport, on every adapter (docs/mcp.md, "The HTTP endpoint"): initialize and version
 // negotiation, JSON-RPC answers, batches, the check order (Origin/Host 403 → 415 → session 400/404 →
 // MCP-Protocol-Version 400), Origin and DNS-rebinding protection, 405s, auth/meta/rateLimit options,
 // and MCP_NOT_CONFIGURED.
@@ -223,7 +222,7 @@ describe.each(adapters)('agent-tool endpoint on $name', (adapter) => {
           'text/plain',
           'application/x-www-form-urlencoded',
           'text/plain; application/json',
-          // JSON to the HTTP routes, but not the transport's media type (seed 001: application/json only).
+          // JSON to the HTTP routes, but not the transport's media type (application/json only).
           'application/vnd.foo+json',
           'application/json-seq',
         ]) {

@@ -1,12 +1,17 @@
-// Tool sessions on every adapter (seed 001 "States and transitions" Tool session rows, "Authentication" 6,
-// "Errors" 400/404 agent-tool rows, "Limits" Tool sessions): opened by initialize, bound to the caller that
+// Tool sessions on every adapter (docs/mcp.md, "The HTTP endpoint"): opened by initialize, bound to the caller that
 // opened it (user + tenant, or a keyed fingerprint of Authorization), kept alive by use, gone after the idle
 // ttl or LRU eviction beyond maxSessions, ended by DELETE; `sessions: false` runs stateless. Tool call
 // running → cancelled by notifications/cancelled in the same session (or by ending the session). One caller
 // (a user, or an anonymous client address) holds at most `maxPerCaller` (16) sessions, its own least recently
 // used evicted beyond that; anonymous sessions follow the caller to every process sharing `sessions.secret`.
 import { describe, expect, it } from 'vitest';
-import { MemoryMcpSessionStore, route, toolSignal, type McpSessionStore } from 'svckit';
+import {
+  MemoryMcpSessionStore,
+  route,
+  toolSignal,
+  type McpSessionLimits,
+  type McpSessionStore,
+} from 'svckit';
 import { adapters } from './harness.js';
 import {
   envelope,
@@ -20,7 +25,6 @@ import {
   resultOf,
   rpcError,
   send,
-  sleep,
   toolResult,
   withMcp,
 } from './mcp-helpers.js';
@@ -35,6 +39,17 @@ const routes = [whoami];
 
 const SESSION_REQUIRED = envelope('MCP_SESSION_REQUIRED', 'Mcp-Session-Id header is required.');
 const SESSION_NOT_FOUND = envelope('MCP_SESSION_NOT_FOUND', 'Session not found.');
+
+/** In-memory sessions on a clock the test moves: `sessions: { ttlMs, store: clock.store }`. */
+function manualClock() {
+  let now = Date.now();
+  return {
+    advance: (ms: number) => {
+      now += ms;
+    },
+    store: (limits: McpSessionLimits) => new MemoryMcpSessionStore(limits, () => now),
+  };
+}
 
 describe.each(adapters)('tool sessions on $name', (adapter) => {
   describe('none → active → ended', () => {
@@ -129,11 +144,13 @@ describe.each(adapters)('tool sessions on $name', (adapter) => {
 
   describe('idle timeout and eviction', () => {
     it('is gone after ttlMs idle; use resets the idle timer', async () => {
-      await withMcp(adapter, { routes, endpoint: { sessions: { ttlMs: 300 } } }, async (url) => {
+      const clock = manualClock();
+      const sessions = { ttlMs: 300, store: clock.store };
+      await withMcp(adapter, { routes, endpoint: { sessions } }, async (url) => {
         const kept = await openSession(url);
         const idle = await openSession(url);
         for (let step = 0; step < 3; step++) {
-          await sleep(150);
+          clock.advance(150);
           expect((await kept.send(request('ping'))).status).toBe(200);
         }
         // 450 ms since it was opened, never idle for 300 ms: still there. The idle one is gone.
@@ -141,7 +158,9 @@ describe.each(adapters)('tool sessions on $name', (adapter) => {
         expect(expired.status).toBe(404);
         expect(expired.json).toEqual(SESSION_NOT_FOUND);
         expect((await idle.remove()).status).toBe(404);
-        await sleep(350);
+        clock.advance(299);
+        expect((await kept.list()).status).toBe(200);
+        clock.advance(300);
         const late = await kept.list();
         expect(late.status).toBe(404);
         expect(late.json).toEqual(SESSION_NOT_FOUND);
@@ -149,14 +168,19 @@ describe.each(adapters)('tool sessions on $name', (adapter) => {
     });
 
     it('a client re-initializes after its session expired', async () => {
-      await withMcp(adapter, { routes, endpoint: { sessions: { ttlMs: 150 } } }, async (url) => {
-        const first = await openSession(url);
-        await sleep(200);
-        expect((await first.list()).status).toBe(404);
-        const second = await openSession(url);
-        expect(second.id).not.toBe(first.id);
-        expect((await second.list()).status).toBe(200);
-      });
+      const clock = manualClock();
+      await withMcp(
+        adapter,
+        { routes, endpoint: { sessions: { ttlMs: 150, store: clock.store } } },
+        async (url) => {
+          const first = await openSession(url);
+          clock.advance(150);
+          expect((await first.list()).status).toBe(404);
+          const second = await openSession(url);
+          expect(second.id).not.toBe(first.id);
+          expect((await second.list()).status).toBe(200);
+        },
+      );
     });
 
     it('beyond maxSessions the least recently used session is evicted', async () => {
@@ -338,18 +362,31 @@ describe.each(adapters)('tool sessions on $name', (adapter) => {
   });
 
   describe('cancellation', () => {
-    /** A call that takes 400 ms whatever happens, then records whether its signal was aborted. */
-    function slowRoutes() {
-      const state = { started: 0, aborted: [] as boolean[], done: Promise.resolve() };
+    /**
+     * A call that runs, whatever happens, until the test releases it, then records whether its signal was
+     * aborted. `started()` resolves when the next call has started; `held` counts calls not yet released.
+     */
+    function heldRoutes() {
+      let onStart = () => {};
+      const state = {
+        aborted: [] as boolean[],
+        held: 0,
+        started: () => new Promise<void>((resolve) => (onStart = resolve)),
+        release: () => {},
+        done: Promise.resolve(),
+      };
       const slow = route({
         method: 'POST',
         url: '/slow',
         meta: { mcp: true },
         handler: async ({ request: incoming }) => {
-          state.started++;
           let finish = () => {};
           state.done = new Promise<void>((resolve) => (finish = resolve));
-          await sleep(400);
+          const released = new Promise<void>((resolve) => (state.release = resolve));
+          state.held++;
+          onStart();
+          await released;
+          state.held--;
           state.aborted.push(toolSignal(incoming)?.aborted === true);
           finish();
           return { finished: true };
@@ -358,19 +395,14 @@ describe.each(adapters)('tool sessions on $name', (adapter) => {
       return { state, routes: [slow] };
     }
 
-    const waitFor = async (check: () => boolean) => {
-      for (let i = 0; i < 100 && !check(); i++) await sleep(5);
-    };
-
     it('notifications/cancelled in the same session answers the call at once with -32800', async () => {
-      const { state, routes: slow } = slowRoutes();
+      const { state, routes: slow } = heldRoutes();
       await withMcp(adapter, { routes: slow }, async (url) => {
         const session = await openSession(url);
         for (const id of ['call-1', 42]) {
-          const started = Date.now();
+          const started = state.started();
           const running = session.send(request('tools/call', { name: 'post_slow', arguments: {} }, id));
-          const before = state.started;
-          await waitFor(() => state.started > before);
+          await started;
           const cancel = await session.send({
             jsonrpc: '2.0',
             method: 'notifications/cancelled',
@@ -385,8 +417,9 @@ describe.each(adapters)('tool sessions on $name', (adapter) => {
             error: { code: -32800, message: 'Request cancelled.' },
           });
           // Answered while the handler still runs, which then sees its signal aborted.
-          expect(Date.now() - started).toBeLessThan(350);
+          expect(state.held).toBe(1);
           expect(state.aborted).toHaveLength(id === 42 ? 1 : 0);
+          state.release();
           await state.done;
         }
         expect(state.aborted).toEqual([true, true]);
@@ -394,13 +427,15 @@ describe.each(adapters)('tool sessions on $name', (adapter) => {
     });
 
     it('a cancel from another session does nothing', async () => {
-      const { state, routes: slow } = slowRoutes();
+      const { state, routes: slow } = heldRoutes();
       await withMcp(adapter, { routes: slow }, async (url) => {
         const session = await openSession(url);
         const other = await openSession(url);
+        const started = state.started();
         const running = session.send(request('tools/call', { name: 'post_slow', arguments: {} }, 'c-1'));
-        await waitFor(() => state.started > 0);
+        await started;
         await other.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'c-1' } });
+        state.release();
         const answer = await running;
         expect(toolResult(answer).structuredContent).toEqual({ finished: true });
         expect(state.aborted).toEqual([false]);
@@ -408,14 +443,16 @@ describe.each(adapters)('tool sessions on $name', (adapter) => {
     });
 
     it('ending the session with DELETE cancels its running calls', async () => {
-      const { state, routes: slow } = slowRoutes();
+      const { state, routes: slow } = heldRoutes();
       await withMcp(adapter, { routes: slow }, async (url) => {
         const session = await openSession(url);
+        const started = state.started();
         const running = session.send(request('tools/call', { name: 'post_slow', arguments: {} }, 'd-1'));
-        await waitFor(() => state.started > 0);
+        await started;
         expect((await session.remove()).status).toBe(204);
         expect(rpcError(await running)).toEqual({ code: -32800, message: 'Request cancelled.' });
         expect(state.aborted).toEqual([]);
+        state.release();
         await state.done;
         expect(state.aborted).toEqual([true]);
       });

@@ -1,5 +1,4 @@
-// Tool calls over the HTTP endpoint on every adapter (seed 001 "Agent-tool endpoint" tool-call results and
-// the tool request, "Authentication" 7, "Limits" per-route rate limit on calls): tools/call errors, results
+// Tool calls over the HTTP endpoint on every adapter (docs/mcp.md, "Tool calls"): tools/call errors, results
 // and structuredContent, redaction, reporting, the synthetic request and per-route rate limits. Listing is in
 // mcp-tool-list, cancellation in mcp-sessions.
 import { afterEach, describe, expect, it, vi } from 'vitest';

@@ -1,5 +1,4 @@
-// The tools an app exposes, on every adapter (seed 001 "Agent-tool protocol resources" Tool, "Authentication"
-// 3 and 6 visibility, "Errors" MCP_TOOLS_INVALID): derived names, descriptions, input schemas and
+// The tools an app exposes, on every adapter (docs/mcp.md, "Marking routes as tools"): derived names, descriptions, input schemas and
 // annotations, the tools document overriding them, tools/list order and visibility (listVisibleOnly),
 // boot refusals, and the option checks of mcpRoutes and mcpPlugin.
 import { describe, expect, it } from 'vitest';
@@ -95,6 +94,8 @@ describe.each(adapters)('tools on $name', (adapter) => {
             type: 'object',
             properties: { name: { type: 'string', minLength: 1 } },
             required: ['name'],
+            // The body refuses other properties, so the tool does (the generator's rule too).
+            additionalProperties: false,
           },
           annotations: {
             readOnlyHint: false,

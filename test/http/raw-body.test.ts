@@ -1,4 +1,4 @@
-// Raw request bodies on every adapter (seed 001 "Raw body"): exact bytes for webhook signatures, limits,
+// Raw request bodies on every adapter: exact bytes for webhook signatures, limits,
 // and a body that is read only after the guards passed.
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Server-sent events on every adapter (seed 001 "Server-sent events"): framing, headers kept, heartbeats,
+// Server-sent events on every adapter: framing, headers kept, heartbeats,
 // maximum duration, client disconnects and producer failures.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';

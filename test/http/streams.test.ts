@@ -1,4 +1,4 @@
-// Streamed responses on every adapter (seed 001 "Stream response"): sources, headers, Content-Disposition,
+// Streamed responses on every adapter: sources, headers, Content-Disposition,
 // HEAD, failures before and after the head, backpressure and clients that go away.
 import { createReadStream } from 'node:fs';
 import { request as httpRequest } from 'node:http';

@@ -1,4 +1,4 @@
-// Streamed multipart uploads on every adapter (seed 001 "Upload body", errors table): files and fields, the
+// Streamed multipart uploads on every adapter (docs/http.md, "Upload bodies"): files and fields, the
 // pipeline before any body byte, early returns, every refusal as an envelope, and big files to disk.
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';

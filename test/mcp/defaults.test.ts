@@ -1,4 +1,4 @@
-// The defaults seed 001 "Limits" fixes, pinned by behaviour: a tool client waits 60000 ms for an answer, a
+// The MCP defaults svckit documents, pinned by behaviour: a tool client waits 60000 ms for an answer, a
 // tool session lives 30 minutes idle and 1000 are kept (the least recently used evicted beyond that); and
 // svc's own default that one caller keeps 16 (the batch cap of 32 is pinned in test/http/mcp-batches).
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -25,7 +25,7 @@ class SilentTransport implements ClientTransport {
   }
 }
 
-describe('defaults of seed 001 "Limits"', () => {
+describe('documented MCP defaults', () => {
   it('a tool client request times out after 60000 ms by default', async () => {
     vi.useFakeTimers();
     const client = new McpClient(new SilentTransport());

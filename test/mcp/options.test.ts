@@ -1,6 +1,6 @@
 // The MCP options objects refuse keys they do not know when they are read (at start), naming the key, a
 // likely intended one and the keys they take, in the one wording runtime/config/known-options.ts gives every
-// options object; and `mcpPlugin({ routes })` (seed 001) selects which `meta.mcp` routes become tools.
+// options object; and `mcpPlugin({ routes })` selects which `meta.mcp` routes become tools.
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import {

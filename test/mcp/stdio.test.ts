@@ -1,4 +1,4 @@
-// serveMcpStdio (seed 001 "Standard-I/O transport", "Limits"): newline-delimited JSON-RPC, at most
+// serveMcpStdio: newline-delimited JSON-RPC, at most
 // `maxConcurrentRequests` calls at once (the next one answered -32000 SERVER_BUSY), notifications never
 // refused, a capped line length, a capped batch, unfiltered listings, headers for every call, cancellation.
 import { PassThrough } from 'node:stream';

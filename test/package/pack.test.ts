@@ -58,7 +58,8 @@ beforeAll(async () => {
   );
   const installed = await run('npm', ['install', tarball, ...NPM_FLAGS], consumer);
   expect(installed.code, installed.output).toBe(0);
-}, 120_000);
+  // npm pack compiles dist/ (prepack): a full tsc run, which takes minutes when both cores are busy.
+}, 300_000);
 
 afterAll(async () => {
   if (temp) await rm(temp, { recursive: true, force: true });

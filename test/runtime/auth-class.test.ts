@@ -1,4 +1,4 @@
-// The Auth class as applications call it (seed 000 "Programmatic surface", "Secrets", "User records"), the
+// The Auth class as applications call it, the
 // `modules.auth` settings and the development secret. The HTTP behaviour is in test/http/auth.test.ts.
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -209,7 +209,7 @@ describe('Auth', () => {
     });
   });
 
-  it('usersByIds keeps the seed rules over a source without findByIds', async () => {
+  it('usersByIds keeps its rules over a source without findByIds', async () => {
     const memory = new MemoryUserSource();
     let lookups = 0;
     const source: UserSource = {

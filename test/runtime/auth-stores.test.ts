@@ -1,4 +1,4 @@
-// The in-memory auth stores (seed 000 "Stores"; DESIGN §10): the four store contracts, then what only the memory
+// The in-memory auth stores: the four store contracts, then what only the memory
 // backends promise: bounds and eviction order (expired first, then oldest), AUTH_STORE_FULL instead of evicting
 // an account, indexes that follow evictions, and results that are copies.
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,4 @@
-// The login throttle (seed 000 "States and transitions": login throttle rows; "Limits"; DESIGN §10 per-IP
-// default): attempts reserved per email and per IP before any password is checked, AUTH_LOCKED on the failure
+// The login throttle (docs/auth.md, "Login throttle"): attempts reserved per email and per IP before any password is checked, AUTH_LOCKED on the failure
 // that reaches a limit and while locked, a success clearing the account's counter and giving its IP place
 // back; the in-memory store's bounds and eviction order.
 import { describe, expect, it } from 'vitest';
@@ -154,7 +153,7 @@ describe('LoginThrottle', () => {
     await lockedError(fail(throttle, alice));
   });
 
-  it('locks an address at 50 failures across accounts by default (DESIGN §10), not before', async () => {
+  it('locks an address at 50 failures across accounts by default, not before', async () => {
     const { throttle } = throttleAt();
     expect(throttle.maxAttemptsPerIp).toBe(50);
     const from = (n: number) => ({ email: `spray${n}@example.com`, ip: alice.ip });

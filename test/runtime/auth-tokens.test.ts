@@ -1,4 +1,4 @@
-// Auth tokens (seed 000 "Tokens and sessions", "Secrets", "Errors", "Limits"; DESIGN §8): the signing-secret
+// Auth tokens: the signing-secret
 // rule and its derived keys, opaque tokens and their stored hash, HS256 `at+jwt` access tokens that refuse
 // everything but exactly what svc signs (with a bounded cache of verified tokens that honours `exp`), and
 // session ids whose amr is HMAC-signed.

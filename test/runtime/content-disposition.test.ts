@@ -37,7 +37,9 @@ describe('stream() options', () => {
       { filename: 'a', disposition: 'x' },
     ]) {
       const source = Readable.from(['x']);
-      expect(() => stream(source, options as never)).toThrow(RangeError);
+      expect(() => stream(source, options as never)).toThrow(
+        expect.objectContaining({ name: 'OptionError', code: 'OPTION_INVALID' }),
+      );
       expect(source.destroyed).toBe(true);
     }
   });

@@ -1,4 +1,4 @@
-// Seed 001 "Rules for details": each data kind, cycles, depth, size and __proto__.
+// Public error details (docs/http.md, "Details"): each data kind, cycles, depth, size and __proto__.
 import { describe, expect, it } from 'vitest';
 import { MAX_ERROR_DETAILS_BYTES, MAX_ERROR_DETAILS_DEPTH, sanitizeDetails } from 'svckit';
 import { detailsFit } from '../../runtime/http/details.js';

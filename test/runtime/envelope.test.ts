@@ -1,4 +1,5 @@
-// toErrorResponse: seed 001 "Error envelope" and "Five-hundred handling".
+// toErrorResponse: the error envelope, and which errors keep their status and message (docs/http.md,
+// "Which status and message go out").
 import { describe, expect, it } from 'vitest';
 import {
   HttpError,

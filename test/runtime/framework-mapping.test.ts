@@ -1,9 +1,9 @@
-// Framework-raised errors map to fixed codes (DESIGN §10); request targets; the 405 route table.
+// Framework-raised errors map to fixed codes; request targets; the 405 route table.
 import { describe, expect, it } from 'vitest';
 import { fixedCodeForStatus, frameworkClientError, neutralMessage } from 'svckit';
 import { clientErrorResponse, clientErrorStatus } from '../../runtime/http/client-error.js';
 import { requestLineOf } from '../../runtime/http/socket-request.js';
-import { RouteTable } from '../../runtime/http/route-table.js';
+import { headFromGet, RouteTable } from '../../runtime/http/route-table.js';
 import { originForm, pathOf } from '../../runtime/http/url.js';
 
 describe('fixedCodeForStatus', () => {
@@ -120,5 +120,21 @@ describe('RouteTable', () => {
   it('treats regex characters in paths literally', () => {
     expect(table.allowedMethods('/a.b/(x)')).toEqual(['GET', 'HEAD']);
     expect(table.allowedMethods('/aXb/(x)')).toEqual([]);
+  });
+
+  it('decides 404, or 405 with Allow, for a request no route matched', () => {
+    const allow: string[] = [];
+    const reply = { header: (_name: string, value: string) => allow.push(value) };
+    expect(table.unroutedError('/nowhere', reply)).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    expect(allow).toEqual([]);
+    expect(table.unroutedError('/notes', reply)).toMatchObject({ code: 'METHOD_NOT_ALLOWED', status: 405 });
+    expect(allow).toEqual(['GET, POST, HEAD']);
+  });
+
+  it('lets a GET route answer HEAD unless a HEAD route of the same shape exists', () => {
+    const get = { method: 'GET', url: '/items/:id' } as const;
+    expect(headFromGet([get])(get)).toBe(true);
+    expect(headFromGet([get, { method: 'HEAD', url: '/items/:itemId' }])(get)).toBe(false);
+    expect(headFromGet([get])({ method: 'POST', url: '/items/:id' })).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-// The in-memory idempotency store (seed 001 "Idempotency record", "Limits"): the store contract (atomic
+// The in-memory idempotency store: the store contract (atomic
 // setPending, complete, release, retention), then what only memory promises: `ttlMs` 24 h and at most
 // `maxEntries` 10000 by default, the oldest evicted.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The in-memory rate-limit store (seed 001 "Limits"): fixed windows, bounded by maxEntries; expired buckets
+// The in-memory rate-limit store: fixed windows, bounded by maxEntries; expired buckets
 // are swept first, then the oldest window is evicted, and a used-up bucket is never evicted before its
 // window ends.
 import { describe, expect, it } from 'vitest';

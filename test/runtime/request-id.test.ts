@@ -1,4 +1,4 @@
-// DESIGN §10: an inbound x-request-id is used only when it matches ^[A-Za-z0-9._:-]{1,128}$.
+// An inbound x-request-id is used only when it matches ^[A-Za-z0-9._:-]{1,128}$.
 import { describe, expect, it } from 'vitest';
 import { correlationIdFrom, requestIdFrom } from 'svckit';
 

@@ -46,13 +46,14 @@ describe('route()', () => {
     });
   });
 
-  it('uses the only 2xx response as the success status, else none', () => {
+  it('uses the lowest declared 2xx response as the success status, else 200', () => {
     expect(
       route({ method: 'POST', url: '/a', response: { 201: {}, 400: {} }, handler: () => 1 }).successStatus,
     ).toBe(201);
     expect(
-      route({ method: 'POST', url: '/a', response: { 200: {}, 201: {} }, handler: () => 1 }).successStatus,
-    ).toBe(undefined);
+      route({ method: 'POST', url: '/a', response: { 202: {}, 201: {} }, handler: () => 1 }).successStatus,
+    ).toBe(201);
+    expect(route({ method: 'POST', url: '/a', handler: () => 1 }).successStatus).toBe(200);
     expect(route({ method: 'POST', url: '/a', successStatus: 202, handler: () => 1 }).successStatus).toBe(
       202,
     );

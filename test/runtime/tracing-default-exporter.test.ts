@@ -112,13 +112,16 @@ describe('exporterFromEnv', () => {
     expect(received[0]?.headers['x-other']).toBe('kept');
   });
 
-  it('refuses gRPC, malformed headers and a bad endpoint with a TypeError naming the variable', () => {
+  it('refuses gRPC and malformed headers with CONFIG_INVALID naming the variable, a bad endpoint with a TypeError', () => {
     const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' };
     expect(() => exporterFromEnv({ ...endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(
       /"grpc".*4318/,
     );
     expect(() => exporterFromEnv({ ...endpoint, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc' })).toThrow(
-      TypeError,
+      expect.objectContaining({
+        code: 'CONFIG_INVALID',
+        message: expect.stringMatching(/^OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: .*\(from the environment\)$/),
+      }),
     );
     expect(() => exporterFromEnv({ ...endpoint, OTEL_EXPORTER_OTLP_HEADERS: 'novalue' })).toThrow(
       /OTEL_EXPORTER_OTLP_HEADERS/,

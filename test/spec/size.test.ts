@@ -1,4 +1,4 @@
-// Sizes as svc writes them (DESIGN §10): bytes, or a number with a decimal or binary unit.
+// Sizes as svc writes them: bytes, or a number with a decimal or binary unit.
 import { describe, expect, it } from 'vitest';
 import { formatSize, parseSize, sizeUnitLike } from '../../shared/size.js';
 

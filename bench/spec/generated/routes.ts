@@ -6,7 +6,7 @@ import {
   type RouteDefinition,
   type RouteHandler,
   type UploadInput,
-} from 'svckit';
+} from 'svckit/core';
 import * as validators from './validators.js';
 import type * as T from './types.js';
 
@@ -32,13 +32,14 @@ export const guardedMetaKeys: readonly string[] = [];
 
 /** Every route without its handler, bound to the precompiled validators and the meta as written. */
 export const routeDefinitions: readonly RouteDefinition[] = [
-  { id: 'hello', method: 'GET', url: '/hello', successStatus: 200, meta: {} },
+  { id: 'hello', method: 'GET', url: '/hello', successStatus: 200, errors: [], meta: {} },
   {
     id: 'createItem',
     method: 'POST',
     url: '/items',
     body: { kind: 'json', validate: validators.createItem_body },
     successStatus: 201,
+    errors: [],
     meta: {},
   },
   {
@@ -47,6 +48,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     url: '/upload',
     body: upload({ maxBytes: 2147483648, maxFiles: 1 }),
     successStatus: 201,
+    errors: [],
     meta: {},
   },
 ];

@@ -64,6 +64,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     url: '/auth/register',
     body: { kind: 'json', validate: validators.register_body },
     successStatus: 201,
+    errors: ['AUTH_EMAIL_TAKEN'],
     meta: {
       summary: 'Create an account and sign in',
       tags: ['auth'],
@@ -79,6 +80,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     url: '/auth/login',
     body: { kind: 'json', validate: validators.login_body },
     successStatus: 200,
+    errors: ['AUTH_INVALID_CREDENTIALS', 'AUTH_LOCKED', 'AUTH_MFA_REQUIRED', 'AUTH_MFA_INVALID_CODE'],
     meta: {
       summary: 'Sign in with email and password',
       tags: ['auth'],
@@ -94,6 +96,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     url: '/auth/refresh',
     body: { kind: 'json', validate: validators.refresh_body },
     successStatus: 200,
+    errors: ['AUTH_REFRESH_INVALID', 'AUTH_REFRESH_REUSED'],
     meta: {
       summary: 'Exchange a refresh token for a new pair',
       tags: ['auth'],
@@ -108,6 +111,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     url: '/auth/logout',
     body: { kind: 'json', validate: validators.logout_body, required: false },
     successStatus: 204,
+    errors: ['AUTH_CSRF_REJECTED'],
     meta: { summary: 'Sign out', tags: ['auth'], account: true, mfa: false },
   },
   {
@@ -115,6 +119,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     method: 'GET',
     url: '/auth/me',
     successStatus: 200,
+    errors: ['AUTH_REQUIRED'],
     meta: { summary: 'The signed-in user', tags: ['auth'], auth: true, account: true, mfa: false },
   },
   {
@@ -123,6 +128,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     url: '/auth/verify/request',
     body: { kind: 'json', validate: validators.requestVerification_body },
     successStatus: 200,
+    errors: [],
     meta: {
       summary: 'Send an email-verification link',
       tags: ['auth'],
@@ -137,6 +143,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     url: '/auth/verify',
     body: { kind: 'json', validate: validators.verifyEmail_body },
     successStatus: 200,
+    errors: ['AUTH_TOKEN_INVALID', 'AUTH_UPDATE_UNSUPPORTED'],
     meta: { summary: 'Confirm an email address', tags: ['auth'], account: true, mfa: false },
   },
   {
@@ -145,6 +152,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     url: '/auth/password/forgot',
     body: { kind: 'json', validate: validators.forgotPassword_body },
     successStatus: 200,
+    errors: [],
     meta: {
       summary: 'Send a password-reset link',
       tags: ['auth'],
@@ -159,6 +167,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     url: '/auth/password/reset',
     body: { kind: 'json', validate: validators.resetPassword_body },
     successStatus: 200,
+    errors: ['AUTH_TOKEN_INVALID', 'AUTH_UPDATE_UNSUPPORTED'],
     meta: { summary: 'Set a new password with a reset token', tags: ['auth'], account: true, mfa: false },
   },
 ];

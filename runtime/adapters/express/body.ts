@@ -40,13 +40,6 @@ export function bodyConsumed(req: IncomingMessage): boolean {
   return (req as ParsedRequest)._body === true || req.readableDidRead || req.readableEnded;
 }
 
-/** The request announced a body: a Content-Length above zero, or a transfer coding (chunked). */
-export function announcesBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  if (length !== undefined) return length !== '0';
-  return req.headers['transfer-encoding'] !== undefined;
-}
-
 /**
  * The body of an svc route whose stream an application-wide parser consumed. Text and bytes are parsed by
  * svc's rules; a value the parser built (JSON, form) is taken as it is, except that an empty body stays no
@@ -69,49 +62,4 @@ export function bodyFromAppParser(req: IncomingMessage): unknown {
     throw errors.BAD_REQUEST({ message: 'Request body contains a forbidden property name.' });
   }
   return value;
-}
-
-/** Called once with the body text, or with the error to answer (413 PAYLOAD_TOO_LARGE). */
-export type BodyCallback = (error: Error | undefined, text: string) => void;
-
-/**
- * Reads the request body as UTF-8 text, at most `limit` bytes: a larger declared Content-Length is refused
- * before reading, a longer stream is cut when it passes the limit. When the client goes away first, the
- * callback is never called: there is nobody left to answer.
- */
-export function readBodyText(req: IncomingMessage, limit: number, done: BodyCallback): void {
-  const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) {
-    done(errors.PAYLOAD_TOO_LARGE(), '');
-    return;
-  }
-  let first: Buffer | undefined;
-  let rest: Buffer[] | undefined;
-  let size = 0;
-  const cleanup = () => {
-    req.off('data', onData);
-    req.off('end', onEnd);
-    req.off('error', onGone);
-    req.off('close', onGone);
-  };
-  const onData = (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > limit) {
-      cleanup();
-      done(errors.PAYLOAD_TOO_LARGE(), '');
-      return;
-    }
-    if (first === undefined) first = chunk;
-    else (rest ??= [first]).push(chunk);
-  };
-  const onEnd = () => {
-    cleanup();
-    const bytes = rest === undefined ? first : Buffer.concat(rest, size);
-    done(undefined, bytes === undefined ? '' : bytes.toString('utf8'));
-  };
-  const onGone = () => cleanup();
-  req.on('data', onData);
-  req.on('end', onEnd);
-  req.on('error', onGone);
-  req.on('close', onGone);
 }

@@ -4,10 +4,10 @@
 // onto it. Errors Express raises itself and the neutral 404/405 answer in svc's envelope from middleware
 // mounted last, on `app:booted`.
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
+import { invalidOption } from '../../config/option-errors.js';
 import express, { Router, type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Server } from 'node:http';
 import type { App, HttpServer, ListeningAddress, Plugin } from '../../app/app.js';
-import { errors } from '../../../generated/modules/errors.js';
 import { prepareHttp, publishRoutes, type AdapterOptions, type PreparedHttp } from '../../http/boot.js';
 import { clientErrorListener } from '../../http/client-error.js';
 import { SvcError } from '../../http/errors.js';
@@ -17,7 +17,7 @@ import { REQUEST_ID_HEADER, requestIdFrom } from '../../http/request-id.js';
 import { originForm, pathOf } from '../../http/url.js';
 import { mountRoutes } from './routes.js';
 import { ExpressSvcReply, ExpressSvcRequest } from './request.js';
-import { ExpressServer } from './server.js';
+import { NodeServer } from '../node/server.js';
 import { DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT_MS } from '../../http/limits.js';
 
 export { DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT_MS };
@@ -60,7 +60,7 @@ const EXPRESS_OPTIONS = optionKeys<ExpressPluginOptions>({
 function checkedCount(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 0) {
-    throw new TypeError(`expressPlugin(): ${name} must be a non-negative integer, got ${String(value)}.`);
+    throw invalidOption('expressPlugin()', name, 'a whole number, 0 or more', `got ${String(value)}`);
   }
   return value;
 }
@@ -117,12 +117,7 @@ function errorMiddleware(pipeline: Pipeline) {
 function notFoundMiddleware(prepared: PreparedHttp) {
   return function svcNotFound(req: Request, res: Response): void {
     const reply = new ExpressSvcReply(res, req.method, 404);
-    const allowed = prepared.table.allowedMethods(pathOf(originForm(req.url)));
-    let error: SvcError = errors.NOT_FOUND();
-    if (allowed.length > 0) {
-      reply.header('allow', allowed.join(', '));
-      error = errors.METHOD_NOT_ALLOWED();
-    }
+    const error = prepared.table.unroutedError(pathOf(originForm(req.url)), reply);
     const context = prepared.pipeline.createContext(req.headers, requestIdOf(req, res));
     // Request hooks (security headers, CORS preflights) run here too; handleUnrouted never rejects.
     void prepared.pipeline.handleUnrouted(new ExpressSvcRequest(req, undefined, context), reply, error);
@@ -140,18 +135,19 @@ class ExpressAdapter implements Plugin, HttpServer {
   readonly name = 'svc:express';
   private readonly options: ExpressPluginOptions;
   private readonly bodyLimit: number;
-  private readonly nodeServer: ExpressServer;
+  private readonly nodeServer: NodeServer;
   private application: Express | undefined;
   private pipeline: Pipeline | undefined;
 
   constructor(options: ExpressPluginOptions) {
     rejectUnknownOptions(options, EXPRESS_OPTIONS, 'expressPlugin()');
     if (options.app !== undefined && typeof options.app !== 'function') {
-      throw new TypeError('expressPlugin(): app must be an Express application.');
+      throw invalidOption('expressPlugin()', 'app', 'an Express application');
     }
     this.options = options;
     this.bodyLimit = checkedCount('bodyLimit', options.bodyLimit, DEFAULT_BODY_LIMIT);
-    this.nodeServer = new ExpressServer(
+    this.nodeServer = new NodeServer(
+      'Express',
       checkedCount('requestTimeout', options.requestTimeout, DEFAULT_REQUEST_TIMEOUT_MS),
     );
   }
@@ -164,7 +160,7 @@ class ExpressAdapter implements Plugin, HttpServer {
   }
 
   setup(app: App): void {
-    publishRoutes(app, this.options);
+    publishRoutes(app, this.options, 'expressPlugin()');
     app.setServer(this);
   }
 

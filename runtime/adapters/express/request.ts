@@ -7,13 +7,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { BodyKind } from '../../http/body.js';
 import { parseFormEncoded, queryStringOf } from '../../http/query.js';
-import { REQUEST_ID_HEADER } from '../../http/request-id.js';
 import { originForm, pathOf } from '../../http/url.js';
 import type { HttpMethod, ReplySink, RequestContext, RequestHeaders, SvcRequest } from '../../http/types.js';
 import { capturedBodyOf } from './body.js';
 import { WILDCARD_PARAM } from './paths.js';
 import { writeNodeStream } from '../node/stream.js';
-import { checkedStatus, hasNoBody } from '../../http/status.js';
+import { checkedStatus } from '../../http/status.js';
+import { dropHeadersAfterRefusal, frameReply, frameStream, isHeaderError } from '../../http/reply-framing.js';
 
 /** What svc reads from an Express request: node's request plus Express's `ip` and matched `params`. */
 export interface ExpressRequestLike extends IncomingMessage {
@@ -92,12 +92,6 @@ export class ExpressSvcRequest implements SvcRequest {
   }
 }
 
-/** Node's errors for a header it will not write (ERR_INVALID_CHAR, ERR_INVALID_HTTP_TOKEN, ...). */
-function isHeaderError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('ERR_INVALID_') || code.startsWith('ERR_HTTP_INVALID'));
-}
-
 export class ExpressSvcReply implements ReplySink {
   /** The node response (Express's), for code that needs what the neutral reply does not offer. */
   readonly raw: ServerResponse;
@@ -151,20 +145,13 @@ export class ExpressSvcReply implements ReplySink {
 
   finish(status: number, body: string | Buffer | undefined, contentType: string | undefined): void {
     const response = this.raw;
-    let payload = body;
+    const frame = frameReply(this.method, status, body);
     try {
       if (contentType !== undefined) response.setHeader('content-type', contentType);
-      if (hasNoBody(status)) {
+      if (frame.dropContentHeaders) {
         response.removeHeader('content-type');
         response.removeHeader('content-length');
-        payload = undefined;
-      } else if (this.method === 'HEAD') {
-        // HEAD answers the length the GET body would have; the body itself is never sent.
-        if (payload !== undefined) response.setHeader('content-length', Buffer.byteLength(payload));
-        payload = undefined;
-      } else {
-        response.setHeader('content-length', payload === undefined ? 0 : Buffer.byteLength(payload));
-      }
+      } else if (frame.contentLength !== undefined) response.setHeader('content-length', frame.contentLength);
       response.writeHead(status);
     } catch (error) {
       // Node refused something while writing the head. Drop what the handler set so the error response
@@ -172,12 +159,12 @@ export class ExpressSvcReply implements ReplySink {
       if (!response.headersSent) this.clearHeaders();
       throw error;
     }
-    response.end(payload);
+    response.end(frame.body);
   }
 
   stream(status: number, source: Readable): Promise<void> {
     const response = this.raw;
-    if (hasNoBody(status)) {
+    if (frameStream(this.method, status).dropContentHeaders) {
       response.removeHeader('content-type');
       response.removeHeader('content-length');
     }
@@ -189,8 +176,6 @@ export class ExpressSvcReply implements ReplySink {
   }
 
   private clearHeaders(): void {
-    for (const name of this.raw.getHeaderNames()) {
-      if (name !== REQUEST_ID_HEADER) this.raw.removeHeader(name);
-    }
+    dropHeadersAfterRefusal(this.raw.getHeaderNames(), (name) => this.raw.removeHeader(name));
   }
 }

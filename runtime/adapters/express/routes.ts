@@ -7,10 +7,13 @@ import type { NextFunction, Request, Response, Router } from 'express';
 import { errors } from '../../../generated/modules/errors.js';
 import { bodyKindOf, parseBody } from '../../http/body.js';
 import type { PreparedHttp } from '../../http/boot.js';
-import { routeShape } from '../../http/meta-checks.js';
+import { headFromGet } from '../../http/route-table.js';
 import type { CompiledRoute, Pipeline } from '../../http/pipeline.js';
-import { announcesBody, bodyConsumed, bodyFromAppParser, readBodyText } from './body.js';
-import { compareTemplates, expressPath } from './paths.js';
+import { readBodyUpTo } from '../../http/body-reader.js';
+import { announcesBody, parseContentLength, refuseDeclaredOverLimit } from '../../http/content-length.js';
+import { bodyConsumed, bodyFromAppParser } from './body.js';
+import { compareTemplateSpecificity } from '../../../shared/path-template.js';
+import { expressPath } from './paths.js';
 import { ExpressSvcReply, ExpressSvcRequest } from './request.js';
 
 /** One route as the dispatcher needs it, resolved at boot. */
@@ -36,11 +39,9 @@ function mountedRoute(compiled: CompiledRoute): MountedRoute {
   };
 }
 
-/** Route templates → method → route; a GET route also answers HEAD unless some HEAD route has its shape. */
+/** Route templates → method → route; a GET route also answers HEAD as headFromGet decides. */
 function methodTables(routes: readonly CompiledRoute[]): Map<string, MethodTable> {
-  const explicitHead = new Set(
-    routes.filter((c) => c.route.method === 'HEAD').map((c) => routeShape(c.route.url)),
-  );
+  const answersHead = headFromGet(routes.map((c) => c.route));
   const tables = new Map<string, MethodTable>();
   for (const compiled of routes) {
     const { url, method } = compiled.route;
@@ -48,7 +49,7 @@ function methodTables(routes: readonly CompiledRoute[]): Map<string, MethodTable
     if (table === undefined) tables.set(url, (table = Object.create(null) as MethodTable));
     const mounted = mountedRoute(compiled);
     table[method] = mounted;
-    if (method === 'GET' && !explicitHead.has(routeShape(url))) table.HEAD = mounted;
+    if (answersHead(compiled.route)) table.HEAD = mounted;
   }
   return tables;
 }
@@ -56,7 +57,7 @@ function methodTables(routes: readonly CompiledRoute[]): Map<string, MethodTable
 /** Mounts every route of `prepared` on `router`, most specific template first. */
 export function mountRoutes(router: Router, prepared: PreparedHttp, bodyLimit: number): void {
   const tables = methodTables(prepared.routes);
-  const templates = [...tables.keys()].sort(compareTemplates);
+  const templates = [...tables.keys()].sort(compareTemplateSpecificity);
   const serve = server(prepared.pipeline, bodyLimit);
   for (const template of templates) {
     const table = tables.get(template) as MethodTable;
@@ -95,7 +96,7 @@ function server(pipeline: Pipeline, bodyLimit: number): Serve {
       void route.handle(request, reply);
       return;
     }
-    if (method === 'GET' || method === 'HEAD' || !announcesBody(req)) {
+    if (method === 'GET' || method === 'HEAD' || !announcesBody(req.headers)) {
       void route.handle(request, reply);
       return;
     }
@@ -112,21 +113,31 @@ function server(pipeline: Pipeline, bodyLimit: number): Serve {
       void route.handle(request, reply);
       return;
     }
-    readBodyText(req, bodyLimit, (error, text) => {
-      if (error !== undefined) {
+    try {
+      refuseDeclaredOverLimit(parseContentLength(req.headers['content-length']), bodyLimit);
+    } catch (error) {
+      reply.header('connection', 'close');
+      fail(error);
+      return;
+    }
+    readBodyUpTo(req, bodyLimit).then(
+      (bytes) => {
+        try {
+          setBody(request, parseBody(bytes.toString('utf8'), req.headers['content-type']));
+        } catch (parseError) {
+          fail(parseError);
+          return;
+        }
+        void route.handle(request, reply);
+      },
+      (error: unknown) => {
+        // A client that went away mid-body is not answered: nobody is left to read it.
+        if (req.socket.destroyed) return;
         // The rest of an oversized body is never read: close the connection once answered.
         reply.header('connection', 'close');
         fail(error);
-        return;
-      }
-      try {
-        setBody(request, parseBody(text, req.headers['content-type']));
-      } catch (parseError) {
-        fail(parseError);
-        return;
-      }
-      void route.handle(request, reply);
-    });
+      },
+    );
   };
 }
 

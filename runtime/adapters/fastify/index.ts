@@ -15,11 +15,10 @@ import type { Server } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { App, HttpServer, ListeningAddress, Plugin } from '../../app/app.js';
-import { errors } from '../../../generated/modules/errors.js';
 import { parseBody } from '../../http/body.js';
 import { prepareHttp, publishRoutes, type AdapterOptions, type PreparedHttp } from '../../http/boot.js';
 import { clientErrorListener } from '../../http/client-error.js';
-import { routeShape } from '../../http/meta-checks.js';
+import { headFromGet } from '../../http/route-table.js';
 import { SvcError } from '../../http/errors.js';
 import { frameworkClientError } from '../../http/framework-errors.js';
 import type { CompiledRoute, Pipeline } from '../../http/pipeline.js';
@@ -27,6 +26,8 @@ import { parseFormEncoded } from '../../http/query.js';
 import { requestIdFrom } from '../../http/request-id.js';
 import { originForm, pathOf } from '../../http/url.js';
 import { FastifySvcReply, FastifySvcRequest } from './request.js';
+import { fastifyPath } from './path.js';
+import { templateParameterNames } from '../../../shared/path-template.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../http/limits.js';
 
 export { DEFAULT_REQUEST_TIMEOUT_MS };
@@ -81,19 +82,15 @@ class FastifyAdapter implements Plugin, HttpServer {
   }
 
   setup(app: App): void {
-    publishRoutes(app, this.options);
+    publishRoutes(app, this.options, 'fastifyPlugin()');
     app.setServer(this);
   }
 
   boot(app: App): void {
     const prepared = prepareHttp(app, this.options);
     const instance = this.createInstance(prepared.pipeline);
-    // A GET route answers HEAD too, unless the application defines that HEAD route itself.
-    const explicitHead = new Set(
-      prepared.routes.filter((c) => c.route.method === 'HEAD').map((c) => routeShape(c.route.url)),
-    );
-    const exposeHead = (compiled: CompiledRoute) =>
-      compiled.route.method === 'GET' && !explicitHead.has(routeShape(compiled.route.url));
+    const answersHead = headFromGet(prepared.routes.map((c) => c.route));
+    const exposeHead = (compiled: CompiledRoute) => answersHead(compiled.route);
     const streamed = prepared.routes.filter(hasStreamedBody);
     for (const compiled of prepared.routes) {
       if (!hasStreamedBody(compiled)) mountRoute(instance, compiled, prepared.pipeline, exposeHead(compiled));
@@ -188,7 +185,13 @@ function answerError(
   const context = pipeline.createContext(request.headers, request.id);
   // The route whose body Fastify refused, when it is one of svc's (mountRoute keeps it in the route config).
   const compiled = (request.routeOptions.config as Partial<SvcRouteConfig> | undefined)?.svcRoute;
-  const svcRequest = new FastifySvcRequest(request, compiled?.route.url, context);
+  const svcRequest = new FastifySvcRequest(
+    request,
+    compiled?.route.url,
+    context,
+    false,
+    compiled === undefined ? undefined : fastifyPath(compiled.route.url).renamed,
+  );
   // Both set the request id, answer (or only report, once a response is under way) and never reject.
   if (compiled !== undefined) void compiled.refuse(svcRequest, sink, failure);
   else void pipeline.handleUnrouted(svcRequest, sink, failure);
@@ -216,10 +219,11 @@ function mountRoute(
   const successStatus = route.successStatus ?? 200;
   const handle = compiled.handle;
   // find-my-way lets `/notes/` match `/notes/:id` with an empty id; other routers do not, so neither do we.
-  const hasParams = /\/:/.test(route.url);
+  const hasParams = templateParameterNames(route.url).length > 0;
+  const { path, renamed } = fastifyPath(route.url);
   instance.route({
     method: route.method,
-    url: route.url,
+    url: path,
     exposeHeadRoute,
     config: { svcRoute: compiled } satisfies SvcRouteConfig,
     handler(request, reply) {
@@ -230,7 +234,7 @@ function mountRoute(
       const context = pipeline.createContext(request.headers, request.id);
       // handle() answers every error itself and never rejects.
       void handle(
-        new FastifySvcRequest(request, pattern, context, streamedBody),
+        new FastifySvcRequest(request, pattern, context, streamedBody, renamed),
         new FastifySvcReply(reply, successStatus),
       );
     },
@@ -246,12 +250,7 @@ function hasEmptyParam(params: Record<string, string>): boolean {
 function mountNotFound(instance: FastifyInstance, prepared: PreparedHttp): void {
   instance.setNotFoundHandler((request, reply) => {
     const sink = new FastifySvcReply(reply, 404);
-    const allowed = prepared.table.allowedMethods(pathOf(originForm(request.url)));
-    let error: SvcError = errors.NOT_FOUND();
-    if (allowed.length > 0) {
-      sink.header('allow', allowed.join(', '));
-      error = errors.METHOD_NOT_ALLOWED();
-    }
+    const error = prepared.table.unroutedError(pathOf(originForm(request.url)), sink);
     const context = prepared.pipeline.createContext(request.headers, request.id);
     // Request hooks (security headers, CORS preflights) run here too; handleUnrouted never rejects.
     void prepared.pipeline.handleUnrouted(new FastifySvcRequest(request, undefined, context), sink, error);

@@ -8,11 +8,11 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { bodyKindOf, type BodyKind } from '../../http/body.js';
 import { lowerHeaderName } from '../../http/header-name.js';
-import { REQUEST_ID_HEADER } from '../../http/request-id.js';
 import { writeNodeStream } from '../node/stream.js';
 import { originForm, pathOf } from '../../http/url.js';
 import type { HttpMethod, ReplySink, RequestContext, RequestHeaders, SvcRequest } from '../../http/types.js';
-import { checkedStatus, hasNoBody } from '../../http/status.js';
+import { checkedStatus } from '../../http/status.js';
+import { dropHeadersAfterRefusal, frameReply, isHeaderError } from '../../http/reply-framing.js';
 
 const NO_PARAMS: Record<string, string> = Object.freeze(Object.create(null) as Record<string, string>);
 
@@ -28,18 +28,24 @@ export class FastifySvcRequest implements SvcRequest {
   readonly raw: FastifyRequest;
   private paramsCopy: Record<string, string> | undefined = undefined;
   private readonly streamedBody: boolean;
+  private readonly renamedParams: Readonly<Record<string, string>> | undefined;
 
-  /** `streamedBody`: an upload or raw route, whose body Fastify left unread for the pipeline. */
+  /**
+   * `streamedBody`: an upload or raw route, whose body Fastify left unread for the pipeline. `renamedParams`:
+   * the parameters mounted under another name (fastifyPath), find-my-way's name → svc's.
+   */
   constructor(
     raw: FastifyRequest,
     routePattern: string | undefined,
     context: RequestContext,
     streamedBody = false,
+    renamedParams?: Readonly<Record<string, string>>,
   ) {
     this.raw = raw;
     this.routePattern = routePattern;
     this.context = context;
     this.streamedBody = streamedBody;
+    this.renamedParams = renamedParams;
   }
 
   get bodyStream(): Readable | undefined {
@@ -78,6 +84,14 @@ export class FastifySvcRequest implements SvcRequest {
         raw === undefined || isEmpty(raw)
           ? NO_PARAMS
           : (Object.assign(Object.create(null), raw) as Record<string, string>);
+      const renamed = this.renamedParams;
+      if (renamed !== undefined && params !== NO_PARAMS) {
+        for (const mountedName in renamed) {
+          const value = params[mountedName];
+          delete params[mountedName];
+          if (value !== undefined) params[renamed[mountedName] as string] = value;
+        }
+      }
       this.paramsCopy = params;
     }
     return params;
@@ -113,12 +127,6 @@ function ownHeaderRecord(reply: FastifyReply): OutgoingHttpHeaders | undefined {
   }
   if (replyHeadersKey === null) return undefined;
   return Reflect.get(reply, replyHeadersKey) as OutgoingHttpHeaders;
-}
-
-/** Node's errors for a header it will not write (ERR_INVALID_CHAR, ERR_INVALID_HTTP_TOKEN, ...). */
-export function isHeaderError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('ERR_INVALID_') || code.startsWith('ERR_HTTP_INVALID'));
 }
 
 function isRecord(value: unknown): value is object {
@@ -190,17 +198,11 @@ export class FastifySvcReply implements ReplySink {
     const reply = this.raw;
     const headers = this.record ?? headerRecord(reply);
     if (contentType !== undefined) headers['content-type'] = contentType;
-    let payload = body;
-    if (hasNoBody(status)) {
+    const frame = frameReply(reply.request.method, status, body);
+    if (frame.dropContentHeaders) {
       delete headers['content-type'];
       delete headers['content-length'];
-      payload = undefined;
-    } else if (reply.request.method === 'HEAD') {
-      // HEAD answers the length the GET body would have; node sends no body for HEAD.
-      if (payload !== undefined) headers['content-length'] = Buffer.byteLength(payload);
-    } else {
-      headers['content-length'] = payload === undefined ? 0 : Buffer.byteLength(payload);
-    }
+    } else if (frame.contentLength !== undefined) headers['content-length'] = frame.contentLength;
     const response = reply.raw;
     try {
       response.writeHead(status, headers);
@@ -210,7 +212,7 @@ export class FastifySvcReply implements ReplySink {
       if (!response.headersSent) this.clearHeaders();
       throw error;
     }
-    response.end(payload);
+    response.end(frame.body);
   }
 
   stream(status: number, source: Readable): Promise<void> {
@@ -225,8 +227,6 @@ export class FastifySvcReply implements ReplySink {
   }
 
   private clearHeaders(): void {
-    for (const name of Object.keys(this.raw.getHeaders())) {
-      if (name !== REQUEST_ID_HEADER) this.raw.removeHeader(name);
-    }
+    dropHeadersAfterRefusal(Object.keys(this.raw.getHeaders()), (name) => this.raw.removeHeader(name));
   }
 }

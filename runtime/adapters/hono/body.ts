@@ -1,65 +1,14 @@
 // Reading a request body as text under the fetch adapter's `bodyLimit`. A declared Content-Length over the
 // limit is refused before a byte is read; a body without one (chunked) is cut as soon as it passes the limit.
-// On @hono/node-server the node request is read directly (no web-stream layer); elsewhere the web body is.
+// On @hono/node-server the node request is read directly by runtime/http's reader (no web-stream layer);
+// elsewhere the web body is, by the same rules.
 import type { Context } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import { errors } from '../../../generated/modules/errors.js';
 import { parseBody } from '../../http/body.js';
+import { readBodyUpTo } from '../../http/body-reader.js';
+import { announcesBody, parseContentLength, refuseDeclaredOverLimit } from '../../http/content-length.js';
 import type { HonoSvcRequest } from './request.js';
-
-/** The declared body size, or undefined when none (or anything but plain decimal digits) was sent. */
-export function declaredLength(value: string | null | undefined): number | undefined {
-  if (value === null || value === undefined || !/^\d{1,15}$/.test(value)) return undefined;
-  return Number(value);
-}
-
-/** Throws 413 PAYLOAD_TOO_LARGE when the declared length is over the limit. */
-export function refuseDeclaredOverLimit(length: number | undefined, limit: number): void {
-  if (length !== undefined && length > limit) throw errors.PAYLOAD_TOO_LARGE();
-}
-
-/** The node request's body as text; rejects with 413 once more than `limit` bytes arrived. */
-export function readNodeBody(incoming: IncomingMessage, limit: number): Promise<string> {
-  // Listeners are inline and stay attached (a flag ends them): named per-request closures cost a
-  // defineProperty each under tsx, and the request object goes away with them.
-  return new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    incoming.on('data', (chunk: Buffer) => {
-      if (done) return;
-      size += chunk.length;
-      if (size > limit) {
-        done = true;
-        // Stop reading: what is left is drained (bounded) by the node server once the 413 went out.
-        incoming.pause();
-        reject(errors.PAYLOAD_TOO_LARGE());
-        return;
-      }
-      chunks.push(chunk);
-    });
-    incoming.on('end', () => {
-      if (done) return;
-      done = true;
-      resolve(
-        chunks.length === 1
-          ? (chunks[0] as Buffer).toString('utf8')
-          : Buffer.concat(chunks, size).toString('utf8'),
-      );
-    });
-    // A body that breaks off (reset, aborted upload) is the client's failure, not the server's.
-    incoming.on('error', () => {
-      if (done) return;
-      done = true;
-      reject(errors.BAD_REQUEST());
-    });
-    incoming.on('close', () => {
-      if (done || incoming.readableEnded) return;
-      done = true;
-      reject(errors.BAD_REQUEST());
-    });
-  });
-}
 
 /** A web body as text; rejects with 413 once more than `limit` bytes arrived, cancelling the rest. */
 export async function readWebBody(body: ReadableStream<Uint8Array>, limit: number): Promise<string> {
@@ -99,12 +48,10 @@ export function readRequestBody(
     const headers = incoming.headers;
     // Read already (Hono middleware called c.req.json() or text()): Hono keeps what it read.
     if (incoming.readableDidRead) return readFromHonoCache(c, request, headers['content-type']);
-    const declared = headers['content-length'];
-    if (declared === undefined ? headers['transfer-encoding'] === undefined : declared === '0')
-      return undefined;
-    refuseDeclaredOverLimit(declaredLength(declared), limit);
-    return readNodeBody(incoming, limit).then((text) => {
-      request.body = parseBody(text, headers['content-type']);
+    if (!announcesBody(headers)) return undefined;
+    refuseDeclaredOverLimit(parseContentLength(headers['content-length']), limit);
+    return readBodyUpTo(incoming, limit).then((bytes) => {
+      request.body = parseBody(bytes.toString('utf8'), headers['content-type']);
     });
   }
   const webRequest = c.req.raw;
@@ -113,7 +60,7 @@ export function readRequestBody(
   if (webRequest.bodyUsed) return readFromHonoCache(c, request, contentType);
   const body = webRequest.body;
   if (body === null) return undefined;
-  refuseDeclaredOverLimit(declaredLength(headers.get('content-length')), limit);
+  refuseDeclaredOverLimit(parseContentLength(headers.get('content-length')), limit);
   return readWebBody(body, limit).then((text) => {
     request.body = parseBody(text, contentType);
   });

@@ -3,10 +3,11 @@
 // runs anywhere Hono runs (Bun, Deno, Workers: `plugin.fetch`); on Node, `app.listen()` serves it through
 // @hono/node-server. Everything HTTP-semantic lives in runtime/http; this maps Hono onto it.
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
+import { invalidOption } from '../../config/option-errors.js';
 import { RequestError } from '@hono/node-server';
 import { Hono, type Context, type Env, type Schema } from 'hono';
 import type { BlankEnv } from 'hono/types';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { App, HttpServer, ListeningAddress, Plugin } from '../../app/app.js';
 import { prepareHttp, publishRoutes, type AdapterOptions } from '../../http/boot.js';
 import { clientErrorListener } from '../../http/client-error.js';
@@ -16,10 +17,11 @@ import { REQUEST_ID_HEADER, requestIdFrom } from '../../http/request-id.js';
 import { honoNodeListener } from './listener.js';
 import { routeOnTargetAsSent } from './path.js';
 import { HonoSvcReply } from './reply.js';
-import { listenOn } from '../node/listen.js';
+import { NodeServer } from '../node/server.js';
 import type { ClientIpSource } from './request.js';
 import { mountErrorHandler, mountNotFound, mountRoutes, type Runtime } from './routes.js';
 import { DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT_MS } from '../../http/limits.js';
+import type { Logger } from '../../log/logger.js';
 
 export { DEFAULT_BODY_LIMIT, DEFAULT_REQUEST_TIMEOUT_MS };
 
@@ -39,10 +41,15 @@ export interface HonoPluginOptions<E extends Env = BlankEnv> extends AdapterOpti
    */
   bodyLimit?: number;
   /**
+   * On Node (`app.listen()`): time the node server allows for receiving a whole request, in milliseconds
+   * (default 30000; 0 turns it off). A request that takes longer answers 408 REQUEST_TIMEOUT.
+   */
+  requestTimeout?: number;
+  /**
    * The client IP for `request.ip` (and so for rate limiting). Default: the socket address on
    * @hono/node-server. Elsewhere there is none without a resolver (e.g. Hono's `getConnInfo` for Bun or
    * Deno): `request.ip` is undefined, all clients share one rate-limit bucket, and a warning is printed
-   * once (console.warn) the first time a request's IP is asked for.
+   * once through the app's logger the first time a request's IP is asked for.
    */
   getClientIp?: (context: Context<E>) => string | undefined;
   /**
@@ -60,6 +67,7 @@ const HONO_OPTIONS = optionKeys<HonoPluginOptions>({
   onError: true,
   app: true,
   bodyLimit: true,
+  requestTimeout: true,
   getClientIp: true,
   errorHandler: true,
 });
@@ -70,13 +78,13 @@ const NO_IP_WARNING =
   "Hono's getConnInfo for your runtime.";
 
 /** The default IP source: the node socket, else undefined with one warning per plugin. */
-function defaultIpSource(): ClientIpSource {
+function defaultIpSource(logger: Logger): ClientIpSource {
   let warned = false;
   return (_context, incoming) => {
     if (incoming !== undefined) return incoming.socket?.remoteAddress;
     if (!warned) {
       warned = true;
-      console.warn(NO_IP_WARNING);
+      logger.warn(NO_IP_WARNING);
     }
     return undefined;
   };
@@ -88,16 +96,31 @@ class HonoAdapter<E extends Env> implements Plugin, HttpServer {
   private readonly bodyLimit: number;
   private instance: Hono<E, Schema, string> | undefined;
   private pipeline: Pipeline | undefined;
-  private nodeServer: Server | undefined;
+  private readonly nodeServer: NodeServer;
 
   constructor(options: HonoPluginOptions<E>) {
     rejectUnknownOptions(options, HONO_OPTIONS, 'honoPlugin()');
     const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0) {
-      throw new TypeError('honoPlugin: bodyLimit must be a whole number of bytes (0 or more).');
+      throw invalidOption(
+        'honoPlugin()',
+        'bodyLimit',
+        'a whole number of bytes, 0 or more',
+        `got ${String(bodyLimit)}`,
+      );
+    }
+    const requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    if (!Number.isSafeInteger(requestTimeout) || requestTimeout < 0) {
+      throw invalidOption(
+        'honoPlugin()',
+        'requestTimeout',
+        'a whole number of milliseconds, 0 or more',
+        `got ${String(requestTimeout)}`,
+      );
     }
     this.options = options;
     this.bodyLimit = bodyLimit;
+    this.nodeServer = new NodeServer('Hono', requestTimeout);
   }
 
   /** The Hono app, once the app has booted. */
@@ -113,11 +136,11 @@ class HonoAdapter<E extends Env> implements Plugin, HttpServer {
 
   /** The node server `listen()` started, while it runs. */
   get server(): Server | undefined {
-    return this.nodeServer;
+    return this.nodeServer.current;
   }
 
   setup(app: App): void {
-    publishRoutes(app, this.options);
+    publishRoutes(app, this.options, 'honoPlugin()');
     app.setServer(this);
   }
 
@@ -128,7 +151,7 @@ class HonoAdapter<E extends Env> implements Plugin, HttpServer {
     const resolver = this.options.getClientIp as ((context: Context) => string | undefined) | undefined;
     const runtime: Runtime = {
       pipeline: prepared.pipeline,
-      ipSource: resolver === undefined ? defaultIpSource() : (context) => resolver(context),
+      ipSource: resolver === undefined ? defaultIpSource(app.logger) : (context) => resolver(context),
       bodyLimit: this.bodyLimit,
       throughContext: untyped.routes.length > 0,
     };
@@ -144,25 +167,17 @@ class HonoAdapter<E extends Env> implements Plugin, HttpServer {
 
   async listen(options: { port: number; host: string }): Promise<ListeningAddress> {
     const hono = this.hono;
-    if (this.nodeServer) throw new Error('The Hono adapter is already listening.');
     const listener = honoNodeListener(hono.fetch, {
       hostname: options.host,
       onError: (error) => this.answerListenerError(error),
     });
-    const server = createServer({ requestTimeout: DEFAULT_REQUEST_TIMEOUT_MS }, listener);
-    server.on('clientError', clientErrorListener(this.pipeline as Pipeline));
-    const address = await listenOn(server, options.port, options.host);
-    this.nodeServer = server;
+    const clientErrors = clientErrorListener(this.pipeline as Pipeline);
+    const address = await this.nodeServer.listen(listener, options, clientErrors);
     return { ...address, adapter: 'hono' };
   }
 
-  async close(): Promise<void> {
-    const server = this.nodeServer;
-    if (!server) return;
-    this.nodeServer = undefined;
-    await new Promise<void>((resolve, reject) =>
-      server.close((error) => (error ? reject(error) : resolve())),
-    );
+  close(): Promise<void> {
+    return this.nodeServer.close();
   }
 
   /**
@@ -191,7 +206,7 @@ export interface HonoAdapterPlugin<E extends Env = BlankEnv> extends Plugin {
 
 /**
  * The Hono adapter plugin: `createApp().register(honoPlugin({ routes }))`. Options: routes,
- * allowUnguardedMeta, notFound, onError, app, bodyLimit, getClientIp, errorHandler.
+ * allowUnguardedMeta, notFound, onError, app, bodyLimit, requestTimeout, getClientIp, errorHandler.
  */
 export function honoPlugin<E extends Env = BlankEnv>(
   options: HonoPluginOptions<E> = {},

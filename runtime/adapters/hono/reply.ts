@@ -11,34 +11,14 @@ import { JSON_CONTENT_TYPE } from '../../http/reply-mapping.js';
 import { REQUEST_ID_HEADER } from '../../http/request-id.js';
 import type { ReplySink } from '../../http/types.js';
 import { pipeToWebStream } from './stream.js';
-import { checkedStatus, hasNoBody } from '../../http/status.js';
+import { checkedStatus } from '../../http/status.js';
+import { checkHeader, frameReply, frameStream } from '../../http/reply-framing.js';
 
 type HeaderValue = string | number | string[];
 type HeaderRecord = Record<string, HeaderValue>;
 type ResponseBody = string | Buffer | ReadableStream<Uint8Array> | null;
 /** What the Response constructor takes, under whichever typings (node or DOM) compile this file. */
 type FetchBody = ConstructorParameters<typeof Response>[0];
-
-// The characters node:http accepts in a header name (RFC 9110 token) and value; anything else, CR/LF above
-// all, would split the response, so it is refused when set.
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const INVALID_VALUE_CHAR = /[^\t\x20-\x7e\x80-\xff]/;
-
-function checkHeader(name: string, value: string | number | readonly string[]): void {
-  if (!HEADER_NAME.test(name) || name === '__proto__') {
-    throw new TypeError(`Invalid header name: ${JSON.stringify(name)}.`);
-  }
-  if (typeof value === 'number') return;
-  if (typeof value === 'string') {
-    if (INVALID_VALUE_CHAR.test(value)) throw new TypeError(`Invalid value for header ${name}.`);
-    return;
-  }
-  for (const item of value) {
-    if (typeof item !== 'string' || INVALID_VALUE_CHAR.test(item)) {
-      throw new TypeError(`Invalid value for header ${name}.`);
-    }
-  }
-}
 
 /** The record as a HeadersInit: name/value pairs when a header holds a list (set-cookie), else the record. */
 function headersInit(record: HeaderRecord, hasList: boolean): [string, string][] | Record<string, string> {
@@ -149,30 +129,25 @@ export class HonoSvcReply implements ReplySink {
     this.assertUnsent();
     const headers = this.headers;
     if (contentType !== undefined) headers['content-type'] = contentType;
-    let payload = body;
-    if (hasNoBody(status)) {
+    const frame = frameReply(this.head ? 'HEAD' : undefined, status, body);
+    if (frame.dropContentHeaders) {
       delete headers['content-type'];
       delete headers['content-length'];
-      payload = undefined;
-    } else if (this.head) {
-      // HEAD answers the length the GET body would have, and no body.
-      if (payload !== undefined) headers['content-length'] = Buffer.byteLength(payload);
-      payload = undefined;
-    } else {
-      // The runtime frames the body itself (an empty one too, so keep-alive framing holds). A length kept in
-      // the headers would also outlive the body if Hono middleware replaced the Response afterwards.
+    } else if (frame.body !== undefined) {
+      // The fetch runtime frames the body itself. A length kept in the headers would also outlive the body if
+      // Hono middleware replaced the Response afterwards.
       delete headers['content-length'];
-      payload ??= '';
-    }
-    this.respond(this.build(status, payload ?? null));
+    } else if (frame.contentLength !== undefined) headers['content-length'] = frame.contentLength;
+    this.respond(this.build(status, frame.body ?? null));
   }
 
   stream(status: number, source: Readable): Promise<void> {
     try {
       this.assertUnsent();
       const headers = this.headers;
-      if (this.head || hasNoBody(status)) {
-        if (hasNoBody(status)) {
+      const frame = frameStream(this.head ? 'HEAD' : undefined, status);
+      if (!frame.sendsBody) {
+        if (frame.dropContentHeaders) {
           delete headers['content-type'];
           delete headers['content-length'];
         }

@@ -5,12 +5,14 @@ import type { Context, Hono, MiddlewareHandler, Next } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { errors } from '../../../generated/modules/errors.js';
 import type { PreparedHttp } from '../../http/boot.js';
+import { headFromGet } from '../../http/route-table.js';
 import { SvcError } from '../../http/errors.js';
 import { frameworkClientError } from '../../http/framework-errors.js';
 import type { CompiledRoute, Pipeline } from '../../http/pipeline.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../../http/request-id.js';
 import type { RequestContext } from '../../http/types.js';
 import { pathOf } from '../../http/url.js';
+import { compareTemplateSpecificity, templateParameterNames } from '../../../shared/path-template.js';
 import { readConsumedBody, readRequestBody } from './body.js';
 import { HonoSvcReply } from './reply.js';
 import {
@@ -66,7 +68,7 @@ function mounted(compiled: CompiledRoute): MountedRoute {
   return {
     compiled,
     pattern: route.url,
-    hasParams: /\/:/.test(route.url),
+    hasParams: templateParameterNames(route.url).length > 0,
     successStatus: route.successStatus ?? 200,
     streamedBody: kind === 'upload' || kind === 'raw',
   };
@@ -189,17 +191,9 @@ function answerBodyError(
 type RouteHandler = (c: Context, next: Next) => Response | Promise<Response | void>;
 
 /** `/a/x` before `/a/:id` before `/a/*`, as find-my-way ranks them: Hono itself takes the first registered. */
-function segmentRanks(url: string): number[] {
-  return url.split('/').map((segment) => (segment.includes('*') ? 2 : segment.includes(':') ? 1 : 0));
-}
-
 function compareSpecificity(a: CompiledRoute, b: CompiledRoute): number {
-  const left = segmentRanks(a.route.url);
-  const right = segmentRanks(b.route.url);
-  for (let index = 0; index < Math.min(left.length, right.length); index++) {
-    const difference = (left[index] as number) - (right[index] as number);
-    if (difference !== 0) return difference;
-  }
+  const difference = compareTemplateSpecificity(a.route.url, b.route.url);
+  if (difference !== 0) return difference;
   // An application's own HEAD route is registered before the GET route that would also answer HEAD.
   if (a.route.method === 'HEAD' && b.route.method !== 'HEAD') return -1;
   if (b.route.method === 'HEAD' && a.route.method !== 'HEAD') return 1;
@@ -209,15 +203,18 @@ function compareSpecificity(a: CompiledRoute, b: CompiledRoute): number {
 /**
  * Hono dispatches HEAD as GET (and drops the body itself), so a HEAD route never matches by method. svc's own
  * HEAD routes are mounted as GET routes that step aside (next()) for a real GET; a GET route answers HEAD with
- * headers only unless a HEAD route for the same path took it first.
+ * headers only when headFromGet says so, and steps aside for HEAD otherwise.
  */
 export function mountRoutes(hono: Hono, runtime: Runtime, routes: readonly CompiledRoute[]): void {
+  const answersHead = headFromGet(routes.map((c) => c.route));
   for (const compiled of [...routes].sort(compareSpecificity)) {
     const route = mounted(compiled);
     const method = compiled.route.method;
     let handler: RouteHandler;
     if (method === 'HEAD') {
       handler = (c, next) => (c.req.raw.method === 'HEAD' ? serveRoute(runtime, route, c) : next());
+    } else if (method === 'GET' && !answersHead(compiled.route)) {
+      handler = (c, next) => (c.req.raw.method === 'HEAD' ? next() : serveRoute(runtime, route, c));
     } else {
       handler = (c) => serveRoute(runtime, route, c);
     }
@@ -248,12 +245,7 @@ export function mountNotFound(hono: Hono, runtime: Runtime, table: PreparedHttp[
   hono.notFound((c) => {
     const { sink, requestId } = outsideSink(c, 404);
     const incoming = nodeBindingsOf(c)?.incoming;
-    const allowed = table.allowedMethods(pathOf(targetOf(c, incoming)));
-    let error: SvcError = errors.NOT_FOUND();
-    if (allowed.length > 0) {
-      sink.header('allow', allowed.join(', '));
-      error = errors.METHOD_NOT_ALLOWED();
-    }
+    const error = table.unroutedError(pathOf(targetOf(c, incoming)), sink);
     return answerOutsideRoute(runtime, error, unroutedRequest(c, runtime, requestId), sink);
   });
 }

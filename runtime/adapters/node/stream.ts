@@ -4,7 +4,7 @@
 // because a half-sent body cannot be turned into an error envelope any more.
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import { hasNoBody } from '../../http/status.js';
+import { frameStream } from '../../http/reply-framing.js';
 
 export function writeNodeStream(
   response: ServerResponse,
@@ -13,8 +13,9 @@ export function writeNodeStream(
   headers: OutgoingHttpHeaders,
   source: Readable,
 ): Promise<void> {
-  if (method === 'HEAD' || hasNoBody(status)) {
-    if (hasNoBody(status)) {
+  const frame = frameStream(method, status);
+  if (!frame.sendsBody) {
+    if (frame.dropContentHeaders) {
       delete headers['content-type'];
       delete headers['content-length'];
     }

@@ -1,6 +1,7 @@
-// The session cookie (seed 000 "Tokens and sessions"): reading its value (or values) from a Cookie header
+// The session cookie: reading its value (or values) from a Cookie header
 // without a parser dependency, and writing the Set-Cookie line that sets or expires it.
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
+import { invalidOption } from '../../config/option-errors.js';
 
 export interface SessionCookieOptions {
   /** Default `svc_session`. */
@@ -35,31 +36,34 @@ const SESSION_COOKIE_OPTIONS = optionKeys<SessionCookieOptions>({
   domain: true,
 });
 
-/** Checks and completes the options; a bad value is a TypeError naming `sessionCookie.<option>`. */
+const OWNER = 'sessionCookie';
+
+/** Checks and completes the options; a bad value is an OptionError naming `sessionCookie: <option>`. */
 export function sessionCookie(options: SessionCookieOptions, production: boolean): SessionCookie {
-  rejectUnknownOptions(options, SESSION_COOKIE_OPTIONS, 'sessionCookie');
+  rejectUnknownOptions(options, SESSION_COOKIE_OPTIONS, OWNER);
   const name = options.name ?? 'svc_session';
   if (typeof name !== 'string' || !TOKEN.test(name))
-    throw new TypeError('sessionCookie.name must be a cookie name (an HTTP token).');
+    throw invalidOption(OWNER, 'name', `a cookie name (an HTTP token)`);
   const path = options.path ?? '/';
   if (typeof path !== 'string' || !COOKIE_PATH.test(path))
-    throw new TypeError('sessionCookie.path must start with / and hold no ; or control characters.');
+    throw invalidOption(OWNER, 'path', 'a path starting with / without ; or control characters');
   const sameSite = SAME_SITE[options.sameSite ?? 'lax'];
-  if (sameSite === undefined) throw new TypeError('sessionCookie.sameSite must be lax, strict or none.');
+  if (sameSite === undefined) throw invalidOption(OWNER, 'sameSite', 'lax, strict or none');
   const secure = options.secure ?? production;
-  if (typeof secure !== 'boolean') throw new TypeError('sessionCookie.secure must be a boolean.');
+  if (typeof secure !== 'boolean') throw invalidOption(OWNER, 'secure', 'a boolean');
   // Browsers drop SameSite=None cookies without Secure: refuse the setting instead of failing silently.
-  if (sameSite === 'None' && !secure) throw new TypeError('sessionCookie.sameSite none needs secure: true.');
+  if (sameSite === 'None' && !secure)
+    throw invalidOption(OWNER, 'sameSite', 'lax or strict unless secure is true', 'none needs secure: true');
   const domain = options.domain;
   if (domain !== undefined && (typeof domain !== 'string' || !DOMAIN.test(domain))) {
-    throw new TypeError('sessionCookie.domain must be a host name.');
+    throw invalidOption(OWNER, 'domain', 'a host name');
   }
   return { name, path, sameSite, secure, domain };
 }
 
 /**
  * The value of cookie `name` in a Cookie header, percent-decoded; undefined when absent or when its value
- * cannot be decoded (seed 000: such a cookie is ignored and the request is anonymous). The first one wins.
+ * cannot be decoded (such a cookie is ignored and the request is anonymous). The first one wins.
  */
 export function readCookie(header: string | undefined, name: string): string | undefined {
   const [first] = rawCookieValues(header, name, 1);

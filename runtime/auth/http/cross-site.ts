@@ -1,4 +1,4 @@
-// Cross-site detection for cookie-authenticated requests (seed 000: a cross-site cookie-only logout answers
+// Cross-site detection for cookie-authenticated requests (a cross-site cookie-only logout answers
 // 403 AUTH_CSRF_REJECTED; svc applies the same rule to every unsafe request that only a cookie
 // authenticates). Browsers say where a request comes from: Sec-Fetch-Site first (every current browser sends
 // it), else Origin compared with Host. Requests with neither are not from a browser page and pass.

@@ -1,4 +1,4 @@
-// The auth enricher (seed 000 "Credentials accepted on any request"): a Bearer JWT, the `x-session-id` header
+// The auth enricher: a Bearer JWT, the `x-session-id` header
 // or the session cookie puts `user` and `amr` on the context. No credential leaves the request anonymous; an
 // explicitly invalid one (a bearer token, an `x-session-id`) answers 401, while a cookie that does not verify
 // is not presented by the caller and leaves it anonymous. Bearer values starting `mk_` are API keys, left to

@@ -1,4 +1,4 @@
-// Guards of the auth plugin (seed 000 "Route meta keys"): `auth: true` needs an authenticated caller (a user,
+// Guards of the auth plugin: `auth: true` needs an authenticated caller (a user,
 // or an API key, whose own rules the API-key plugin enforces); `mfa: true` asks for a credential obtained
 // with a second factor (step-up). Each runs only on routes that declare its key. authVisibility hides those
 // routes from tool listings of callers without credentials.
@@ -17,15 +17,15 @@ export const mfaStepUpGuard: Guard = {
   name: 'svc:auth-mfa',
   appliesTo: (route) => route.meta.mfa === true,
   check({ context }) {
-    if (context.apiKey !== undefined) return; // API-key requests are not subject to MFA (seed 000).
+    if (context.apiKey !== undefined) return; // API-key requests are not subject to MFA.
     if (context.user === undefined) throw errors.AUTH_REQUIRED();
     if (!context.amr?.includes('mfa')) throw errors.AUTH_MFA_REQUIRED({ status: 403 });
   },
 };
 
 /**
- * Tool listings hide `meta.auth` and `meta.mfa` routes from callers without credentials (seed 001
- * "Authentication" 3). Only what the enricher already found is read; the guards still decide every call.
+ * Tool listings hide `meta.auth` and `meta.mfa` routes from callers without credentials, so an anonymous
+ * agent is not shown tools it cannot call. Only what the enricher already found is read; the guards still decide every call.
  */
 export const authVisibility: RouteVisibilityCheck = {
   name: 'svc:auth',

@@ -1,4 +1,4 @@
-// POST /auth/logout (seed 000 "Account routes", the Session row of "States and transitions"). A logout signs
+// POST /auth/logout (docs/auth.md, "The plugin and the routes"). A logout signs
 // out the client that sends it: every session the request presents ends (the `x-session-id` header and each
 // session cookie, whichever credential the enricher accepted), a refresh token in the body has its family
 // revoked, and a cookie that was sent is expired. A cross-site logout that only the cookie speaks for (no

@@ -11,6 +11,7 @@ import { CookieExpiry } from './cookie-expiry.js';
 import { authEnricher } from './enricher.js';
 import { authRequiredGuard, authVisibility, mfaStepUpGuard } from './guards.js';
 import { authRoutes, type AuthRoutesOptions } from './routes.js';
+import { invalidOption } from '../../config/option-errors.js';
 
 export interface AuthPluginOptions {
   auth: Auth;
@@ -35,19 +36,18 @@ const OPTION_NAMES = optionKeys<AuthPluginOptions>({
   nodeEnv: true,
 });
 
+const OWNER = 'authPlugin()';
+
 export function authPlugin(options: AuthPluginOptions): Plugin {
-  rejectUnknownOptions(options, OPTION_NAMES, 'authPlugin()');
+  rejectUnknownOptions(options, OPTION_NAMES, OWNER);
   const { auth } = options;
-  if (!(auth instanceof Auth))
-    throw new TypeError('authPlugin(): auth must be an Auth (new Auth({ secret })).');
+  if (!(auth instanceof Auth)) throw invalidOption(OWNER, 'auth', 'an Auth (new Auth({ secret }))');
   const production = 'nodeEnv' in options ? isProductionEnv(options.nodeEnv) : isProductionEnv();
   const cookie = sessionCookie(options.sessionCookie ?? {}, production);
   const trustedOrigins = new Set(options.trustedOrigins ?? []);
   for (const origin of trustedOrigins) {
     if (!/^https?:\/\/[^/]+$/.test(origin)) {
-      throw new TypeError(
-        `authPlugin(): trustedOrigins entries are origins like https://app.example.com, got "${origin}".`,
-      );
+      throw invalidOption(OWNER, 'trustedOrigins', 'origins like https://app.example.com', `got "${origin}"`);
     }
   }
 
@@ -57,10 +57,13 @@ export function authPlugin(options: AuthPluginOptions): Plugin {
     name: 'svc:auth',
     setup(app: App) {
       app.container.provide(Auth, auth);
+      auth.logTo(app.logger);
       app.metadata.add('http:request-hooks', expiry.hook());
       app.metadata.add('http:enrichers', authEnricher(auth, cookie, expiry, trustedOrigins));
       app.metadata.add('http:guards', authRequiredGuard, mfaStepUpGuard);
       app.metadata.add('http:route-visibility', authVisibility);
+      // For documents: the enricher refuses a bad credential, and a cross-site unsafe request, on every route.
+      app.metadata.add('http:route-error-modules', { auth: {} });
       app.metadata.add(
         'http:guarded-meta',
         { key: 'auth', plugin: 'svc:auth' },

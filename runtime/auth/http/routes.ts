@@ -1,4 +1,4 @@
-// `authRoutes()` (seed 000 "Account routes"): the handlers of the routes spec/modules/auth.yaml declares,
+// `authRoutes()`: the handlers of the routes spec/modules/auth.yaml declares,
 // bound to the generated definitions. Each route can be omitted or replaced one by one.
 import {
   routes as bindAuthRoutes,
@@ -17,7 +17,7 @@ import { putSessionCookie } from './set-cookie.js';
 
 export type { AuthHandlers, AuthRouteId };
 
-/** The meta every account route carries (seed 000): about the caller, and exempt from the MFA policy. */
+/** The meta every account route carries: about the caller, and exempt from the MFA policy. */
 export const ACCOUNT_META = Object.freeze({ account: true, mfa: false } as const);
 
 export interface AuthRoutesOptions {

@@ -1,9 +1,9 @@
-// The in-memory verification/reset token store (seed 000 "Stores"): per process, lost on restart. Bounded by
-// `maxEntries` (100000, DESIGN §10). A consumed token is forgotten at once (it can never work again). When
+// The in-memory verification/reset token store: per process, lost on restart. Bounded by
+// `maxEntries` (100000, as every in-memory store is bounded). A consumed token is forgotten at once (it can never work again). When
 // full, a new token first sweeps expired ones (as of its `createdAt`), then evicts the oldest (creation order).
 // An evicted link stops working (the user asks for a new one); it never verifies or resets anything else.
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
-import { ExpiringRecords, checkedMaxEntries } from './expiring-records.js';
+import { ExpiringMap } from '../../stores/memory/expiring-map.js';
 import type { OneTimeTokenPurpose, OneTimeTokenRecord, OneTimeTokenStore } from './one-time-tokens.js';
 
 export const DEFAULT_ONE_TIME_TOKEN_MAX_ENTRIES = 100_000;
@@ -17,16 +17,17 @@ export interface MemoryOneTimeTokenStoreOptions {
 const STORE_OPTIONS = optionKeys<MemoryOneTimeTokenStoreOptions>({ maxEntries: true });
 
 export class MemoryOneTimeTokenStore implements OneTimeTokenStore {
-  private readonly tokens: ExpiringRecords<OneTimeTokenRecord, 'user'>;
+  private readonly tokens: ExpiringMap<OneTimeTokenRecord, 'user'>;
 
   constructor(options: MemoryOneTimeTokenStoreOptions = {}) {
     rejectUnknownOptions(options, STORE_OPTIONS, 'MemoryOneTimeTokenStore');
-    const maxEntries = checkedMaxEntries(
-      options.maxEntries,
-      DEFAULT_ONE_TIME_TOKEN_MAX_ENTRIES,
-      'MemoryOneTimeTokenStore',
-    );
-    this.tokens = new ExpiringRecords(maxEntries, { user: (record) => record.userId });
+    this.tokens = new ExpiringMap<OneTimeTokenRecord, 'user'>({
+      owner: 'MemoryOneTimeTokenStore',
+      maxEntries: options.maxEntries,
+      defaultMaxEntries: DEFAULT_ONE_TIME_TOKEN_MAX_ENTRIES,
+      expiresAt: (record) => record.expiresAt,
+      indexes: { user: (record) => record.userId },
+    });
   }
 
   get maxEntries(): number {

@@ -1,10 +1,10 @@
-// The in-memory refresh-token store (seed 000 "Stores"): per process, lost on restart. Bounded by `maxEntries`
-// (100000, DESIGN §10) tokens plus as many family marks. When full, a new token first sweeps expired ones (as of
+// The in-memory refresh-token store: per process, lost on restart. Bounded by `maxEntries`
+// (100000, as every in-memory store is bounded) tokens plus as many family marks. When full, a new token first sweeps expired ones (as of
 // its `createdAt`), then evicts the oldest (creation order). An evicted token refreshes no more (the user signs
 // in again); an evicted spent token replayed later reads as unknown, so it is still refused, though without
 // revoking its family. Family marks evict the same way; nothing evicted is ever accepted in place of another.
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
-import { ExpiringRecords, checkedMaxEntries } from './expiring-records.js';
+import { ExpiringMap } from '../../stores/memory/expiring-map.js';
 import type { RefreshTokenRecord, RefreshTokenStore } from './refresh-tokens.js';
 
 export const DEFAULT_REFRESH_TOKEN_MAX_ENTRIES = 100_000;
@@ -28,23 +28,35 @@ function copyToken(record: RefreshTokenRecord): RefreshTokenRecord {
 const STORE_OPTIONS = optionKeys<MemoryRefreshTokenStoreOptions>({ maxEntries: true });
 
 export class MemoryRefreshTokenStore implements RefreshTokenStore {
-  private readonly tokens: ExpiringRecords<RefreshTokenRecord, 'user' | 'family'>;
-  private readonly revokedFamilies: ExpiringRecords<FamilyMark>;
+  private readonly tokens: ExpiringMap<RefreshTokenRecord, 'user' | 'family'>;
+  private readonly revokedFamilies: ExpiringMap<FamilyMark>;
   /** When each user's tokens were last revoked: a token created since, but dated at or before, is born revoked. */
-  private readonly revokedUsers = new Map<string, number>();
+  private readonly revokedUsers: ExpiringMap<number>;
 
   constructor(options: MemoryRefreshTokenStoreOptions = {}) {
     rejectUnknownOptions(options, STORE_OPTIONS, 'MemoryRefreshTokenStore');
-    const maxEntries = checkedMaxEntries(
-      options.maxEntries,
-      DEFAULT_REFRESH_TOKEN_MAX_ENTRIES,
-      'MemoryRefreshTokenStore',
-    );
-    this.tokens = new ExpiringRecords(maxEntries, {
-      user: (record) => record.userId,
-      family: (record) => record.familyId,
+    this.tokens = new ExpiringMap<RefreshTokenRecord, 'user' | 'family'>({
+      owner: 'MemoryRefreshTokenStore',
+      maxEntries: options.maxEntries,
+      defaultMaxEntries: DEFAULT_REFRESH_TOKEN_MAX_ENTRIES,
+      expiresAt: (record) => record.expiresAt,
+      indexes: { user: (record) => record.userId, family: (record) => record.familyId },
     });
-    this.revokedFamilies = new ExpiringRecords(maxEntries, {});
+    const maxEntries = this.tokens.maxEntries;
+    this.revokedFamilies = new ExpiringMap<FamilyMark>({
+      owner: 'MemoryRefreshTokenStore',
+      maxEntries,
+      defaultMaxEntries: maxEntries,
+      expiresAt: (mark) => mark.expiresAt,
+    });
+    // Marks only matter to tokens dated before them (races of a few seconds): they never expire, the oldest
+    // go first when full.
+    this.revokedUsers = new ExpiringMap<number>({
+      owner: 'MemoryRefreshTokenStore',
+      maxEntries,
+      defaultMaxEntries: maxEntries,
+      expiresAt: () => Number.POSITIVE_INFINITY,
+    });
   }
 
   get maxEntries(): number {
@@ -66,20 +78,20 @@ export class MemoryRefreshTokenStore implements RefreshTokenStore {
       stored.revokedAt ??= mark.revokedAt;
       mark.expiresAt = Math.max(mark.expiresAt, record.expiresAt);
     }
-    const userMark = this.revokedUsers.get(record.userId);
+    const userMark = this.revokedUsers.peek(record.userId);
     // A rotation or sign-in that began before a password reset and finishes after it: born revoked.
     if (userMark !== undefined && record.createdAt <= userMark) stored.revokedAt ??= userMark;
     this.tokens.set(tokenHash, stored, now);
   }
 
   async get(tokenHash: string, now: number): Promise<RefreshTokenRecord | undefined> {
-    const record = this.tokens.live(tokenHash, now);
+    const record = this.tokens.get(tokenHash, now);
     return record === undefined ? undefined : copyToken(record);
   }
 
   // No await: the check and the mark happen in one step, so of concurrent calls exactly one wins.
   async markUsed(tokenHash: string, now: number): Promise<boolean> {
-    const record = this.tokens.live(tokenHash, now);
+    const record = this.tokens.get(tokenHash, now);
     if (record === undefined) return false;
     if (record.usedAt !== undefined || record.revokedAt !== undefined) return false;
     record.usedAt = now;
@@ -105,12 +117,6 @@ export class MemoryRefreshTokenStore implements RefreshTokenStore {
       const record = this.tokens.peek(tokenHash);
       if (record !== undefined) record.revokedAt ??= now;
     }
-    // Marks only matter to tokens dated before them (races of a few seconds): the oldest go first when full.
-    this.revokedUsers.delete(userId);
-    if (this.revokedUsers.size >= this.tokens.maxEntries) {
-      const oldest = this.revokedUsers.keys().next();
-      if (oldest.done !== true) this.revokedUsers.delete(oldest.value);
-    }
-    this.revokedUsers.set(userId, now);
+    this.revokedUsers.set(userId, now, now);
   }
 }

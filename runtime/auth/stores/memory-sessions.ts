@@ -1,8 +1,8 @@
-// The in-memory session store (seed 000 "Stores"): per process, lost on restart. Bounded by `maxEntries`
-// (100000, DESIGN §10). When full, a new session first sweeps expired ones (as of its `createdAt`), then evicts
+// The in-memory session store: per process, lost on restart. Bounded by `maxEntries`
+// (100000: every in-memory store is bounded and says how it evicts). When full, a new session first sweeps expired ones (as of its `createdAt`), then evicts
 // the oldest (creation order). An evicted session signs its user out early; it is never taken for another.
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
-import { ExpiringRecords, checkedMaxEntries } from './expiring-records.js';
+import { ExpiringMap } from '../../stores/memory/expiring-map.js';
 import type { SessionRecord, SessionStore } from './sessions.js';
 
 export const DEFAULT_SESSION_MAX_ENTRIES = 100_000;
@@ -20,16 +20,17 @@ function copySession(record: SessionRecord): SessionRecord {
 const STORE_OPTIONS = optionKeys<MemorySessionStoreOptions>({ maxEntries: true });
 
 export class MemorySessionStore implements SessionStore {
-  private readonly sessions: ExpiringRecords<SessionRecord, 'user'>;
+  private readonly sessions: ExpiringMap<SessionRecord, 'user'>;
 
   constructor(options: MemorySessionStoreOptions = {}) {
     rejectUnknownOptions(options, STORE_OPTIONS, 'MemorySessionStore');
-    const maxEntries = checkedMaxEntries(
-      options.maxEntries,
-      DEFAULT_SESSION_MAX_ENTRIES,
-      'MemorySessionStore',
-    );
-    this.sessions = new ExpiringRecords(maxEntries, { user: (record) => record.userId });
+    this.sessions = new ExpiringMap<SessionRecord, 'user'>({
+      owner: 'MemorySessionStore',
+      maxEntries: options.maxEntries,
+      defaultMaxEntries: DEFAULT_SESSION_MAX_ENTRIES,
+      expiresAt: (record) => record.expiresAt,
+      indexes: { user: (record) => record.userId },
+    });
   }
 
   get maxEntries(): number {
@@ -46,7 +47,7 @@ export class MemorySessionStore implements SessionStore {
   }
 
   async get(idHash: string, now: number): Promise<SessionRecord | undefined> {
-    const record = this.sessions.live(idHash, now);
+    const record = this.sessions.get(idHash, now);
     return record === undefined ? undefined : copySession(record);
   }
 

@@ -1,4 +1,4 @@
-// The in-memory user source (seed 000 "Stores": each store has an in-memory default), for development and
+// The in-memory user source (each auth store has an in-memory default), for development and
 // tests. Per process and lost on restart. Bounded by `maxUsers` (100000): accounts are never evicted, since
 // losing one is worse than refusing a sign-up, so a full source answers AUTH_STORE_FULL (507) to `create`.
 import { randomUUID } from 'node:crypto';
@@ -14,6 +14,7 @@ import {
   type UserPatch,
   type UserSource,
 } from './users.js';
+import { invalidOption } from '../../config/option-errors.js';
 
 export const DEFAULT_MAX_USERS = 100_000;
 
@@ -53,11 +54,21 @@ export class MemoryUserSource implements UserSource {
     this.newId = options.newId ?? randomUUID;
     const initial = options.users ?? [];
     if (initial.length > maxUsers) {
-      throw new TypeError(`MemoryUserSource: ${initial.length} initial users exceed maxUsers (${maxUsers}).`);
+      throw invalidOption(
+        'MemoryUserSource',
+        'users',
+        `at most maxUsers (${maxUsers}) accounts`,
+        `${initial.length} given`,
+      );
     }
     for (const user of initial) {
       if (this.usersById.has(user.id))
-        throw new TypeError(`MemoryUserSource: duplicate user id "${user.id}".`);
+        throw invalidOption(
+          'MemoryUserSource',
+          'users',
+          'accounts with distinct ids',
+          `"${user.id}" repeats`,
+        );
       this.insert(copyUser(user));
     }
   }

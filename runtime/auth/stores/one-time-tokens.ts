@@ -1,5 +1,4 @@
-// The verification/reset token store contract (seed 000 "States and transitions": verification or reset
-// token). Keys are the SHA-256 of the token sent by mail; a token works once, before it expires, and only
+// The verification/reset token store contract (docs/auth.md, "Stores"). Keys are the SHA-256 of the token sent by mail; a token works once, before it expires, and only
 // for the purpose it was made for.
 
 export type OneTimeTokenPurpose = 'verify-email' | 'reset-password';

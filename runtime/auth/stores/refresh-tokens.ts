@@ -1,4 +1,4 @@
-// The refresh-token store contract (seed 000 "States and transitions": refresh token). Keys are the SHA-256
+// The refresh-token store contract (docs/auth.md, "Stores"). Keys are the SHA-256
 // of the opaque token. Every token belongs to a family (one sign-in and its rotations); a reuse revokes the
 // family. Revoked records stay until they expire, so a replay of a spent token is still recognised.
 

@@ -1,5 +1,5 @@
-// The session-store contract (seed 000 "Stores": session store). Keys are the SHA-256 of the session id
-// (DESIGN §10: secrets at rest are hashes), so a leaked store cannot be replayed as cookies.
+// The session-store contract (docs/auth.md, "Stores"). Keys are the SHA-256 of the session id
+// (secrets at rest are hashes), so a leaked store cannot be replayed as cookies.
 
 export interface SessionRecord {
   userId: string;

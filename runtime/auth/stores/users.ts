@@ -1,4 +1,4 @@
-// The user-source contract (seed 000 "User records"). The application supplies it; svc only hashes
+// The user-source contract. The application supplies it; svc only hashes
 // passwords and asks. Email is the sign-in identity and matches case-insensitively.
 
 export interface AuthUser {

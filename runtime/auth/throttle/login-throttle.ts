@@ -1,5 +1,5 @@
-// `new LoginThrottle({ maxAttempts, windowMs, store, namespace, clock })` (seed 000 "Limits", the login-throttle
-// rows of "States and transitions"): sign-in attempts are counted per email and per IP. Each attempt reserves
+// `new LoginThrottle({ maxAttempts, windowMs, store, namespace, clock })` (docs/auth.md, "Login throttle"):
+// sign-in attempts are counted per email and per IP. Each attempt reserves
 // its place in both counters before its password is checked, so however many arrive at once, at most
 // `maxAttempts` passwords are checked per email and `maxAttemptsPerIp` per IP in a window. A failure keeps its
 // reservation; the one that reached a limit answers AUTH_LOCKED (429), as does every attempt while a key is
@@ -11,6 +11,7 @@ import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js'
 import { positiveWholeNumber } from '../../config/whole-number.js';
 import { MemoryThrottleStore } from './memory-store.js';
 import { isLocked, type ThrottleEntry, type ThrottleStore } from './store.js';
+import { invalidOption } from '../../config/option-errors.js';
 
 export const DEFAULT_LOGIN_MAX_ATTEMPTS = 5;
 export const DEFAULT_LOGIN_WINDOW_MS = 15 * 60 * 1000;
@@ -94,7 +95,7 @@ export class LoginThrottle {
     );
     const namespace = options.namespace ?? 'login';
     if (typeof namespace !== 'string' || namespace === '') {
-      throw new TypeError('LoginThrottle: namespace must be a non-empty string.');
+      throw invalidOption('LoginThrottle', 'namespace', 'a non-empty string');
     }
     this.namespace = namespace;
     this.store = options.store ?? new MemoryThrottleStore();
@@ -168,7 +169,7 @@ export class LoginThrottle {
   }
 
   private emailKey(email: string): string {
-    // Email identity is case-insensitive (seed 000 "User records").
+    // Email identity is case-insensitive.
     return `${this.namespace}:email:${email.trim().toLowerCase()}`;
   }
 

@@ -1,9 +1,9 @@
-// In-memory login-throttle store (seed 000 "Limits"): at most `maxEntries` (100000) keys. When full, a new key
+// In-memory login-throttle store: at most `maxEntries` (100000) keys. When full, a new key
 // first sweeps expired entries, then evicts the oldest unlocked one; the oldest locked entry is dropped only
 // when every entry is locked. Per process and lost on restart: use a shared store behind a load balancer.
 // Every method decides synchronously, so each is atomic on the event loop.
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
-import { checkedMaxEntries } from '../stores/expiring-records.js';
+import { ExpiringMap } from '../../stores/memory/expiring-map.js';
 import {
   entryExpiresAt,
   isLocked,
@@ -24,17 +24,23 @@ export interface MemoryThrottleStoreOptions {
 const OPTION_NAMES = optionKeys<MemoryThrottleStoreOptions>({ maxEntries: true });
 
 export class MemoryThrottleStore implements ThrottleStore {
-  readonly maxEntries: number;
-  /** Insertion order is age order: the first entry is the oldest. */
-  private readonly entries = new Map<string, ThrottleEntry>();
+  private readonly entries: ExpiringMap<ThrottleEntry>;
 
   constructor(options: MemoryThrottleStoreOptions = {}) {
     rejectUnknownOptions(options, OPTION_NAMES, 'MemoryThrottleStore');
-    this.maxEntries = checkedMaxEntries(
-      options.maxEntries,
-      DEFAULT_THROTTLE_MAX_ENTRIES,
-      'MemoryThrottleStore',
-    );
+    this.entries = new ExpiringMap<ThrottleEntry>({
+      owner: 'MemoryThrottleStore',
+      maxEntries: options.maxEntries,
+      defaultMaxEntries: DEFAULT_THROTTLE_MAX_ENTRIES,
+      expiresAt: entryExpiresAt,
+      // A locked key goes last: evicting it would lift its lock early.
+      evictable: (entry, now) => !isLocked(entry, now),
+      whenFull: 'evict-oldest',
+    });
+  }
+
+  get maxEntries(): number {
+    return this.entries.maxEntries;
   }
 
   /** Keys currently held (expired ones included until swept). */
@@ -43,23 +49,23 @@ export class MemoryThrottleStore implements ThrottleStore {
   }
 
   get(key: string, now: number): Promise<ThrottleEntry | undefined> {
-    const entry = this.live(key, now);
+    const entry = this.entries.get(key, now);
     return Promise.resolve(entry === undefined ? undefined : { ...entry });
   }
 
   reserve(key: string, { windowMs, maxAttempts, now }: ThrottleReservation): Promise<ThrottleReserved> {
-    let entry = this.live(key, now);
+    let entry = this.entries.get(key, now);
     if (isLocked(entry, now)) return refused(entry);
     if (entry === undefined) {
-      if (this.entries.size >= this.maxEntries) this.makeRoom(now);
       entry = { count: 0, windowEndsAt: now + windowMs };
-      this.entries.set(key, entry);
+      this.entries.set(key, entry, now);
     } else if (entry.windowEndsAt <= now) {
       entry.count = 0;
       entry.windowEndsAt = now + windowMs;
     }
     // Not locked here: a lock that ended stays behind no longer.
     delete entry.lockedUntil;
+    this.entries.changed(key);
     if (entry.count >= maxAttempts) return refused(entry);
     entry.count += 1;
     if (entry.count >= maxAttempts) entry.lockedUntil = now + windowMs;
@@ -67,10 +73,11 @@ export class MemoryThrottleStore implements ThrottleStore {
   }
 
   refund(key: string, { windowEndsAt, maxAttempts, now }: ThrottleRefund): Promise<void> {
-    const entry = this.live(key, now);
+    const entry = this.entries.get(key, now);
     if (entry !== undefined && entry.windowEndsAt === windowEndsAt) {
       entry.count = Math.max(entry.count - 1, 0);
       if (entry.count < maxAttempts) delete entry.lockedUntil;
+      this.entries.changed(key);
     }
     return Promise.resolve();
   }
@@ -78,30 +85,6 @@ export class MemoryThrottleStore implements ThrottleStore {
   clear(key: string): Promise<void> {
     this.entries.delete(key);
     return Promise.resolve();
-  }
-
-  /** The key's entry while it matters; an expired one is dropped. */
-  private live(key: string, now: number): ThrottleEntry | undefined {
-    const entry = this.entries.get(key);
-    if (entry === undefined || entryExpiresAt(entry) > now) return entry;
-    this.entries.delete(key);
-    return undefined;
-  }
-
-  /** Frees one slot: expired entries first, then the oldest unlocked, then the oldest of all. */
-  private makeRoom(now: number): void {
-    for (const [key, entry] of this.entries) {
-      if (entryExpiresAt(entry) <= now) this.entries.delete(key);
-    }
-    if (this.entries.size < this.maxEntries) return;
-    for (const [key, entry] of this.entries) {
-      if (!isLocked(entry, now)) {
-        this.entries.delete(key);
-        return;
-      }
-    }
-    const oldest = this.entries.keys().next();
-    if (oldest.done !== true) this.entries.delete(oldest.value);
   }
 }
 

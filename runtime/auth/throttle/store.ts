@@ -1,4 +1,4 @@
-// The login-throttle store contract (seed 000 "Stores": login throttle store). One counter per key (an email
+// The login-throttle store contract (docs/auth.md, "Login throttle"). One counter per key (an email
 // or an IP under the throttle's namespace). A sign-in reserves its attempt before any password is hashed:
 // `reserve` decides and counts in one atomic step, so however many attempts arrive at once, on one process or
 // many, at most `maxAttempts` are granted per window. A shared backend implements it as one conditional write

@@ -1,6 +1,6 @@
-// Access tokens (seed 000 "Tokens and sessions"): HS256 JWTs typed `at+jwt` (RFC 9068) carrying `sub`,
+// Access tokens: HS256 JWTs typed `at+jwt` (RFC 9068) carrying `sub`,
 // `amr`, `iat`, `exp` and, when configured, `iss`, signed with a key derived from the signing secret.
-// Verifying one with jose costs more than a whole request (DESIGN §8), so verified tokens are cached.
+// Verifying one with jose costs more than a whole request, so verified tokens are cached.
 //
 // Why the cache is safe: only tokens that passed full verification are stored; the key is the whole token
 // string, so a token differing in any byte (header, payload or signature) misses and goes through jose;
@@ -17,6 +17,7 @@ import { errors } from '../../../generated/modules/errors.js';
 import { assertAmrList, isAmrList } from './amr.js';
 import { isCanonicalCompactJws } from './canonical.js';
 import { KEY_PURPOSES, assertSigningSecret, deriveKey } from './secret.js';
+import { invalidOption } from '../../config/option-errors.js';
 
 /** Tokens longer than this are refused before any parsing. */
 export const MAX_ACCESS_TOKEN_LENGTH = 4096;
@@ -89,7 +90,7 @@ const copyOf = (claims: VerifiedAccessToken): VerifiedAccessToken => ({ ...claim
 
 function checkedWholeNumber(name: string, value: number, min: number): number {
   if (!Number.isSafeInteger(value) || value < min) {
-    throw new TypeError(`AccessTokens: ${name} must be a whole number of at least ${min}.`);
+    throw invalidOption('AccessTokens', name, `a whole number of at least ${min}`);
   }
   return value;
 }
@@ -111,7 +112,7 @@ export class AccessTokens {
     this.cacheSize = checkedWholeNumber('cacheSize', options.cacheSize ?? DEFAULT_ACCESS_TOKEN_CACHE_SIZE, 0);
     this.clock = options.clock ?? Date.now;
     if (options.issuer !== undefined && (typeof options.issuer !== 'string' || options.issuer === '')) {
-      throw new TypeError('AccessTokens: issuer must be a non-empty string.');
+      throw invalidOption('AccessTokens', 'issuer', 'a non-empty string');
     }
     this.issuer = options.issuer;
   }

@@ -1,5 +1,5 @@
 // Opaque bearer secrets (refresh tokens, session ids, one-time verification and reset tokens) and the form
-// they are stored in. DESIGN §10: a store keeps only the SHA-256 of a secret, so a leaked table lets nobody
+// they are stored in. Secrets at rest are hashes: a store keeps only the SHA-256 of a secret, so a leaked table lets nobody
 // sign in. The hash is the unpadded base64url of the SHA-256 digest (43 characters) of the token's UTF-8
 // bytes, exactly as presented: no trimming or case folding.
 import { createHash, randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The signing secret (seed 000 "Secrets", "Limits"): at least 32 characters unless NODE_ENV is explicitly
+// The signing secret: at least 32 characters unless NODE_ENV is explicitly
 // `development` or `test`, and never empty. Every key the auth module uses (access-token JWTs, session-id
 // MACs, later OAuth state) is derived from that one secret with HKDF-SHA256 under its own purpose label, so
 // the keys are independent: a MAC made for one purpose is worthless for another.

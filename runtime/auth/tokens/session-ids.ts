@@ -1,4 +1,4 @@
-// Session ids (seed 000 "Tokens and sessions": a session id carries `amr`, HMAC-signed). An id is
+// Session ids: a session id carries `amr` (how the user signed in) and is HMAC-signed. An id is
 // `<random>.<amr>.<mac>`: 32 random bytes in unpadded base64url, the amr entries joined by `-` (entries are
 // [a-z0-9_], so `-` and `.` never occur inside a part), and the unpadded base64url HMAC-SHA256 of
 // `<random>.<amr>` under a key derived for this purpose. Every character is in [A-Za-z0-9._-], safe

@@ -1,9 +1,10 @@
-// `healthPlugin({ checks })`: the liveness and readiness probes (seed 001 "Edge routes"). /livez answers
+// `healthPlugin({ checks })`: the liveness and readiness probes. /livez answers
 // without touching anything, so an orchestrator never restarts a process because a database is slow;
 // /readyz runs every check and answers 503 while any fails, so a load balancer stops sending traffic.
 import type { App, Plugin } from '../../app/app.js';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import type { Route, RouteHandler } from '../../http/types.js';
+import { invalidOption, invalidOptions } from '../../config/option-errors.js';
 
 /** What a readiness check reports. `detail` is for logs and debugging; it is never sent to the client. */
 export interface HealthCheckResult {
@@ -68,26 +69,27 @@ export async function readiness(
   return report;
 }
 
+const OWNER = 'healthPlugin()';
+
 function checkedOptions(options: HealthPluginOptions): {
   checks: Record<string, HealthCheck>;
   timeoutMs: number;
 } {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new TypeError('healthPlugin(): options must be an object { checks?, checkTimeoutMs? }.');
+    throw invalidOptions(OWNER, 'an object { checks?, checkTimeoutMs? }');
   }
   // `checks` is a map of names the application chooses: only the options object itself has fixed keys.
-  rejectUnknownOptions(options, HEALTH_OPTIONS, 'healthPlugin()');
+  rejectUnknownOptions(options, HEALTH_OPTIONS, OWNER);
   const checks = options.checks ?? {};
   if (checks === null || typeof checks !== 'object' || Array.isArray(checks)) {
-    throw new TypeError('healthPlugin(): checks must be an object of named check functions.');
+    throw invalidOption(OWNER, 'checks', 'an object of named check functions');
   }
   for (const [name, check] of Object.entries(checks)) {
-    if (typeof check !== 'function')
-      throw new TypeError(`healthPlugin(): check "${name}" must be a function.`);
+    if (typeof check !== 'function') throw invalidOption(OWNER, `check "${name}"`, 'a function');
   }
   const timeoutMs = options.checkTimeoutMs ?? DEFAULT_HEALTH_CHECK_TIMEOUT_MS;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new TypeError('healthPlugin(): checkTimeoutMs must be a positive number of milliseconds.');
+    throw invalidOption(OWNER, 'checkTimeoutMs', 'a positive number of milliseconds');
   }
   return { checks: { ...checks }, timeoutMs };
 }

@@ -1,4 +1,4 @@
-// `metricsPlugin(...)` (seed 001 "Edge routes"): Prometheus exposition through prom-client. One request hook
+// `metricsPlugin(...)`: Prometheus exposition through prom-client. One request hook
 // instruments every answer svc gives (application routes, edge routes, the neutral 404/405, errors); GET
 // /metrics is an edge route answering the registry's text format. Labels are route templates, never raw URLs.
 import { collectDefaultMetrics, type Registry, type RegistryContentType } from 'prom-client';

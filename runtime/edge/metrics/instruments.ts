@@ -5,6 +5,7 @@
 // classes, while a request never pays for prom-client's label hashing.
 import type { Metric, Registry, RegistryContentType } from 'prom-client';
 import { SeriesTable } from './series.js';
+import { invalidOption } from '../../config/option-errors.js';
 
 export type RequestLabel = 'method' | 'route' | 'status';
 export type InFlightLabel = 'method' | 'route';
@@ -126,9 +127,11 @@ export function createInstruments(
   for (const name of Object.values(METRIC_NAMES)) {
     // prom-client's own message does not say which plugin collided; name the fix instead.
     if (registry.getSingleMetric(prefix + name) !== undefined) {
-      throw new TypeError(
-        `metricsPlugin(): the registry already has a metric named "${prefix + name}"; ` +
-          'give each metricsPlugin its own registry or prefix.',
+      throw invalidOption(
+        'metricsPlugin()',
+        'registry',
+        'a registry without svc metrics of the same prefix: give each metricsPlugin its own registry or prefix',
+        `it already has a metric named "${prefix + name}"`,
       );
     }
   }

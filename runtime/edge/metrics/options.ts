@@ -1,7 +1,8 @@
-// The options of metricsPlugin (seed 001 "Edge plugin options": none required), checked once at creation so a
+// The options of metricsPlugin (none required), checked once at creation so a
 // typo throws a TypeError naming the option instead of silently exporting nothing.
 import { Registry, type RegistryContentType } from 'prom-client';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
+import { invalidOption, invalidOptions } from '../../config/option-errors.js';
 
 export interface MetricsPluginOptions {
   /**
@@ -34,7 +35,6 @@ export interface ResolvedMetricsOptions {
 }
 
 const OWNER = 'metricsPlugin()';
-const PREFIX = `${OWNER}:`;
 /** The keys of MetricsPluginOptions; any other is refused at creation. */
 const KNOWN_OPTIONS = optionKeys<MetricsPluginOptions>({
   registry: true,
@@ -64,12 +64,12 @@ function isRegistry(value: unknown): value is Registry<RegistryContentType> {
 
 function checkedBuckets(buckets: unknown): number[] {
   if (!Array.isArray(buckets) || buckets.length === 0) {
-    throw new TypeError(`${PREFIX} buckets must be a non-empty array of seconds.`);
+    throw invalidOption(OWNER, 'buckets', 'a non-empty array of seconds');
   }
   let previous = 0;
   for (const bound of buckets as unknown[]) {
     if (typeof bound !== 'number' || !Number.isFinite(bound) || bound <= previous) {
-      throw new TypeError(`${PREFIX} buckets must be finite positive numbers in strictly increasing order.`);
+      throw invalidOption(OWNER, 'buckets', 'finite positive numbers in strictly increasing order');
     }
     previous = bound;
   }
@@ -78,22 +78,22 @@ function checkedBuckets(buckets: unknown): number[] {
 
 export function resolveMetricsOptions(options: MetricsPluginOptions): ResolvedMetricsOptions {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new TypeError(`${PREFIX} options must be an object.`);
+    throw invalidOptions(OWNER);
   }
   rejectUnknownOptions(options, KNOWN_OPTIONS, OWNER);
   const registry = options.registry ?? new Registry();
-  if (!isRegistry(registry)) throw new TypeError(`${PREFIX} registry must be a prom-client Registry.`);
+  if (!isRegistry(registry)) throw invalidOption(OWNER, 'registry', 'a prom-client Registry');
   const prefix = options.prefix ?? '';
   if (typeof prefix !== 'string' || !METRIC_NAME_PREFIX.test(prefix)) {
-    throw new TypeError(`${PREFIX} prefix must match [a-zA-Z_:][a-zA-Z0-9_:]* (or be empty).`);
+    throw invalidOption(OWNER, 'prefix', 'empty or match [a-zA-Z_:][a-zA-Z0-9_:]*');
   }
   const path = options.path ?? DEFAULT_METRICS_PATH;
   if (typeof path !== 'string' || !LITERAL_PATH.test(path) || path === '/') {
-    throw new TypeError(`${PREFIX} path must be a literal path such as '/metrics' (no parameters or query).`);
+    throw invalidOption(OWNER, 'path', `a literal path such as '/metrics' (no parameters or query)`);
   }
   const collectDefaultMetrics = options.collectDefaultMetrics ?? false;
   if (typeof collectDefaultMetrics !== 'boolean') {
-    throw new TypeError(`${PREFIX} collectDefaultMetrics must be a boolean.`);
+    throw invalidOption(OWNER, 'collectDefaultMetrics', 'a boolean');
   }
   const buckets = checkedBuckets(options.buckets ?? DEFAULT_DURATION_BUCKETS);
   return { registry, prefix, buckets, path, collectDefaultMetrics };

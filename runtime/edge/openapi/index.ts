@@ -1,12 +1,15 @@
-// `openapiPlugin({ document?, info?, tags?, path? })`: GET /openapi.json, a public edge route (seed 001 "Edge
-// routes") describing what this server serves. The document is built once, at app:booted, from the
+// `openapiPlugin({ document?, info?, tags?, path? })`: GET /openapi.json, a public edge route (docs/http.md,
+// "Edge routes and plugins") describing what this server serves. The document is built once, at app:booted, from the
 // registered routes (served-document.ts) and serialised then; every request sends the same bytes, with an
 // ETag.
 import type { App, Plugin } from '../../app/app.js';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
+import { invalidOption, invalidOptions } from '../../config/option-errors.js';
 import { JSON_CONTENT_TYPE } from '../../http/reply-mapping.js';
 import type { Route } from '../../http/types.js';
+import type { ErrorCatalogEntry, RouteErrorModules } from '../../../shared/openapi/error-codes.js';
 import type { OpenApiTag } from '../../../shared/openapi/types.js';
+import { routeErrorModules } from './module-model.js';
 import { servedDocument } from './served-document.js';
 
 export type { OpenApiTag } from '../../../shared/openapi/types.js';
@@ -23,6 +26,23 @@ export interface OpenapiPluginOptions {
   tags?: readonly OpenApiTag[];
   /** Where it is served (default `/openapi.json`). */
   path?: string;
+  /**
+   * The application's error catalog (`catalog` of generated/errors.ts): the status and message of each code a
+   * handwritten route declares in `errors`. Codes of svckit's own catalog are known without it.
+   */
+  catalog?: Readonly<Record<string, Omit<ErrorCatalogEntry, 'code'>>>;
+}
+
+/** What the server registered, as the document reads it. */
+export interface RegisteredApi {
+  routes: readonly Route[];
+  name?: string;
+  version?: string;
+  idempotencyHeader?: string;
+  /** The registered modules that act on every route; default none. */
+  modules?: RouteErrorModules;
+  /** Told of each code a described route declares that no catalog knows (left out of the document). */
+  onUnknownCode?: (route: Route, code: string) => void;
 }
 
 const KNOWN_OPTIONS = optionKeys<OpenapiPluginOptions>({
@@ -30,8 +50,13 @@ const KNOWN_OPTIONS = optionKeys<OpenapiPluginOptions>({
   info: true,
   tags: true,
   path: true,
+  catalog: true,
 });
 const OWNER = 'openapiPlugin()';
+
+/** The warning for a code a route declares that neither catalog knows: the document cannot give its status. */
+export const UNKNOWN_DECLARED_CODE_MESSAGE =
+  'openapiPlugin(): a route declares an error code no catalog knows; pass the catalog option (generated/errors.ts) to document it';
 
 /**
  * The document the plugin serves for `registered` routes. Without them (a document checked outside a
@@ -39,9 +64,9 @@ const OWNER = 'openapiPlugin()';
  */
 export function finishDocument(
   options: OpenapiPluginOptions,
-  registered?: { routes: readonly Route[]; name?: string; version?: string; idempotencyHeader?: string },
+  registered?: RegisteredApi,
 ): Record<string, unknown> {
-  const { document, info, tags } = options;
+  const { document, info, tags, catalog } = options;
   if (registered === undefined && document !== undefined) {
     const result = structuredClone(document) as Record<string, unknown>;
     if (info !== undefined) result.info = { ...(result.info as object | undefined), ...definedOnly(info) };
@@ -55,7 +80,8 @@ export function finishDocument(
     tags,
     name: registered?.name ?? 'svc',
     version: registered?.version ?? '0.0.0',
-    idempotencyHeader: registered?.idempotencyHeader,
+    describe: { idempotencyHeader: registered?.idempotencyHeader, modules: registered?.modules, catalog },
+    onUnknownCode: registered?.onUnknownCode,
   });
 }
 
@@ -66,21 +92,26 @@ function definedOnly(info: { title?: string; version?: string }): { title?: stri
 function checkedDocument(document: unknown): void {
   if (document === undefined) return;
   if (document === null || typeof document !== 'object' || Array.isArray(document)) {
-    throw new TypeError(`${OWNER}: document must be the OpenAPI document object (generated/openapi.json).`);
+    throw invalidOption(OWNER, 'document', 'the OpenAPI document object (generated/openapi.json)');
   }
   if (typeof (document as { openapi?: unknown }).openapi !== 'string') {
-    throw new TypeError(`${OWNER}: document has no "openapi" version field; pass generated/openapi.json.`);
+    throw invalidOption(
+      OWNER,
+      'document',
+      'an OpenAPI document (generated/openapi.json)',
+      'it has no "openapi" version field',
+    );
   }
 }
 
 function checkedInfo(info: unknown): void {
   if (info === undefined) return;
   if (info === null || typeof info !== 'object' || Array.isArray(info))
-    throw new TypeError(`${OWNER}: info must be { title?, version? }.`);
+    throw invalidOption(OWNER, 'info', '{ title?, version? }');
   rejectUnknownOptions(info, ['title', 'version'], `${OWNER} info`);
   for (const [key, value] of Object.entries(info))
     if (value !== undefined && (typeof value !== 'string' || value === ''))
-      throw new TypeError(`${OWNER}: info.${key} must be a non-empty string.`);
+      throw invalidOption(OWNER, `info.${key}`, 'a non-empty string');
 }
 
 function checkedTags(tags: unknown): void {
@@ -94,19 +125,46 @@ function checkedTags(tags: unknown): void {
         typeof (tag as OpenApiTag).name === 'string' &&
         ['undefined', 'string'].includes(typeof (tag as OpenApiTag).description),
     );
-  if (!valid) throw new TypeError(`${OWNER}: tags must be a list of { name, description? }.`);
+  if (!valid) throw invalidOption(OWNER, 'tags', 'a list of { name, description? }');
+}
+
+function isCatalogEntry(entry: unknown): boolean {
+  if (entry === null || typeof entry !== 'object') return false;
+  const { status, statuses, message } = entry as Partial<ErrorCatalogEntry>;
+  const isStatus = (value: unknown) => Number.isInteger(value) && (value as number) >= 400;
+  return (
+    (status === 'boot' || isStatus(status)) &&
+    typeof message === 'string' &&
+    (statuses === undefined || (Array.isArray(statuses) && statuses.every(isStatus)))
+  );
+}
+
+function checkedCatalog(catalog: unknown): void {
+  if (catalog === undefined) return;
+  const valid =
+    catalog !== null &&
+    typeof catalog === 'object' &&
+    !Array.isArray(catalog) &&
+    Object.values(catalog).every(isCatalogEntry);
+  if (!valid) {
+    throw invalidOption(
+      OWNER,
+      'catalog',
+      'an error catalog { CODE: { status, message } } (generated/errors.ts)',
+    );
+  }
 }
 
 function checkedOptions(options: OpenapiPluginOptions): string {
-  if (options === null || typeof options !== 'object' || Array.isArray(options))
-    throw new TypeError(`${OWNER}: options must be an object.`);
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw invalidOptions(OWNER);
   rejectUnknownOptions(options, KNOWN_OPTIONS, OWNER);
   checkedDocument(options.document);
   checkedInfo(options.info);
   checkedTags(options.tags);
+  checkedCatalog(options.catalog);
   const path = options.path ?? '/openapi.json';
   if (typeof path !== 'string' || !path.startsWith('/') || path.includes(':') || path.includes('*')) {
-    throw new TypeError(`${OWNER}: path must be a literal path starting with "/".`);
+    throw invalidOption(OWNER, 'path', 'a literal path starting with "/"');
   }
   return path;
 }
@@ -132,8 +190,18 @@ export function openapiPlugin(options: OpenapiPluginOptions = {}): Plugin {
       app.hooks.on('app:booted', () => {
         const routes = app.metadata.list('http:routes');
         const [idempotencyHeader] = app.metadata.list('idempotency:header');
+        const modules = routeErrorModules(app.metadata.list('http:route-error-modules'));
+        const onUnknownCode = (route: Route, code: string) =>
+          app.logger.warn(UNKNOWN_DECLARED_CODE_MESSAGE, { method: route.method, route: route.url, code });
         body = JSON.stringify(
-          finishDocument(options, { routes, name: app.name, version: app.version, idempotencyHeader }),
+          finishDocument(options, {
+            routes,
+            name: app.name,
+            version: app.version,
+            idempotencyHeader,
+            modules,
+            onUnknownCode,
+          }),
         );
       });
     },

@@ -8,9 +8,11 @@ import type { UploadLimitsDescription } from '../../../shared/openapi/binary-bod
 import {
   groupErrorsByStatus,
   impliedErrorCodes,
+  impliedStatus,
   orderErrorCodes,
   routeErrorFacts,
   type ErrorCatalogEntry,
+  type RouteErrorModules,
 } from '../../../shared/openapi/error-codes.js';
 import {
   declaredResponses,
@@ -32,17 +34,48 @@ const BUILT_IN: ReadonlyMap<string, ErrorCatalogEntry> = new Map(
   Object.entries(catalog).map(([code, entry]) => [code, { code, ...entry }]),
 );
 
-/** The route's operation; `operationId` is chosen by the caller, which keeps ids unique in the document. */
+/** What the server around a route adds to its description. */
+export interface DescribeContext {
+  /** The header idempotency keys travel in (the idempotency plugin's `header`). */
+  idempotencyHeader?: string | undefined;
+  /** The registered modules that act on every route (module-model.ts); default none. */
+  modules?: RouteErrorModules | undefined;
+  /** The application's catalog, where codes a route declares in `errors` are looked up after the built-in one. */
+  catalog?: Readonly<Record<string, Omit<ErrorCatalogEntry, 'code'>>> | undefined;
+  /** Told of each declared code no catalog knows: it has no status to be listed under, so it is left out. */
+  onUnknownCode?: ((code: string) => void) | undefined;
+}
+
+/** A code's catalog entry: the built-in catalog first (the pipeline's own codes), then the application's. */
+function catalogLookup(catalog: DescribeContext['catalog']): (code: string) => ErrorCatalogEntry | undefined {
+  return (code) => {
+    const builtIn = BUILT_IN.get(code);
+    if (builtIn !== undefined) return builtIn;
+    const entry = catalog !== undefined && Object.hasOwn(catalog, code) ? catalog[code] : undefined;
+    return entry === undefined ? undefined : { ...entry, code };
+  };
+}
+
+/**
+ * The route's operation; `operationId` is chosen by the caller, which keeps ids unique in the document. Its
+ * error responses are the codes it declares plus those the pipeline and `context.modules` imply, grouped by
+ * status as the generator groups a spec route's (shared/openapi/error-codes.ts).
+ */
 export function describeRoute(
   route: Route,
   operationId: string,
   authRequirement: readonly OpenApiSecurityRequirement[],
-  /** The header idempotency keys travel in (the idempotency plugin's `header`). */
-  idempotencyHeader = DEFAULT_IDEMPOTENCY_HEADER,
+  context: DescribeContext = {},
 ): OpenApiOperation {
   const { meta } = route;
-  const facts = routeErrorFacts(route);
-  const codes = impliedErrorCodes(facts);
+  const facts = routeErrorFacts(route, context.modules);
+  const find = catalogLookup(context.catalog);
+  const declared = (route.errors ?? []).filter((code) => {
+    if (find(code) !== undefined) return true;
+    context.onUnknownCode?.(code);
+    return false;
+  });
+  const codes = [...declared, ...impliedErrorCodes(facts)];
   const label = `${route.method} ${route.url}`;
   return routeOperation(
     {
@@ -55,9 +88,10 @@ export function describeRoute(
       body: body(route),
       responses: declaredResponses(responseMap(route.response), route.successStatus ?? 200),
       errors: groupErrorsByStatus(
-        orderErrorCodes(codes, (code) => BUILT_IN.get(code)?.status),
-        (code) => BUILT_IN.get(code),
+        orderErrorCodes(codes, (code) => find(code)?.status),
+        find,
         label,
+        impliedStatus(declared),
       ),
       meta: {
         summary: text(meta.summary),
@@ -71,7 +105,7 @@ export function describeRoute(
         facts.idempotency === undefined
           ? undefined
           : {
-              header: idempotencyHeader,
+              header: context.idempotencyHeader ?? DEFAULT_IDEMPOTENCY_HEADER,
               required: facts.idempotency === 'required',
               maxLength: MAX_IDEMPOTENCY_KEY_LENGTH,
             },

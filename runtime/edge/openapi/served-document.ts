@@ -1,4 +1,4 @@
-// The document GET /openapi.json serves: one operation per registered route (seed 001: "built at app:booted
+// The document GET /openapi.json serves: one operation per registered route ("built at app:booted
 // from the registered routes"). A route the generated document describes keeps its generated operation,
 // which knows the spec's resources, declared errors and security; every other route is described from its
 // own schemas (route-operation.ts). Operations of routes this server does not register are left out, and
@@ -15,7 +15,7 @@ import { bearerSecurity, requirementOf } from '../../../shared/openapi/security.
 import type { OpenApiSecurityRequirement, OpenApiTag } from '../../../shared/openapi/types.js';
 import { deriveToolName } from '../../../shared/tool-name.js';
 import type { Route } from '../../http/types.js';
-import { describeRoute } from './route-operation.js';
+import { describeRoute, type DescribeContext } from './route-operation.js';
 
 /** What the served document is made of. */
 export interface ServedDocumentInput {
@@ -27,8 +27,13 @@ export interface ServedDocumentInput {
   info?: { title?: string; version?: string } | undefined;
   /** Replaces the top-level `tags`. */
   tags?: readonly OpenApiTag[] | undefined;
-  /** The header idempotency keys travel in, when the idempotency plugin is registered. */
-  idempotencyHeader?: string | undefined;
+  /**
+   * What the server adds to every described route: the idempotency header, the registered modules that act on
+   * every route, the application's catalog for declared codes.
+   */
+  describe?: Omit<DescribeContext, 'onUnknownCode'> | undefined;
+  /** Told of each code a described route declares that no catalog knows (left out of the document). */
+  onUnknownCode?: ((route: Route, code: string) => void) | undefined;
   /** `info` of a document built without a generated one: the app's name and version. */
   name: string;
   version: string;
@@ -172,7 +177,10 @@ export function servedDocument(input: ServedDocumentInput): JsonObject {
     placed.push({
       path: openApiPath(route.url),
       method: route.method,
-      operation: describeRoute(route, operationId, requirement ?? [], input.idempotencyHeader),
+      operation: describeRoute(route, operationId, requirement ?? [], {
+        ...input.describe,
+        onUnknownCode: (code) => input.onUnknownCode?.(route, code),
+      }),
     });
   }
 

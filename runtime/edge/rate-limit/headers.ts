@@ -1,4 +1,4 @@
-// The headers of a counted request (seed 001 "Errors" RATE_LIMITED). X-RateLimit-Reset and Retry-After are
+// The headers of a counted request, and of its 429 RATE_LIMITED. X-RateLimit-Reset and Retry-After are
 // both seconds until the window ends, rounded up, so a client that waits that long finds a fresh window.
 import type { SvcReply } from '../../http/types.js';
 import type { RateLimitHit } from './store.js';

@@ -1,4 +1,4 @@
-// Rate limiting for securityPlugin({ rateLimit }) and per-route `meta.rateLimit` (seed 001).
+// Rate limiting for securityPlugin({ rateLimit }) and per-route `meta.rateLimit`.
 export { createRateLimiter } from './limiter.js';
 export type { GlobalRateLimit, RateLimiter } from './limiter.js';
 export { MemoryRateLimitStore, DEFAULT_RATE_LIMIT_MAX_ENTRIES } from './memory-store.js';

@@ -1,4 +1,4 @@
-// Bucket keys (seed 001 "Authentication" 5): the client IP is `request.ip` only, never X-Forwarded-For, and an
+// Bucket keys: the client IP is `request.ip` only, never X-Forwarded-For, and an
 // unknown IP is one shared bucket. Identity keys read what the enrichers set and fall back to the IP when the
 // id is missing. Keys are JSON arrays, so no user id can be written to collide with another kind of key.
 import type { PipelineInput, SvcRequest } from '../../http/types.js';

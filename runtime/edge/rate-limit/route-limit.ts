@@ -1,4 +1,4 @@
-// Reading `meta.rateLimit` (seed 001 "Route meta keys", "Limits"): a malformed value is ignored, so only the
+// Reading `meta.rateLimit`: a malformed value is ignored, so only the
 // global bucket applies to that route. Read once per route and cached.
 import { isPositiveWholeNumber } from '../../config/whole-number.js';
 import type { PipelineInput, Route } from '../../http/types.js';

@@ -1,4 +1,4 @@
-// The rate-limit store contract (seed 001 "Limits"): one atomic increment per request. It is async so a shared
+// The rate-limit store contract: one atomic increment per request. It is async so a shared
 // store (Redis, SQL) can implement it and every svc instance counts into the same buckets.
 
 /** The state of one bucket right after a hit. */

@@ -1,4 +1,4 @@
-// CORS (seed 001 "Edge plugin options": `cors`). CORS tells a browser which other origins' scripts may read an
+// CORS (securityPlugin's `cors` option). CORS tells a browser which other origins' scripts may read an
 // answer; it is not authorization: a request from an origin outside the list still runs, its answer simply
 // carries no CORS headers, so the browser withholds it from the calling script. A preflight is answered here,
 // before routing, because no application route should have to know about it.

@@ -1,4 +1,4 @@
-// The secure headers (seed 001 "Edge plugin options": `headers`, default on). They suit a JSON API: nothing it
+// The secure headers (securityPlugin's `headers` option, default on). They suit a JSON API: nothing it
 // answers should run scripts or be framed (the CSP), be sniffed into another type, or be read by a cross-origin
 // `no-cors` load. Headers browsers apply only to HTML documents are opt-in, for the whole service
 // (`documentHeaders`) or for a route that serves pages (`meta.documentHeaders`): on JSON they change nothing,

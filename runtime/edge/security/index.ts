@@ -1,4 +1,4 @@
-// `securityPlugin({ headers, cors, rateLimit })` (seed 001 "Edge plugin options"): secure headers, CORS and
+// `securityPlugin({ headers, cors, rateLimit })`: secure headers, CORS and
 // rate-limit headers on every answer svc gives — application routes, edge routes, the neutral 404/405 and
 // errors — through one request hook that runs before enrichers and guards; route buckets (`meta.rateLimit`)
 // are counted by a guard, after the enrichers.
@@ -51,6 +51,9 @@ export function securityPlugin(options: SecurityPluginOptions = {}): Plugin {
     setup(app: App) {
       app.metadata.add('http:request-hooks', hook);
       app.metadata.add('http:guards', limiter.guard);
+      // For documents: a global bucket may answer RATE_LIMITED on every route.
+      if (resolved.rateLimit.global !== undefined)
+        app.metadata.add('http:route-error-modules', { edge: { globalRateLimit: true } });
     },
   };
 }

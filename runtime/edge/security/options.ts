@@ -1,5 +1,5 @@
-// The options of securityPlugin (seed 001 "Edge plugin options"), checked once at creation: a typo or an
-// unsafe combination throws a TypeError naming the option, instead of quietly serving weaker headers.
+// The options of securityPlugin, checked once at creation: a typo or an
+// unsafe combination throws an OptionError (a TypeError) naming the option, instead of quietly serving weaker headers.
 import { HTTP_METHODS, type HttpMethod } from '../../http/types.js';
 import { RATE_LIMIT_HEADERS } from '../rate-limit/headers.js';
 import { MemoryRateLimitStore } from '../rate-limit/memory-store.js';
@@ -7,6 +7,7 @@ import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js'
 import { isPositiveWholeNumber } from '../../config/whole-number.js';
 import type { RateLimitStore } from '../rate-limit/store.js';
 import { normalizeOrigin } from './origin.js';
+import { invalidOption, invalidOptions } from '../../config/option-errors.js';
 
 /** Changes to the default secure headers; every other header keeps its default. */
 export interface SecureHeadersOptions {
@@ -98,7 +99,6 @@ export interface ResolvedSecurity {
 }
 
 const OWNER = 'securityPlugin()';
-const PREFIX = `${OWNER}:`;
 // The keys of each options interface above: anything else is refused at
 // creation, by the one check every options object shares (config/known-options.ts).
 const SECURITY_OPTIONS = optionKeys<SecurityPluginOptions>({
@@ -143,8 +143,10 @@ function headerValue(value: unknown, name: string, fallback: string): string | f
   if (value === undefined) return fallback;
   if (value === false) return false;
   if (typeof value !== 'string' || !FIELD_VALUE.test(value)) {
-    throw new TypeError(
-      `${PREFIX} headers.${name} must be false or a non-empty header value without control characters.`,
+    throw invalidOption(
+      OWNER,
+      `headers.${name}`,
+      'false or a non-empty header value without control characters',
     );
   }
   return value;
@@ -160,8 +162,10 @@ function resolveHeaders(value: unknown): ResolvedSecureHeaders | undefined {
     };
   }
   if (!isPlainObject(value)) {
-    throw new TypeError(
-      `${PREFIX} headers must be true, false or { contentSecurityPolicy?, hsts?, documentHeaders? }.`,
+    throw invalidOption(
+      OWNER,
+      'headers',
+      'true, false or { contentSecurityPolicy?, hsts?, documentHeaders? }',
     );
   }
   rejectUnknownOptions(value, HEADERS_OPTIONS, `${OWNER}: headers`);
@@ -172,23 +176,31 @@ function resolveHeaders(value: unknown): ResolvedSecureHeaders | undefined {
   );
   const hsts = headerValue(value.hsts, 'hsts', DEFAULT_HSTS);
   if (hsts !== false && !HSTS_MAX_AGE.test(hsts)) {
-    throw new TypeError(`${PREFIX} headers.hsts must contain max-age=<seconds> (e.g. "${DEFAULT_HSTS}").`);
+    throw invalidOption(OWNER, 'headers.hsts', `a value with max-age=<seconds> (e.g. "${DEFAULT_HSTS}")`);
   }
   const documentHeaders = value.documentHeaders ?? false;
   if (typeof documentHeaders !== 'boolean') {
-    throw new TypeError(`${PREFIX} headers.documentHeaders must be a boolean.`);
+    throw invalidOption(OWNER, 'headers.documentHeaders', 'a boolean');
   }
   return { contentSecurityPolicy, hsts, documentHeaders };
 }
 
 function resolveOrigins(value: unknown): { anyOrigin: boolean; origins: Set<string> } {
   if (!Array.isArray(value) || value.length === 0) {
-    throw new TypeError(
-      `${PREFIX} cors.origin must be a non-empty array of origins ("https://app.example.com") or ['*'].`,
+    throw invalidOption(
+      OWNER,
+      'cors.origin',
+      `a non-empty array of origins ("https://app.example.com") or ['*']`,
     );
   }
   if (value.includes('*')) {
-    if (value.length > 1) throw new TypeError(`${PREFIX} cors.origin '*' must be the only entry.`);
+    if (value.length > 1)
+      throw invalidOption(
+        OWNER,
+        'cors.origin',
+        "origins, or '*' as the only entry",
+        "'*' is listed with origins",
+      );
     return { anyOrigin: true, origins: new Set() };
   }
   const origins = new Set<string>();
@@ -199,9 +211,11 @@ function resolveOrigins(value: unknown): { anyOrigin: boolean; origins: Set<stri
         entry === 'null'
           ? ' The "null" origin is sent by sandboxed frames and local files: any page can claim it.'
           : '';
-      throw new TypeError(
-        `${PREFIX} cors.origin entry ${JSON.stringify(entry)} is not an origin: write scheme://host[:port] ` +
-          `with no path, query or trailing slash.${hint}`,
+      throw invalidOption(
+        OWNER,
+        'cors.origin',
+        'a list of origins: scheme://host[:port] with no path, query or trailing slash',
+        `${JSON.stringify(entry)} is not an origin.${hint}`,
       );
     }
     origins.add(origin);
@@ -211,7 +225,7 @@ function resolveOrigins(value: unknown): { anyOrigin: boolean; origins: Set<stri
 
 function tokenList(value: unknown, name: string): string[] {
   if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'string' || !isToken(entry))) {
-    throw new TypeError(`${PREFIX} cors.${name} must be an array of header names.`);
+    throw invalidOption(OWNER, `cors.${name}`, 'an array of header names');
   }
   return [...new Set((value as string[]).map((entry) => entry.toLowerCase()))];
 }
@@ -220,27 +234,30 @@ function resolveMethods(value: unknown): readonly string[] {
   if (value === undefined) return DEFAULT_CORS_METHODS;
   const known: readonly string[] = HTTP_METHODS;
   if (!Array.isArray(value) || value.length === 0 || value.some((entry) => !known.includes(entry))) {
-    throw new TypeError(`${PREFIX} cors.methods must be a non-empty array of ${HTTP_METHODS.join(', ')}.`);
+    throw invalidOption(OWNER, 'cors.methods', `a non-empty array of ${HTTP_METHODS.join(', ')}`);
   }
   return [...new Set(value as string[])];
 }
 
 function resolveCors(value: unknown): ResolvedCors | undefined {
   if (value === undefined) return undefined;
-  if (!isPlainObject(value)) throw new TypeError(`${PREFIX} cors must be an object { origin: [...] }.`);
+  if (!isPlainObject(value)) throw invalidOption(OWNER, 'cors', 'an object { origin: [...] }');
   rejectUnknownOptions(value, CORS_OPTIONS, `${OWNER}: cors`);
   const { anyOrigin, origins } = resolveOrigins(value.origin);
   const credentials = value.credentials ?? false;
-  if (typeof credentials !== 'boolean') throw new TypeError(`${PREFIX} cors.credentials must be a boolean.`);
+  if (typeof credentials !== 'boolean') throw invalidOption(OWNER, 'cors.credentials', 'a boolean');
   if (anyOrigin && credentials) {
     // Echoing any origin with credentials would let every website act with the user's cookies.
-    throw new TypeError(
-      `${PREFIX} cors.origin ['*'] cannot be combined with credentials: true; list the trusted origins.`,
+    throw invalidOption(
+      OWNER,
+      'cors.origin',
+      'the trusted origins when credentials is true',
+      "['*'] cannot be combined with credentials: true",
     );
   }
   const maxAge = value.maxAge ?? DEFAULT_CORS_MAX_AGE_SECONDS;
   if (typeof maxAge !== 'number' || !Number.isSafeInteger(maxAge) || maxAge < 0) {
-    throw new TypeError(`${PREFIX} cors.maxAge must be a whole number of seconds, 0 or more.`);
+    throw invalidOption(OWNER, 'cors.maxAge', 'a whole number of seconds, 0 or more');
   }
   const allowHeaders = value.headers === undefined ? undefined : tokenList(value.headers, 'headers');
   const exposed = value.exposeHeaders === undefined ? [] : tokenList(value.exposeHeaders, 'exposeHeaders');
@@ -265,29 +282,28 @@ function isStoreLike(value: unknown): value is RateLimitStore {
 
 function resolveRateLimit(value: unknown): ResolvedRateLimit {
   if (value === undefined) return { global: undefined, store: new MemoryRateLimitStore() };
-  if (!isPlainObject(value))
-    throw new TypeError(`${PREFIX} rateLimit must be an object { limit, windowMs }.`);
+  if (!isPlainObject(value)) throw invalidOption(OWNER, 'rateLimit', 'an object { limit, windowMs }');
   rejectUnknownOptions(value, RATE_LIMIT_OPTIONS, `${OWNER}: rateLimit`);
   const { limit, windowMs, store } = value;
   if (store !== undefined && !isStoreLike(store)) {
-    throw new TypeError(`${PREFIX} rateLimit.store must have a hit(key, windowMs, limit) method.`);
+    throw invalidOption(OWNER, 'rateLimit.store', 'an object with a hit(key, windowMs, limit) method');
   }
   // `{ store }` alone: no global bucket, but route buckets (`meta.rateLimit`) count in that store.
   if (limit === undefined && windowMs === undefined && store !== undefined)
     return { global: undefined, store };
   if (!isPositiveWholeNumber(limit))
-    throw new TypeError(`${PREFIX} rateLimit.limit must be a whole number, 1 or more.`);
+    throw invalidOption(OWNER, 'rateLimit.limit', 'a whole number, 1 or more');
   if (!isPositiveWholeNumber(windowMs)) {
-    throw new TypeError(`${PREFIX} rateLimit.windowMs must be a whole number of milliseconds, 1 or more.`);
+    throw invalidOption(OWNER, 'rateLimit.windowMs', 'a whole number of milliseconds, 1 or more');
   }
   return { global: { limit, windowMs }, store: store ?? new MemoryRateLimitStore() };
 }
 
-/** Checks every option and resolves the defaults; throws a TypeError naming the first bad option. */
+/** Checks every option and resolves the defaults; throws an OptionError naming the first bad option. */
 export function resolveSecurityOptions(options: SecurityPluginOptions | undefined): ResolvedSecurity {
   const given: unknown = options ?? {};
   if (!isPlainObject(given)) {
-    throw new TypeError(`${PREFIX} options must be an object { headers?, cors?, rateLimit? }.`);
+    throw invalidOptions(OWNER, 'an object { headers?, cors?, rateLimit? }');
   }
   rejectUnknownOptions(given, SECURITY_OPTIONS, OWNER);
   return {

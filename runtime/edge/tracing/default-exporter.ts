@@ -3,10 +3,11 @@
 // reads would cost memory and garbage-collector time on every request for nothing (the in-memory exporter's
 // share: bench/RESULTS.md, `edge-memory`). Propagation (`traceparent`, `context.traceId` for logs) works
 // either way.
+import { invalidEnvSetting } from '../../config/module-settings.js';
+import type { Logger } from '../../log/logger.js';
 import { otlpHttpExporter } from './otlp-exporter.js';
 import type { SpanExporter } from './span.js';
 
-const PREFIX = 'tracingPlugin():';
 /** OTLP/HTTP's path for traces, appended to OTEL_EXPORTER_OTLP_ENDPOINT (OpenTelemetry exporter spec). */
 const TRACES_PATH = 'v1/traces';
 /** The transports whose endpoint accepts an OTLP/HTTP JSON post; gRPC listens elsewhere and speaks HTTP/2. */
@@ -29,28 +30,33 @@ function parseHeaders(text: string | undefined, name: string): Record<string, st
   for (const pair of text.split(',')) {
     const at = pair.indexOf('=');
     const key = pair.slice(0, at).trim();
-    if (at < 1 || key === '')
-      throw new TypeError(`${PREFIX} ${name} must be key=value pairs separated by commas.`);
+    if (at < 1 || key === '') throw invalidEnvSetting(name, 'expected key=value pairs separated by commas');
     try {
       headers[key.toLowerCase()] = decodeURIComponent(pair.slice(at + 1).trim());
     } catch {
-      throw new TypeError(`${PREFIX} ${name} holds a value with malformed percent-encoding.`);
+      throw invalidEnvSetting(name, 'a value has malformed percent-encoding');
     }
   }
   return headers;
 }
 
-/** The exporter the environment asks for; DROP_SPANS when it names no endpoint. */
-export function exporterFromEnv(env: Env = process.env): SpanExporter {
+/**
+ * The exporter the environment asks for; DROP_SPANS when it names no endpoint. A variable svc cannot use
+ * refuses to start (CONFIG_INVALID naming it). `logger` receives the exporter's failures.
+ */
+export function exporterFromEnv(env: Env = process.env, logger?: Logger): SpanExporter {
   const tracesEndpoint = setting(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
   const endpoint = setting(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
   if (tracesEndpoint === undefined && endpoint === undefined) return DROP_SPANS;
   const protocol =
     setting(env, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? setting(env, 'OTEL_EXPORTER_OTLP_PROTOCOL');
   if (protocol !== undefined && !HTTP_PROTOCOLS.has(protocol)) {
-    throw new TypeError(
-      `${PREFIX} OTLP protocol "${protocol}" is not supported; svc exports OTLP/HTTP JSON ` +
-        "(set OTEL_EXPORTER_OTLP_PROTOCOL=http/json and point the endpoint at the collector's HTTP port, usually 4318).",
+    throw invalidEnvSetting(
+      setting(env, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') === undefined
+        ? 'OTEL_EXPORTER_OTLP_PROTOCOL'
+        : 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL',
+      `OTLP protocol "${protocol}" is not supported; svc exports OTLP/HTTP JSON ` +
+        "(set OTEL_EXPORTER_OTLP_PROTOCOL=http/json and point the endpoint at the collector's HTTP port, usually 4318)",
     );
   }
   // The signal-specific variable is the full URL; the general one is a base that gets /v1/traces.
@@ -59,5 +65,5 @@ export function exporterFromEnv(env: Env = process.env): SpanExporter {
     ...parseHeaders(setting(env, 'OTEL_EXPORTER_OTLP_HEADERS'), 'OTEL_EXPORTER_OTLP_HEADERS'),
     ...parseHeaders(setting(env, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS'), 'OTEL_EXPORTER_OTLP_TRACES_HEADERS'),
   };
-  return otlpHttpExporter({ url, headers });
+  return otlpHttpExporter({ url, headers, ...(logger === undefined ? {} : { logger }) });
 }

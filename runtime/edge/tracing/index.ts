@@ -1,10 +1,13 @@
-// `tracingPlugin(...)` (seed 001 "Edge plugin options"): one server span per request svc answers. A received
+// `tracingPlugin(...)`: one server span per request svc answers. A received
 // W3C `traceparent` is continued, the response carries the server span's own `traceparent`, and the trace id
 // is on `request.context.traceId` for logs. Spans go to the configured exporter, or to the application's
 // OpenTelemetry SDK when one is registered.
 import type { Span } from '@opentelemetry/api';
 import type { App, Plugin } from '../../app/app.js';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
+import { invalidOption, invalidOptions } from '../../config/option-errors.js';
+import { errorFields } from '../../log/error-fields.js';
+import { forwardingLogger } from '../../log/forwarding-logger.js';
 import { existingHookSlots, hookSlots } from '../../http/hook-slots.js';
 import type { RequestHook, Route } from '../../http/types.js';
 import { DROP_SPANS, exporterFromEnv } from './default-exporter.js';
@@ -70,18 +73,21 @@ function spanName(method: string, route: Route | undefined): string {
   return route === undefined ? method : `${method} ${route.url}`;
 }
 
+const OWNER = 'tracingPlugin()';
+
 export function tracingPlugin(options: TracingPluginOptions = {}): TracingPlugin {
-  if (options === null || typeof options !== 'object')
-    throw new TypeError('tracingPlugin(): options must be an object.');
+  if (options === null || typeof options !== 'object') throw invalidOptions(OWNER);
   // `exporter` is an implementation (any object with export()), not options: its own keys are not checked.
-  rejectUnknownOptions(options, TRACING_OPTIONS, 'tracingPlugin()');
+  rejectUnknownOptions(options, TRACING_OPTIONS, OWNER);
   const serviceName = options.serviceName ?? 'svc';
   if (typeof serviceName !== 'string' || serviceName === '') {
-    throw new TypeError('tracingPlugin(): serviceName must be a non-empty string.');
+    throw invalidOption(OWNER, 'serviceName', 'a non-empty string');
   }
-  const exporter = options.exporter ?? exporterFromEnv();
+  // The app's logger once the plugin is registered: the exporter made here reports through it too.
+  const logger = forwardingLogger();
+  const exporter = options.exporter ?? exporterFromEnv(process.env, logger);
   if (typeof exporter?.export !== 'function') {
-    throw new TypeError('tracingPlugin(): exporter must have an export(span) method.');
+    throw invalidOption(OWNER, 'exporter', 'an object with an export(span) method');
   }
 
   // Only requests this hook opened are closed: an earlier hook may answer before this one runs. The open span
@@ -142,7 +148,7 @@ export function tracingPlugin(options: TracingPluginOptions = {}): TracingPlugin
           flags: flagsOf(span.traceparent),
         });
       } catch (error) {
-        // An exporter must never fail a request; a broken one is still worth one line on stderr.
+        // An exporter must never fail a request; a broken one is still worth one line in the log.
         reportExporterFailure(error);
       }
     },
@@ -152,15 +158,14 @@ export function tracingPlugin(options: TracingPluginOptions = {}): TracingPlugin
   function reportExporterFailure(error: unknown): void {
     if (reported) return;
     reported = true;
-    process.stderr.write(
-      `svckit tracing: exporter threw (${error instanceof Error ? error.message : String(error)}).\n`,
-    );
+    logger.warn('span exporter threw; further failures are not reported', { error: errorFields(error) });
   }
 
   return {
     name: 'svc:tracing',
     exporter,
     setup(app: App) {
+      logger.attach(app.logger);
       app.metadata.add('http:request-hooks', hook);
       app.hooks.on('app:closing', async () => {
         try {

@@ -2,6 +2,7 @@
 // process cannot grow without limit.
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import type { FinishedSpan, SpanExporter } from './span.js';
+import { invalidOption } from '../../config/option-errors.js';
 
 export const DEFAULT_IN_MEMORY_SPAN_LIMIT = 1000;
 
@@ -25,7 +26,7 @@ export function inMemoryExporter(options: InMemoryExporterOptions = {}): InMemor
   rejectUnknownOptions(options, EXPORTER_OPTIONS, 'inMemoryExporter()');
   const maxSpans = options.maxSpans ?? DEFAULT_IN_MEMORY_SPAN_LIMIT;
   if (!Number.isInteger(maxSpans) || maxSpans < 1) {
-    throw new TypeError('inMemoryExporter(): maxSpans must be a positive integer.');
+    throw invalidOption('inMemoryExporter()', `maxSpans`, `a positive integer`);
   }
   // A ring: the slot after the newest holds the oldest once full, so keeping a span never moves the others.
   let ring: (FinishedSpan | undefined)[] = new Array<FinishedSpan | undefined>(maxSpans);

@@ -1,7 +1,10 @@
 // OTLP/HTTP JSON exporter: buffers finished spans in a bounded queue and posts them in batches with fetch.
 // Nothing here runs in the request path except a push; a collector that is down or slow only costs dropped
-// spans, reported once on stderr.
+// spans, reported once through the logger.
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
+import { invalidOption, invalidOptions } from '../../config/option-errors.js';
+import { defaultLogger } from '../../log/json-logger.js';
+import type { Logger } from '../../log/logger.js';
 import { unixNanoString, type FinishedSpan, type SpanExporter } from './span.js';
 
 export interface OtlpHttpExporterOptions {
@@ -17,6 +20,8 @@ export interface OtlpHttpExporterOptions {
   maxQueueSize?: number;
   /** Per-request timeout, in milliseconds. Default 10000. */
   timeoutMs?: number;
+  /** Where the first failed export is reported (tracingPlugin passes the app's). Default: JSON on stderr. */
+  logger?: Logger;
 }
 
 export interface OtlpHttpExporter extends SpanExporter {
@@ -28,7 +33,6 @@ export interface OtlpHttpExporter extends SpanExporter {
 }
 
 const OWNER = 'otlpHttpExporter()';
-const PREFIX = `${OWNER}:`;
 /** The keys of OtlpHttpExporterOptions; any other is refused at creation. */
 const EXPORTER_OPTIONS = optionKeys<OtlpHttpExporterOptions>({
   url: true,
@@ -37,6 +41,7 @@ const EXPORTER_OPTIONS = optionKeys<OtlpHttpExporterOptions>({
   intervalMs: true,
   maxQueueSize: true,
   timeoutMs: true,
+  logger: true,
 });
 /** OTLP enum values (opentelemetry-proto trace.proto). */
 const SPAN_KIND_SERVER = 2;
@@ -45,7 +50,7 @@ const STATUS_CODE = { unset: 0, ok: 1, error: 2 } as const;
 function positiveInteger(name: string, value: unknown, fallback: number): number {
   const resolved = value ?? fallback;
   if (typeof resolved !== 'number' || !Number.isInteger(resolved) || resolved < 1) {
-    throw new TypeError(`${PREFIX} ${name} must be a positive integer.`);
+    throw invalidOption(OWNER, name, 'a positive integer');
   }
   return resolved;
 }
@@ -91,19 +96,19 @@ export function encodeOtlpJson(spans: readonly FinishedSpan[]): { resourceSpans:
 }
 
 export function otlpHttpExporter(options: OtlpHttpExporterOptions): OtlpHttpExporter {
-  if (options === null || typeof options !== 'object')
-    throw new TypeError(`${PREFIX} options must be an object.`);
+  if (options === null || typeof options !== 'object') throw invalidOptions(OWNER);
   // `headers` holds request header names of the application's choosing: only the options' own keys are fixed.
   rejectUnknownOptions(options, EXPORTER_OPTIONS, OWNER);
   let url: URL;
   try {
     url = new URL(options.url);
   } catch {
-    throw new TypeError(`${PREFIX} url must be an absolute http(s) URL.`);
+    throw invalidOption(OWNER, 'url', 'an absolute http(s) URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TypeError(`${PREFIX} url must be an absolute http(s) URL.`);
+    throw invalidOption(OWNER, 'url', 'an absolute http(s) URL');
   }
+  const logger = options.logger ?? defaultLogger;
   const batchSize = positiveInteger('batchSize', options.batchSize, 512);
   const intervalMs = positiveInteger('intervalMs', options.intervalMs, 5000);
   const maxQueueSize = positiveInteger('maxQueueSize', options.maxQueueSize, 2048);
@@ -119,9 +124,7 @@ export function otlpHttpExporter(options: OtlpHttpExporterOptions): OtlpHttpExpo
   const reportOnce = (reason: string) => {
     if (reported) return;
     reported = true;
-    process.stderr.write(
-      `svckit tracing: exporting spans to ${url.href} failed (${reason}); further failures are not reported.\n`,
-    );
+    logger.warn('exporting spans failed; further failures are not reported', { url: url.href, reason });
   };
 
   async function post(batch: FinishedSpan[]): Promise<void> {

@@ -1,4 +1,4 @@
-// Upload filenames (seed 001 "Upload body"): what a handler gets is safe to show and to use as the last
+// Upload filenames: what a handler gets is safe to show and to use as the last
 // segment of a path. The client's name is only a hint; handlers still choose where files are stored.
 
 /** Longest filename handed to a handler, in UTF-8 bytes. */

@@ -1,6 +1,6 @@
-// The streamed multipart/form-data body of upload routes (seed 001 "Upload body"): `upload()` declares it on
+// The streamed multipart/form-data body of upload routes: `upload()` declares it on
 // a route, `startUpload()` reads it for the pipeline. svc parses multipart itself (not busboy) because the
-// seed's rules need the part headers: folded and repeated headers refused, a per-route header limit.
+// upload rules need the part headers: folded and repeated headers refused, a per-route header limit.
 export {
   upload,
   resolveUploadLimits,

@@ -1,7 +1,8 @@
-// `upload({ maxBytes, maxFiles, ... })`: the route helper of a streamed multipart/form-data body (seed 001
-// "Upload body"). Options are checked when the route is defined, so a wrong limit fails at boot, naming the
+// `upload({ maxBytes, maxFiles, ... })`: the route helper of a streamed multipart/form-data body
+// (docs/http.md, "Upload bodies"). Options are checked when the route is defined, so a wrong limit fails at boot, naming the
 // option, instead of on the first request.
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
+import { invalidOption, invalidOptions } from '../../config/option-errors.js';
 import type { UploadBody, UploadLimits } from '../types.js';
 import { isAllowedTypePattern } from './media-type-match.js';
 
@@ -47,9 +48,11 @@ const OPTION_NAMES = optionKeys<UploadOptions>({
   allowedTypes: true,
 });
 
+const OWNER = 'upload()';
+
 function integer(name: string, value: unknown, minimum: number): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < minimum) {
-    throw new TypeError(`upload(): ${name} must be an integer of at least ${minimum}, got ${String(value)}.`);
+    throw invalidOption(OWNER, name, `a whole number, ${minimum} or more`, `got ${String(value)}`);
   }
   return value;
 }
@@ -61,15 +64,21 @@ function optionalInteger(name: string, value: unknown, minimum: number, fallback
 function allowedTypesOf(value: unknown): readonly string[] | undefined {
   if (value === undefined) return undefined;
   if (!Array.isArray(value) || value.length === 0) {
-    throw new TypeError(
-      'upload(): allowedTypes must be a non-empty array of media types (use maxFiles: 0 to accept no file).',
+    throw invalidOption(
+      OWNER,
+      'allowedTypes',
+      'a non-empty array of media types',
+      'use maxFiles: 0 to accept no file',
     );
   }
   return Object.freeze(
     value.map((entry: unknown) => {
       if (typeof entry !== 'string' || !isAllowedTypePattern(entry)) {
-        throw new TypeError(
-          `upload(): allowedTypes entries must look like "image/png", "image/*" or "*/*", got ${JSON.stringify(entry)}.`,
+        throw invalidOption(
+          OWNER,
+          'allowedTypes',
+          'media types such as "image/png", "image/*" or "*/*"',
+          `got ${JSON.stringify(entry)}`,
         );
       }
       return entry.toLowerCase();
@@ -77,12 +86,12 @@ function allowedTypesOf(value: unknown): readonly string[] | undefined {
   );
 }
 
-/** Validates the options and fills in the defaults. Throws a TypeError naming the first wrong option. */
+/** Validates the options and fills in the defaults. Throws an OptionError naming the first wrong option. */
 export function resolveUploadLimits(options: UploadOptions): UploadLimits {
   if (options === null || typeof options !== 'object') {
-    throw new TypeError('upload(): options { maxBytes, maxFiles } are required.');
+    throw invalidOptions(OWNER, 'an object { maxBytes, maxFiles }');
   }
-  rejectUnknownOptions(options, OPTION_NAMES, 'upload()');
+  rejectUnknownOptions(options, OPTION_NAMES, OWNER);
   const maxBytes = integer('maxBytes', options.maxBytes, 1);
   return Object.freeze({
     maxBytes,

@@ -1,10 +1,11 @@
-// One part's header block, read strictly (seed 001 "Errors"): every line is `name: value`; folded lines,
+// One part's header block, read strictly: every line is `name: value`; folded lines,
 // repeated names and control characters are refused instead of being merged or guessed at, since a proxy or
 // scanner in front of svc may read the same bytes differently. Content-Disposition must be `form-data` with
 // a name; a filename (plain or RFC 5987 `filename*`) makes the part a file.
 import { decodeExtendedValue, sanitizeFilename } from './filename.js';
 import { hasRepeatedParam, isMediaType, isToken, paramValues, parseParameterized } from './header-params.js';
 import { malformed } from './upload-errors.js';
+import { parseContentLength } from '../content-length.js';
 
 export interface PartHeaders {
   /** The form field name (never empty). */
@@ -21,7 +22,6 @@ export interface PartHeaders {
 const IDENTITY_ENCODINGS = new Set(['7bit', '8bit', 'binary']);
 
 const EDGE_SPACES = /^[ \t]+|[ \t]+$/g;
-const DECIMAL = /^\d{1,15}$/;
 
 /** Control characters other than HTAB; a CR or LF here is a bare one inside a line. */
 function hasControlChar(value: string): boolean {
@@ -89,7 +89,6 @@ export function parsePartHeaders(block: Buffer): PartHeaders {
   if (encoding !== undefined && !IDENTITY_ENCODINGS.has(encoding.toLowerCase())) {
     throw malformed('transfer-encoding-invalid');
   }
-  const length = headers.get('content-length');
-  const contentLength = length !== undefined && DECIMAL.test(length) ? Number(length) : undefined;
+  const contentLength = parseContentLength(headers.get('content-length'));
   return { name, filename, contentType, contentLength };
 }

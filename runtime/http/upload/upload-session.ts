@@ -1,4 +1,4 @@
-// startUpload: the handler's view of a streamed multipart/form-data body (seed 001 "Upload body"). Bytes are
+// startUpload: the handler's view of a streamed multipart/form-data body. Bytes are
 // read only while somebody wants them: the handler waiting for its next file, or a file stream whose
 // consumer asked for more; otherwise the request stream is paused, so a slow disk slows the client down
 // instead of filling memory. Limits and malformed input reject the iteration and destroy the file stream in
@@ -14,6 +14,7 @@ import { MultipartParser, type PartSink } from './multipart-parser.js';
 import type { PartHeaders } from './part-headers.js';
 import { discardUnread, receivedCompletely } from './unread-body.js';
 import { malformed, tooLarge, tooManyFields, tooManyFiles, typeNotAllowed } from './upload-errors.js';
+import { parseContentLength } from '../content-length.js';
 
 export interface StartUploadInput {
   /** The unread request body. */
@@ -53,14 +54,8 @@ const enum Phase {
 }
 
 const DONE: IteratorResult<UploadedFile> = { done: true, value: undefined };
-const DECIMAL = /^\d{1,15}$/;
 /** Dropped from `fields`, like the query and form parsers do, so a later copy cannot be polluted. */
 const FORBIDDEN_FIELD = '__proto__';
-
-function declaredContentLength(headers: IncomingHttpHeaders): number | undefined {
-  const value = headers['content-length'];
-  return value !== undefined && DECIMAL.test(value) ? Number(value) : undefined;
-}
 
 interface Waiter {
   resolve(result: IteratorResult<UploadedFile>): void;
@@ -365,7 +360,7 @@ class UploadReader implements PartSink {
 export function startUpload(input: StartUploadInput): UploadSession {
   const { stream, headers, limits } = input;
   const boundary = boundaryOf(headers['content-type']);
-  const contentLength = declaredContentLength(headers);
+  const contentLength = parseContentLength(headers['content-length']);
   if (contentLength !== undefined && contentLength > limits.maxBytes) throw tooLarge('maxBytes');
   const reader = new UploadReader(stream, boundary, limits);
   const iterator: AsyncIterableIterator<UploadedFile> = {

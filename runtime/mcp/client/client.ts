@@ -1,4 +1,4 @@
-// McpClient (seed 001 "Tool client"): calls tools on another MCP server through a ClientTransport. It owns the
+// McpClient: calls tools on another MCP server through a ClientTransport. It owns the
 // initialize handshake (run once, implicitly on first use, again after a lost connection or session), request
 // ids, the per-request timeout with notifications/cancelled, and turning every failure into an SvcError.
 import { errors } from '../../../generated/modules/errors.js';
@@ -19,8 +19,9 @@ import { PendingRequests } from './pending.js';
 import { isSessionExpired, type ClientTransport } from './transport.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
 import { rejectUnknownOptions } from '../../config/known-options.js';
+import { invalidOption, invalidOptions } from '../../config/option-errors.js';
 
-/** Seed 001 "Limits": tool client request timeout. */
+/** How long a tool client waits for an answer by default. */
 export const DEFAULT_CLIENT_TIMEOUT_MS = 60_000;
 
 export interface McpClientOptions {
@@ -36,7 +37,7 @@ export interface CallOptions {
 }
 
 function checkedOptions(options: McpClientOptions): { timeoutMs: number; clientInfo: Implementation } {
-  if (!isJsonObject(options)) throw new TypeError('McpClient: options must be an object.');
+  if (!isJsonObject(options)) throw invalidOptions('McpClient');
   rejectUnknownOptions(options, ['timeoutMs', 'clientInfo'], 'McpClient');
   const timeoutMs = positiveWholeNumber(
     options.timeoutMs,
@@ -50,7 +51,7 @@ function checkedOptions(options: McpClientOptions): { timeoutMs: number; clientI
     typeof clientInfo.name !== 'string' ||
     typeof clientInfo.version !== 'string'
   ) {
-    throw new TypeError('McpClient: clientInfo must be { name: string, version: string }.');
+    throw invalidOption('McpClient', 'clientInfo', '{ name: string, version: string }');
   }
   rejectUnknownOptions(clientInfo, ['name', 'version', 'title'], 'McpClient: clientInfo');
   return { timeoutMs, clientInfo: { ...(clientInfo as unknown as Implementation) } };
@@ -109,7 +110,7 @@ export class McpClient {
       typeof transport.send !== 'function' ||
       typeof transport.start !== 'function'
     ) {
-      throw new TypeError('McpClient: transport must be a ClientTransport (start, send, close).');
+      throw invalidOption('McpClient', 'transport', 'a ClientTransport (start, send, close)');
     }
     const checked = checkedOptions(options);
     this.transport = transport;

@@ -14,6 +14,7 @@ import {
 } from './transport.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
 import { rejectUnknownOptions } from '../../config/known-options.js';
+import { invalidOption } from '../../config/option-errors.js';
 
 export interface HttpClientTransportOptions {
   /** Sent on every request (e.g. `authorization`); the protocol's own headers win over these. */
@@ -27,30 +28,29 @@ export interface HttpClientTransportOptions {
 /** How long close() waits for the server to acknowledge the session's DELETE. */
 const DELETE_TIMEOUT_MS = 5000;
 
-function fail(message: string): never {
-  throw new TypeError(`HttpClientTransport: ${message}`);
+function fail(option: string, expected: string): never {
+  throw invalidOption('HttpClientTransport', option, expected);
 }
 
 function checkedUrl(url: unknown): URL {
-  if (typeof url !== 'string' && !(url instanceof URL)) fail('url must be a string or a URL.');
+  if (typeof url !== 'string' && !(url instanceof URL)) fail('url', 'a string or a URL');
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    fail('url must be an absolute http(s) URL.');
+    fail('url', 'an absolute http(s) URL');
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    fail('url must be an absolute http(s) URL.');
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') fail('url', 'an absolute http(s) URL');
   return parsed;
 }
 
 function checkedHeaders(headers: unknown): Record<string, string> {
   if (headers === undefined) return {};
   if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
-    fail('headers must be an object of header names to string values.');
+    fail('headers', 'an object of header names to string values');
   }
   for (const [name, value] of Object.entries(headers)) {
-    if (typeof value !== 'string') fail(`headers.${name} must be a string.`);
+    if (typeof value !== 'string') fail(`headers.${name}`, 'a string');
   }
   return { ...(headers as Record<string, string>) };
 }
@@ -74,11 +74,11 @@ export class HttpClientTransport implements ClientTransport {
 
   constructor(url: string | URL, options: HttpClientTransportOptions = {}) {
     this.url = checkedUrl(url);
-    if (typeof options !== 'object' || options === null) fail('options must be an object.');
+    if (typeof options !== 'object' || options === null) fail('options', 'an object');
     rejectUnknownOptions(options, ['headers', 'fetch', 'maxMessageBytes'], 'HttpClientTransport');
     this.headers = checkedHeaders(options.headers);
     const fetchImpl = options.fetch ?? globalThis.fetch;
-    if (typeof fetchImpl !== 'function') fail('fetch must be a function.');
+    if (typeof fetchImpl !== 'function') fail('fetch', 'a function');
     this.fetch = fetchImpl;
     this.maxMessageBytes = positiveWholeNumber(
       options.maxMessageBytes,

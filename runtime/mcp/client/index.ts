@@ -1,4 +1,4 @@
-// The MCP tool client (seed 001 "Tool client"): McpClient, its HTTP and stdio transports, and the plugin that
+// The MCP tool client: McpClient, its HTTP and stdio transports, and the plugin that
 // connects named servers at boot.
 export { McpClient, DEFAULT_CLIENT_TIMEOUT_MS } from './client.js';
 export type { McpClientOptions, CallOptions } from './client.js';

@@ -4,6 +4,7 @@ import { checkedStdioOptions, type StdioServerParameters } from './stdio-options
 import { positiveWholeNumber } from '../../config/whole-number.js';
 import { rejectUnknownOptions } from '../../config/known-options.js';
 import { isJsonObject } from '../protocol/json-rpc.js';
+import { invalidOption } from '../../config/option-errors.js';
 
 /** A server reached over Streamable HTTP. */
 export interface McpHttpServerConfig {
@@ -31,8 +32,8 @@ export interface McpClientPluginOptions {
 const OWNER = 'mcpClientPlugin()';
 const PREFIX = `${OWNER}:`;
 
-function fail(message: string): never {
-  throw new TypeError(`${PREFIX} ${message}`);
+function fail(option: string, expected: string): never {
+  throw invalidOption(OWNER, option, expected);
 }
 
 function checkedHttp(name: string, config: Record<string, unknown>): McpHttpServerConfig {
@@ -45,11 +46,11 @@ function checkedHttp(name: string, config: Record<string, unknown>): McpHttpServ
     parsed = undefined;
   }
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-    fail(`servers.${name}.url must be an absolute http(s) URL.`);
+    fail(`servers.${name}.url`, 'an absolute http(s) URL');
   }
   if (headers !== undefined) {
     if (!isJsonObject(headers) || Object.values(headers).some((value) => typeof value !== 'string')) {
-      fail(`servers.${name}.headers must be an object of header names to string values.`);
+      fail(`servers.${name}.headers`, 'an object of header names to string values');
     }
   }
   const checked: McpHttpServerConfig = { type: 'http', url: parsed.href };
@@ -61,17 +62,16 @@ export function checkedPluginOptions(options: unknown): {
   servers: Record<string, McpServerConfig>;
   timeoutMs: number | undefined;
 } {
-  if (!isJsonObject(options)) fail('options must be an object.');
+  if (!isJsonObject(options)) fail('options', 'an object');
   const record = options as Record<string, unknown>;
   rejectUnknownOptions(record, ['servers', 'timeoutMs'], OWNER);
   const { servers, timeoutMs } = record;
   if (timeoutMs !== undefined) positiveWholeNumber(timeoutMs, 0, 'mcpClientPlugin', 'timeoutMs');
-  if (!isJsonObject(servers))
-    fail('servers must be an object of server names to { type: "http" | "stdio", ... }.');
+  if (!isJsonObject(servers)) fail('servers', 'an object of server names to { type: "http" | "stdio", ... }');
   const checked: Record<string, McpServerConfig> = {};
   for (const [name, config] of Object.entries(servers as Record<string, unknown>)) {
-    if (name === '') fail('servers: a server name must not be empty.');
-    if (!isJsonObject(config)) fail(`servers.${name} must be an object.`);
+    if (name === '') fail('servers', 'an object whose server names are not empty');
+    if (!isJsonObject(config)) fail(`servers.${name}`, 'an object');
     const server = config as Record<string, unknown>;
     if (server.type === 'http') {
       checked[name] = checkedHttp(name, server);
@@ -81,7 +81,7 @@ export function checkedPluginOptions(options: unknown): {
         type: 'stdio',
       };
     } else {
-      fail(`servers.${name}.type must be "http" or "stdio".`);
+      fail(`servers.${name}.type`, '"http" or "stdio"');
     }
   }
   return { servers: checked, timeoutMs: timeoutMs as number | undefined };

@@ -1,4 +1,4 @@
-// mcpClientPlugin (seed 001 "Tool client"): one McpClient per configured server, all connected at boot (a
+// mcpClientPlugin: one McpClient per configured server, all connected at boot (a
 // server that cannot connect refuses boot), reachable by name through a registry in the app's container,
 // closed when the app closes.
 import type { App, Plugin } from '../../app/app.js';

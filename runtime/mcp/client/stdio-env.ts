@@ -1,4 +1,4 @@
-// The environment of a spawned tool server (seed 001 "Tool client"): only what a program needs to run and
+// The environment of a spawned tool server: only what a program needs to run and
 // behave like its parent (PATH, HOME, locale, temp dirs), never the parent's secrets (tokens, database URLs),
 // unless the application forwards them by name (`inheritEnv`) or sets them (`env`).
 

@@ -3,6 +3,7 @@
 import { positiveWholeNumber } from '../../config/whole-number.js';
 import { rejectUnknownOptions } from '../../config/known-options.js';
 import { isJsonObject } from '../protocol/json-rpc.js';
+import { invalidOption } from '../../config/option-errors.js';
 
 export interface StdioServerParameters {
   /** The program to run, found on the child's PATH unless it is a path. */
@@ -40,20 +41,20 @@ export function checkedStdioOptions(
   owner: string,
   extraKeys: readonly string[] = [],
 ): StdioServerParameters & Required<Pick<StdioServerParameters, 'command' | 'args' | 'stderr'>> {
-  const fail = (message: string): never => {
-    throw new TypeError(`${owner}: ${message}`);
+  const fail = (option: string, expected: string): never => {
+    throw invalidOption(owner, option, expected);
   };
-  if (!isJsonObject(options)) fail('options must be an object.');
+  if (!isJsonObject(options)) fail('options', 'an object');
   const record = options as Record<string, unknown>;
   rejectUnknownOptions(record, [...extraKeys, ...STDIO_OPTION_NAMES], owner);
   const { command, args = [], env, inheritEnv, cwd, stderr = 'inherit', maxLineBytes } = record;
-  if (typeof command !== 'string' || command === '') fail('command must be a non-empty string.');
+  if (typeof command !== 'string' || command === '') fail('command', 'a non-empty string');
   if (!Array.isArray(args) || args.some((arg) => typeof arg !== 'string'))
-    fail('args must be an array of strings.');
+    fail('args', 'an array of strings');
   if (env !== undefined) {
-    if (!isJsonObject(env)) fail('env must be an object of variable names to string values.');
+    if (!isJsonObject(env)) fail('env', 'an object of variable names to string values');
     for (const [name, value] of Object.entries(env as Record<string, unknown>)) {
-      if (!ENV_NAME.test(name) || typeof value !== 'string') fail(`env.${name} must be a string.`);
+      if (!ENV_NAME.test(name) || typeof value !== 'string') fail(`env.${name}`, 'a string');
     }
   }
   if (
@@ -62,11 +63,11 @@ export function checkedStdioOptions(
     (!Array.isArray(inheritEnv) ||
       inheritEnv.some((name) => typeof name !== 'string' || !ENV_NAME.test(name)))
   ) {
-    fail('inheritEnv must be true or an array of variable names.');
+    fail('inheritEnv', 'true or an array of variable names');
   }
-  if (cwd !== undefined && (typeof cwd !== 'string' || cwd === '')) fail('cwd must be a non-empty string.');
+  if (cwd !== undefined && (typeof cwd !== 'string' || cwd === '')) fail('cwd', 'a non-empty string');
   if (typeof stderr !== 'string' || !STDERR_MODES.includes(stderr)) {
-    fail(`stderr must be one of ${STDERR_MODES.join(', ')}.`);
+    fail('stderr', `one of ${STDERR_MODES.join(', ')}`);
   }
   if (maxLineBytes !== undefined) positiveWholeNumber(maxLineBytes, 0, owner, 'maxLineBytes');
   return {

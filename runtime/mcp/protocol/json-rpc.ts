@@ -47,7 +47,7 @@ export const JSON_RPC_ERROR = {
   METHOD_NOT_FOUND: -32601,
   INVALID_PARAMS: -32602,
   INTERNAL_ERROR: -32603,
-  /** The stdio server already runs `maxConcurrentRequests` calls (seed 001 "Errors": SERVER_BUSY). */
+  /** The stdio server already runs `maxConcurrentRequests` calls (SERVER_BUSY). */
   SERVER_BUSY: -32000,
   /** A call ended by `notifications/cancelled` before its handler finished. */
   REQUEST_CANCELLED: -32800,

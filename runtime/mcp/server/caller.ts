@@ -1,4 +1,4 @@
-// Who a tool session belongs to (seed 001 "Authentication" 6): the signed-in user and tenant, or, for an
+// Who a tool session belongs to: the signed-in user and tenant, or, for an
 // anonymous caller, a keyed fingerprint of its Authorization header (the header itself is never kept). And
 // whose allowance it counts against (`sessions.maxPerCaller`): the user, or an anonymous caller's client
 // address, so one address opening sessions under ever new Authorization values still holds only its share.

@@ -1,4 +1,4 @@
-// The HTTP endpoint (seed 001 "Agent-tool endpoint"; MCP Streamable HTTP): POST carries a JSON-RPC message
+// The HTTP endpoint (MCP Streamable HTTP; docs/mcp.md, "The HTTP endpoint"): POST carries a JSON-RPC message
 // (or, in 2025-03-26, a batch) and is answered with JSON; DELETE ends a session; GET answers 405 (no
 // server-initiated stream) through the neutral 405. Checks run in this order: Origin and Host (403), media
 // type (415: only `application/json`), batch size (400 -32600), session (400 missing, 404
@@ -30,6 +30,7 @@ import { SessionTable, type McpSession, type McpSessionOptions } from './session
 import { forwardedHeaders } from './tool-request.js';
 import { headerValue } from './header-value.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
+import { invalidOption, invalidOptions } from '../../config/option-errors.js';
 
 export const DEFAULT_MCP_PATH = '/mcp';
 export const SESSION_HEADER = 'mcp-session-id';
@@ -74,20 +75,20 @@ function isInitialize(message: ClassifiedMessage): boolean {
 
 function checkedOptions(options: McpRoutesOptions): number {
   if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new TypeError('mcpRoutes: options must be an object.');
+    throw invalidOptions('mcpRoutes');
   rejectUnknownOptions(options, MCP_ROUTES_OPTIONS, 'mcpRoutes');
   const { path, rateLimit } = options;
   if (path !== undefined && (typeof path !== 'string' || !path.startsWith('/')))
-    throw new TypeError('mcpRoutes: path must start with "/"');
+    throw invalidOption('mcpRoutes', 'path', 'a path starting with "/"');
   for (const name of ['allowedOrigins', 'allowedHosts'] as const) {
     const list = options[name];
     if (list !== undefined && (!Array.isArray(list) || list.some((item) => typeof item !== 'string')))
-      throw new TypeError(`mcpRoutes: ${name} must be an array of strings`);
+      throw invalidOption('mcpRoutes', name, 'an array of strings');
   }
   // `sessions` is checked by SessionTable, which applies its defaults.
   if (rateLimit !== undefined) {
     if (typeof rateLimit !== 'object' || rateLimit === null)
-      throw new TypeError('mcpRoutes: rateLimit must be an object { limit, windowMs }');
+      throw invalidOption('mcpRoutes', 'rateLimit', 'an object { limit, windowMs }');
     rejectUnknownOptions(rateLimit, ['limit', 'windowMs'], 'mcpRoutes: rateLimit');
     positiveWholeNumber(rateLimit.limit, 0, 'mcpRoutes', 'rateLimit.limit');
     positiveWholeNumber(rateLimit.windowMs, 0, 'mcpRoutes', 'rateLimit.windowMs');
@@ -140,7 +141,7 @@ export function mcpRoutes(options: McpRoutesOptions = {}): Route[] {
   async function post({ request, reply }: HandlerInput): Promise<unknown> {
     checkOrigin(request.headers, request.ip, options);
     const service = requireMcpService(request.context.container);
-    // Seed 001: the transport's one media type. `+json` types the HTTP routes read as JSON are refused here.
+    // `application/json` is the transport's one media type. `+json` types the HTTP routes read as JSON are refused here.
     if (mediaTypeOf(headerValue(request.headers, 'content-type')) !== 'application/json')
       throw errors.UNSUPPORTED_MEDIA_TYPE();
     // An empty body is "no body" to the parsers: with a JSON content type that is a malformed message, not 415.

@@ -1,6 +1,8 @@
-// Tool sessions in this process's memory: a Map kept in recency order (the first entry is the least
-// recently used), idle expiry checked when a session is used and swept from the old end when one opens.
-// Each owner's sessions are also kept in recency order, so its least recently used is found without a scan.
+// Tool sessions in this process's memory: a bounded expiring map in recency order (the first entry is the
+// least recently used; using a session moves it to the end), idle expiry checked when a session is used and
+// swept when one opens. Each owner's sessions are indexed in the same recency order, so its least recently
+// used is found without a scan.
+import { ExpiringMap } from '../../stores/memory/expiring-map.js';
 import {
   maxPerCallerOf,
   ownerOf,
@@ -15,16 +17,21 @@ interface Entry {
 }
 
 export class MemoryMcpSessionStore implements McpSessionStore {
-  private readonly sessions = new Map<string, Entry>();
-  /** Ids by owner, each set in recency order like `sessions`; an owner with no live session has no entry. */
-  private readonly owners = new Map<string, Set<string>>();
+  private readonly sessions: ExpiringMap<Entry, 'owner'>;
   private readonly maxPerCaller: number;
 
-  constructor(
-    private readonly limits: McpSessionLimits,
-    private readonly now: () => number = Date.now,
-  ) {
+  constructor(limits: McpSessionLimits, now: () => number = Date.now) {
     this.maxPerCaller = maxPerCallerOf(limits, 'MemoryMcpSessionStore');
+    this.sessions = new ExpiringMap<Entry, 'owner'>({
+      owner: 'MemoryMcpSessionStore',
+      maxEntries: limits.maxSessions,
+      defaultMaxEntries: limits.maxSessions,
+      expiresAt: (entry) => entry.lastSeen + limits.ttlMs,
+      // Idle expiry renewed on every use, which also moves the session to the newest end.
+      expiryFollowsAge: true,
+      indexes: { owner: (entry) => entry.record.owner },
+      now,
+    });
   }
 
   /** Live and expired-but-not-yet-swept sessions. */
@@ -34,16 +41,15 @@ export class MemoryMcpSessionStore implements McpSessionStore {
 
   // Synchronous from start to end, so concurrent opens cannot interleave: the cap holds without a lock.
   open(record: McpSessionRecord): Promise<void> {
-    this.dropExpired();
-    this.remove(record.id);
+    const now = this.sessions.now();
+    this.sessions.sweep(now);
+    this.sessions.delete(record.id);
     const owner = ownerOf(record);
-    const owned = this.owners.get(owner);
-    while (owned !== undefined && owned.size >= this.maxPerCaller)
-      this.remove(owned.values().next().value as string);
-    while (this.sessions.size >= this.limits.maxSessions)
-      this.remove(this.sessions.keys().next().value as string);
-    this.sessions.set(record.id, { record: { ...record, owner }, lastSeen: this.now() });
-    this.ownedBy(owner).add(record.id);
+    const owned = this.sessions.keysBy('owner', owner);
+    for (let index = 0; owned.length - index >= this.maxPerCaller; index++)
+      this.sessions.delete(owned[index] as string);
+    // Beyond maxSessions the least recently used goes (the map evicts the oldest).
+    this.sessions.set(record.id, { record: { ...record, owner }, lastSeen: now }, now);
     return Promise.resolve();
   }
 
@@ -53,51 +59,17 @@ export class MemoryMcpSessionStore implements McpSessionStore {
 
   close(id: string, caller: string): Promise<boolean> {
     const entry = this.touch(id, caller);
-    if (entry !== undefined) this.remove(id);
+    if (entry !== undefined) this.sessions.delete(id);
     return Promise.resolve(entry !== undefined);
   }
 
   private touch(id: string, caller: string): Entry | undefined {
-    const entry = this.sessions.get(id);
-    if (entry === undefined) return undefined;
-    const now = this.now();
-    if (now - entry.lastSeen >= this.limits.ttlMs) {
-      this.remove(id);
-      return undefined;
-    }
-    if (entry.record.caller !== caller) return undefined;
+    const now = this.sessions.now();
+    const entry = this.sessions.get(id, now);
+    if (entry === undefined || entry.record.caller !== caller) return undefined;
     entry.lastSeen = now;
-    // Re-inserting moves it to the most recently used end, in both orders.
-    this.sessions.delete(id);
-    this.sessions.set(id, entry);
-    const owned = this.ownedBy(entry.record.owner);
-    owned.delete(id);
-    owned.add(id);
+    this.sessions.touch(id);
     return entry;
-  }
-
-  private ownedBy(owner: string): Set<string> {
-    let owned = this.owners.get(owner);
-    if (owned === undefined) this.owners.set(owner, (owned = new Set()));
-    return owned;
-  }
-
-  private remove(id: string): void {
-    const entry = this.sessions.get(id);
-    if (entry === undefined) return;
-    this.sessions.delete(id);
-    const owned = this.owners.get(entry.record.owner);
-    owned?.delete(id);
-    if (owned?.size === 0) this.owners.delete(entry.record.owner);
-  }
-
-  /** Expired sessions sit at the least recently used end, so this stops at the first live one. */
-  private dropExpired(): void {
-    const now = this.now();
-    for (const [id, entry] of this.sessions) {
-      if (now - entry.lastSeen < this.limits.ttlMs) return;
-      this.remove(id);
-    }
   }
 }
 

@@ -1,5 +1,5 @@
-// Who may talk to the endpoint from a browser (seed 001 "Authentication" 6, and DNS-rebinding protection of
-// the MCP transport spec). An Origin must be this server's own or listed; non-browser clients send none.
+// Who may talk to the endpoint from a browser (the DNS-rebinding protection the MCP transport spec asks
+// for). An Origin must be this server's own or listed; non-browser clients send none.
 // A page on a rebound name (evil.example → 127.0.0.1) sends an Origin matching its Host, so a caller on
 // this machine must also name the server by a loopback host, unless the host is listed.
 import { errors } from '../../../generated/modules/errors.js';

@@ -1,4 +1,4 @@
-// mcpPlugin (seed 001 "Agent-tool endpoint"): builds the app's tools at boot and the server that answers
+// mcpPlugin: builds the app's tools at boot and the server that answers
 // them, with its own pipeline over the same enrichers, guards and container as the HTTP routes (request
 // hooks such as CORS or the global rate limit belong to the endpoint request, not to each call). The HTTP
 // endpoint (mcpRoutes) and the stdio server find it in the app container, with the rate limiter a batch's
@@ -18,6 +18,8 @@ import { McpServer } from './server.js';
 import { checkRouteSelectors, selectToolRoutes, type McpRouteSelector } from './tool-selection.js';
 import { DEFAULT_FORWARDED_HEADERS } from './tool-request.js';
 import { buildToolSet, type McpToolsDocument } from './tool-set.js';
+import { mcpStdioServeMode } from './stdio-mode.js';
+import { invalidOption, invalidOptions } from '../../config/option-errors.js';
 
 export interface McpPluginOptions {
   /**
@@ -69,25 +71,25 @@ const SERVER_INFO_OPTIONS = ['name', 'version', 'title'];
 
 function checkedOptions(options: McpPluginOptions): void {
   if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new TypeError('mcpPlugin: options must be an object.');
+    throw invalidOptions('mcpPlugin');
   rejectUnknownOptions(options, PLUGIN_OPTIONS, 'mcpPlugin');
   const { routes, forwardHeaders, redactErrorDetails, reportError, serverInfo, instructions } = options;
   if (routes !== undefined) checkRouteSelectors(routes);
   if (instructions !== undefined && typeof instructions !== 'string')
-    throw new TypeError('mcpPlugin: instructions must be a string');
+    throw invalidOption('mcpPlugin', 'instructions', 'a string');
   if (
     forwardHeaders !== undefined &&
     (!Array.isArray(forwardHeaders) || forwardHeaders.some((name) => typeof name !== 'string' || name === ''))
   )
-    throw new TypeError('mcpPlugin: forwardHeaders must be an array of header names');
+    throw invalidOption('mcpPlugin', 'forwardHeaders', 'an array of header names');
   if (
     redactErrorDetails !== undefined &&
     redactErrorDetails !== false &&
     typeof redactErrorDetails !== 'function'
   )
-    throw new TypeError('mcpPlugin: redactErrorDetails must be false or a function');
+    throw invalidOption('mcpPlugin', 'redactErrorDetails', 'false or a function');
   if (reportError !== undefined && reportError !== false && typeof reportError !== 'function')
-    throw new TypeError('mcpPlugin: reportError must be false or a function');
+    throw invalidOption('mcpPlugin', 'reportError', 'false or a function');
   if (serverInfo !== undefined) {
     if (
       typeof serverInfo !== 'object' ||
@@ -95,7 +97,7 @@ function checkedOptions(options: McpPluginOptions): void {
       typeof serverInfo.name !== 'string' ||
       typeof serverInfo.version !== 'string'
     )
-      throw new TypeError('mcpPlugin: serverInfo must be { name: string, version: string }');
+      throw invalidOption('mcpPlugin', 'serverInfo', '{ name: string, version: string }');
     rejectUnknownOptions(serverInfo, SERVER_INFO_OPTIONS, 'mcpPlugin: serverInfo');
   }
 }
@@ -107,6 +109,11 @@ class McpPlugin implements Plugin {
     checkedOptions(options);
   }
 
+  /** Offers `svc mcp`'s way to run the app (tools over stdio), which serve() picks by SVC_SERVE_MODE. */
+  setup(app: App): void {
+    app.metadata.add('app:serve-modes', mcpStdioServeMode);
+  }
+
   boot(app: App): void {
     const { options } = this;
     const metadata = app.metadata;
@@ -115,6 +122,7 @@ class McpPlugin implements Plugin {
       guards: metadata.list('http:guards'),
       container: app.container,
       onError: false,
+      logger: app.logger,
     });
     const routes = metadata.list('http:routes');
     const tools = buildToolSet(
@@ -124,7 +132,7 @@ class McpPlugin implements Plugin {
       (route) => pipeline.compile(route),
       selectToolRoutes(routes, options.routes),
     );
-    const reporter = resolveReporter(options.reportError);
+    const reporter = resolveReporter(options.reportError, app.logger);
     const server = new McpServer({
       serverInfo: options.serverInfo ?? { name: app.name, version: app.version },
       tools,

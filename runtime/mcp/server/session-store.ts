@@ -1,4 +1,4 @@
-// Where tool sessions live (seed 001 "States and transitions", Tool session rows; DESIGN §6 "MCP sessions").
+// Where tool sessions live (docs/mcp.md, "The HTTP endpoint"; docs/stores.md).
 // In memory by default; a shared store (PostgreSQL or Redis, openStores().mcpSessions) lets several
 // processes serve one session, so a client behind a load balancer keeps its session on any of them.
 import { positiveWholeNumber } from '../../config/whole-number.js';

@@ -1,4 +1,4 @@
-// Tool sessions over HTTP (seed 001 "States and transitions", "Limits"): opened by a successful initialize,
+// Tool sessions over HTTP: opened by a successful initialize,
 // bound to the caller that opened it, kept while used (30 min idle by default), at most 1000 live with the
 // least recently used evicted first, ended by DELETE. One caller holds at most `maxPerCaller` (16) of them:
 // past that its own least recently used goes, so a flood of initializes from one user or address evicts
@@ -19,6 +19,7 @@ import {
 } from './session-store.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
+import { invalidOption } from '../../config/option-errors.js';
 
 export const DEFAULT_SESSION_TTL_MS = 30 * 60 * 1000;
 export const DEFAULT_MAX_SESSIONS = 1000;
@@ -66,10 +67,9 @@ export class SessionTable {
   private readonly running = new Map<string, Map<JsonRpcId, CallCancellation>>();
 
   constructor(options: McpSessionOptions = {}) {
-    const owner = 'mcpRoutes: sessions';
     if (typeof options !== 'object' || options === null || Array.isArray(options))
-      throw new TypeError(`${owner} must be false or an object { ${SESSION_OPTIONS.join(', ')} }.`);
-    rejectUnknownOptions(options, SESSION_OPTIONS, owner);
+      throw invalidOption('mcpRoutes', 'sessions', `false or an object { ${SESSION_OPTIONS.join(', ')} }`);
+    rejectUnknownOptions(options, SESSION_OPTIONS, 'mcpRoutes: sessions');
     this.ttlMs = positiveWholeNumber(options.ttlMs, DEFAULT_SESSION_TTL_MS, 'mcpRoutes', 'sessions.ttlMs');
     this.maxSessions = positiveWholeNumber(
       options.maxSessions,
@@ -85,9 +85,9 @@ export class SessionTable {
     );
     const { store, secret } = options;
     if (store !== undefined && typeof store !== 'function')
-      throw new TypeError('mcpRoutes: sessions.store must be a store factory (openStores().mcpSessions)');
+      throw invalidOption('mcpRoutes', 'sessions.store', 'a store factory (openStores().mcpSessions)');
     if (secret !== undefined && (typeof secret !== 'string' || secret === ''))
-      throw new TypeError('mcpRoutes: sessions.secret must be a non-empty string');
+      throw invalidOption('mcpRoutes', 'sessions.secret', 'a non-empty string');
     this.callers = new CallerKeys(secret);
     this.store = (store ?? memoryMcpSessions)({
       ttlMs: this.ttlMs,

@@ -1,4 +1,4 @@
-// The stdio transport (seed 001 "Standard-I/O transport"): newline-delimited JSON-RPC on stdin/stdout for an
+// The stdio transport: newline-delimited JSON-RPC on stdin/stdout for an
 // agent that launches the service as a child process. stdout carries only protocol messages: while serving
 // process.stdout, anything else the app writes there is sent to stderr. At most `maxConcurrentRequests` calls
 // run at once; one more is answered -32000 (SERVER_BUSY); notifications are never refused. A batch holds at
@@ -21,6 +21,7 @@ import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js'
 import type { McpConnection, MessageScope } from './server.js';
 import type { CallCancellation } from './cancellation.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
+import { invalidOptions } from '../../config/option-errors.js';
 
 export const DEFAULT_STDIO_MAX_CONCURRENT_REQUESTS = 16;
 /** The longest line read (4 MiB); a longer one is discarded and answered as a parse error. */
@@ -60,7 +61,7 @@ export interface McpStdioServer {
 /** Serves the app's tools over stdio. Boots the app; listing is not filtered (the launching agent is trusted). */
 export async function serveMcpStdio(app: App, options: McpStdioOptions = {}): Promise<McpStdioServer> {
   if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw new TypeError('serveMcpStdio: options must be an object.');
+    throw invalidOptions('serveMcpStdio');
   rejectUnknownOptions(options, STDIO_OPTIONS, 'serveMcpStdio');
   const maxBatchSize = positiveWholeNumber(
     options.maxBatchSize,

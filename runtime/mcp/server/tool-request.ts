@@ -1,4 +1,4 @@
-// The request a tool call runs as (seed 001 "Agent-tool endpoint"): the route's method and template, a
+// The request a tool call runs as: the route's method and template, a
 // concrete url built from the arguments, the caller's ip and only the forwarded headers. Arguments are split
 // into path parameters, query and body by the route's own parts, and path and query values are turned back
 // into text, so the route's coercion and validators see exactly what an HTTP request would give them.
@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Scope } from '../../app/container.js';
 import { createRequestContext } from '../../http/context.js';
 import type { HttpMethod, RequestContext, RequestHeaders, SvcRequest } from '../../http/types.js';
+import { fillPathTemplate } from '../../../shared/path-template.js';
 import type { ToolEntry } from './tool-set.js';
 import type { CallCancellation } from './cancellation.js';
 
@@ -99,13 +100,7 @@ export function toolRequest(
       bodyArgs++;
     }
   }
-  // Parameters are whole segments, as the router and templateParameterNames read them.
-  const path = route.url
-    .split('/')
-    .map((segment) =>
-      segment.startsWith(':') ? encodeURIComponent(params[segment.slice(1)] ?? '') : segment,
-    )
-    .join('/');
+  const path = fillPathTemplate(route.url, params);
   const queryString = search.toString();
   const url = queryString === '' ? path : `${path}?${queryString}`;
   // A required body is always sent (possibly empty), so a missing field is reported by name, not as "body

@@ -1,4 +1,4 @@
-// Turning what a route answered into a tool result (seed 001 "Tool-call results"): a JSON object becomes
+// Turning what a route answered into a tool result: a JSON object becomes
 // `structuredContent` (anything else is wrapped as `{ result }`), always with a text copy in `content`;
 // status 400 and above, or a throw, sets `isError`. A thrown error is answered as its HTTP envelope with the
 // details redacted; a body the handler sent itself is passed on as it is.

@@ -1,8 +1,9 @@
-// `mcpPlugin({ routes })` (seed 001): which of the app's `meta.mcp` routes become tools. Entries are route
+// `mcpPlugin({ routes })`: which of the app's `meta.mcp` routes become tools. Entries are route
 // objects or route ids; each must name a route registered with the app (so its boot checks ran) that opted
 // in with `meta.mcp`, else boot is refused: a selection naming nothing usable is a mistake, not a no-op.
 import { errors } from '../../../generated/modules/errors.js';
 import type { Route } from '../../http/types.js';
+import { invalidOption } from '../../config/option-errors.js';
 
 /** A route object, or the id of one, as `mcpPlugin({ routes })` takes them. */
 export type McpRouteSelector = Route | string;
@@ -21,7 +22,7 @@ export function checkRouteSelectors(value: unknown): void {
         !(typeof item === 'object' && item !== null && typeof (item as Route).url === 'string'),
     )
   )
-    throw new TypeError('mcpPlugin: routes must be an array of routes or route ids');
+    throw invalidOption('mcpPlugin', 'routes', 'an array of routes or route ids');
 }
 
 /** The registered routes `selectors` name; undefined selects them all. MCP_TOOLS_INVALID naming the misses. */

@@ -3,6 +3,7 @@
 // from the route's own schemas. Built once at boot; tools/list and tools/call read it.
 import { templateParameterNames } from '../../../shared/path-template.js';
 import { errors } from '../../../generated/modules/errors.js';
+import { ToolInputClashError, toolInputSchema, type ToolInputPart } from '../../../shared/mcp-tool-input.js';
 import { toolAnnotations } from '../../../shared/tool-annotations.js';
 import { deriveToolName } from '../../../shared/tool-name.js';
 import type { DetailsRedactor } from '../../http/envelope.js';
@@ -57,12 +58,6 @@ function propertiesOf(schema: unknown): Record<string, unknown> {
   return isJsonObject(schema) && isJsonObject(schema.properties) ? schema.properties : {};
 }
 
-function requiredOf(schema: unknown): string[] {
-  return isJsonObject(schema) && Array.isArray(schema.required)
-    ? schema.required.filter((name): name is string => typeof name === 'string')
-    : [];
-}
-
 function queryNamesOf(route: Route): Set<string> {
   const names = new Set(Object.keys(propertiesOf(route.query?.schema)));
   for (const name of Object.keys(route.query?.coerce ?? {})) names.add(name);
@@ -71,18 +66,19 @@ function queryNamesOf(route: Route): Set<string> {
 
 /** A handwritten route's tool: its params, query and body properties merged into one object schema. */
 function derivedTool(route: Route, name: string, description: string | undefined): Tool {
-  const properties: Record<string, unknown> = {};
-  const required: string[] = [];
-  const parts = [route.params?.schema, route.query?.schema];
-  if (route.body?.kind === 'json') parts.push(route.body.schema);
-  for (const schema of parts) Object.assign(properties, propertiesOf(schema));
-  for (const name of templateParameterNames(route.url)) properties[name] ??= { type: 'string' };
-  required.push(...requiredOf(route.params?.schema), ...requiredOf(route.query?.schema));
-  if (route.body?.kind === 'json' && route.body.required !== false)
-    required.push(...requiredOf(route.body.schema));
-  for (const name of templateParameterNames(route.url)) if (!required.includes(name)) required.push(name);
-  const inputSchema: ToolInputSchema = { type: 'object', properties };
-  if (required.length > 0) inputSchema.required = required;
+  // The rule the generator applies too (shared/mcp-tool-input.ts): a property in two parts throws.
+  const parts: ToolInputPart[] = [];
+  // A part without a schema (a validate function alone) accepts what it does not name.
+  if (route.params !== undefined)
+    parts.push({ name: 'params', schema: route.params.schema ?? {}, requiredCounts: true });
+  if (route.query !== undefined)
+    parts.push({ name: 'query', schema: route.query.schema ?? {}, requiredCounts: true });
+  if (route.body?.kind === 'json')
+    parts.push({ name: 'body', schema: route.body.schema, requiredCounts: route.body.required !== false });
+  const label = route.id ?? `${route.method} ${route.url}`;
+  const inputSchema: ToolInputSchema = {
+    ...toolInputSchema(label, parts, templateParameterNames(route.url)),
+  };
   return {
     name,
     ...(route.meta.summary === undefined ? {} : { title: route.meta.summary }),
@@ -169,7 +165,12 @@ export function buildToolSet(
     const meta = mcpMeta(route);
     if (meta === undefined || described.has(route) || route.edge === true) continue;
     if (selected !== undefined && !selected.has(route)) continue;
-    add(route, derivedTool(route, meta.name ?? deriveToolName(route.method, route.url), meta.description));
+    try {
+      add(route, derivedTool(route, meta.name ?? deriveToolName(route.method, route.url), meta.description));
+    } catch (error) {
+      if (!(error instanceof ToolInputClashError)) throw error;
+      problems.push(error.message);
+    }
   }
 
   const set = new Map<string, ToolEntry>();

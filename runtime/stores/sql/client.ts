@@ -1,9 +1,10 @@
-// The small query interface every SQL store is written against (DESIGN §6), served by node-postgres (a pool of
+// The small query interface every SQL store is written against, served by node-postgres (a pool of
 // connections to PostgreSQL) or by PGlite (PostgreSQL compiled to WebAssembly, embedded in the process). Both
 // speak the same SQL, so one implementation of each store serves both. The drivers load lazily: an app that uses
 // neither never imports them.
 import path from 'node:path';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
+import { invalidOption } from '../../config/option-errors.js';
 
 export interface SqlResult<Row> {
   rows: Row[];
@@ -58,7 +59,7 @@ const CLIENT_OPTIONS = optionKeys<SqlClientOptions>({
 export function pgliteLocation(url: string): string {
   const target = url.slice('pglite:'.length);
   if (target === '')
-    throw new TypeError('openSqlClient: a pglite URL names a directory or "memory", e.g. pglite:.svc/data');
+    throw invalidOption('openSqlClient()', 'url', 'pglite:<dir> or pglite:memory', 'e.g. pglite:.svc/data');
   return target === 'memory' ? 'memory' : path.resolve(process.cwd(), target);
 }
 
@@ -77,7 +78,10 @@ export async function openSqlClient(url: string, options: SqlClientOptions = {})
     const { openPgliteClient } = await import('./pglite-client.js');
     return openPgliteClient(pgliteLocation(url));
   }
-  throw new TypeError(
-    `openSqlClient: unsupported database URL scheme in "${url.split(':')[0] ?? ''}:"; expected postgres://, postgresql:// or pglite:`,
+  throw invalidOption(
+    'openSqlClient()',
+    'url',
+    'a postgres://, postgresql:// or pglite: URL',
+    `the scheme "${url.split(':')[0] ?? ''}:" is not supported`,
   );
 }

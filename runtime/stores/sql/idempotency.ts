@@ -1,4 +1,4 @@
-// IdempotencyStore on svc_idempotency (seed 001 "Idempotency record"): a key lives `ttlMs` from its last write
+// IdempotencyStore on svc_idempotency: a key lives `ttlMs` from its last write
 // (reservation or completion), as in the memory store. Time comes from the store's clock.
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from '../../idempotency/memory-store.js';
 import type { IdempotencyRecord, IdempotencyStore } from '../../idempotency/store.js';

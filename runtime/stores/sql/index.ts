@@ -1,4 +1,4 @@
-// SQL stores (DESIGN §6): PostgreSQL through node-postgres, or PGlite embedded, behind one SqlClient.
+// SQL stores: PostgreSQL through node-postgres, or PGlite embedded, behind one SqlClient.
 export {
   openSqlClient,
   pgliteLocation,

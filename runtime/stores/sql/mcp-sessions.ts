@@ -1,4 +1,4 @@
-// McpSessionStore on svc_mcp_sessions (seed 001 "Tool session rows"): the same rules as MemoryMcpSessionStore,
+// McpSessionStore on svc_mcp_sessions: the same rules as MemoryMcpSessionStore,
 // shared by every process on the database. A row is live while expires_at (last_seen + ttlMs) is ahead of the
 // store's clock; `use` and `close` are one statement each, `open` one short transaction that evicts past
 // both caps (the owner's, then the global one). Time comes from the store's clock, never the database's.

@@ -1,4 +1,4 @@
-// Applies the numbered migrations (DESIGN §6: `svc db:migrate`, and the reference service on start-up) and checks
+// Applies the numbered migrations (`svc db:migrate`, and the reference service on start-up) and checks
 // that a database matches this svckit before serving from it.
 import { errors } from '../../../generated/modules/errors.js';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';

@@ -1,4 +1,4 @@
-// OneTimeTokenStore on svc_one_time_tokens (seed 000 "States and transitions": verification or reset token).
+// OneTimeTokenStore on svc_one_time_tokens: verification and password-reset tokens (docs/auth.md).
 import type {
   OneTimeTokenPurpose,
   OneTimeTokenRecord,

@@ -1,4 +1,4 @@
-// RateLimitStore on svc_rate_limits (seed 001 "Limits"): fixed windows, one INSERT … ON CONFLICT DO UPDATE per
+// RateLimitStore on svc_rate_limits: fixed windows, one INSERT … ON CONFLICT DO UPDATE per
 // hit, so every instance counts into the same bucket and concurrent hits each count once. Time comes from the
 // store's clock, never the database's.
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';

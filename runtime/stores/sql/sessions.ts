@@ -1,4 +1,4 @@
-// SessionStore on svc_sessions, keyed by the SHA-256 of the session id (seed 000 "Stores").
+// SessionStore on svc_sessions, keyed by the SHA-256 of the session id.
 import type { SessionRecord, SessionStore } from '../../auth/stores/sessions.js';
 import type { SqlQueryable } from './client.js';
 

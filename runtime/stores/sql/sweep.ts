@@ -2,6 +2,9 @@
 // about space and index size. sweepExpired deletes them; SqlSweeper runs it on a timer.
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
+import { errorFields } from '../../log/error-fields.js';
+import { defaultLogger } from '../../log/json-logger.js';
+import type { Logger } from '../../log/logger.js';
 import type { SqlQueryable } from './client.js';
 
 /** Tables with an `expires_at` column (BIGINT epoch ms), after which a row is never read again. */
@@ -39,8 +42,13 @@ export interface SqlSweeperOptions {
   intervalMs?: number;
   /** Clock in epoch ms. Default Date.now. */
   now?: () => number;
-  /** Receives a failed sweep (the database is down, ...); the next one runs on schedule. Default: a line on stderr. */
+  /**
+   * Receives a failed sweep (the database is down, ...); the next one runs on schedule. Default: a warning
+   * through `logger`.
+   */
   onError?: (error: unknown) => void;
+  /** Where the default `onError` writes (the app's logger). Default: JSON lines on stderr. */
+  logger?: Logger;
 }
 
 /** The keys of SqlSweeperOptions; any other is refused. */
@@ -48,13 +56,12 @@ const SWEEPER_OPTIONS = optionKeys<SqlSweeperOptions>({
   intervalMs: true,
   now: true,
   onError: true,
+  logger: true,
 });
 
-function reportSweepError(error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(
-    `${JSON.stringify({ level: 'warn', msg: 'svc: sweeping expired rows failed', error: message })}\n`,
-  );
+/** The default onError: one warning naming the failure; the sweep runs again on schedule. */
+export function sweepErrorLogger(logger: Logger): (error: unknown) => void {
+  return (error) => logger.warn('sweeping expired rows failed', { error: errorFields(error) });
 }
 
 /**
@@ -81,7 +88,7 @@ export class SqlSweeper {
       'intervalMs',
     );
     this.now = options.now ?? Date.now;
-    this.onError = options.onError ?? reportSweepError;
+    this.onError = options.onError ?? sweepErrorLogger(options.logger ?? defaultLogger);
     this.timer = setInterval(() => void this.sweep(), this.intervalMs);
     this.timer.unref();
   }

@@ -1,4 +1,4 @@
-// ThrottleStore on svc_login_throttle (seed 000 "Limits"). `reserve` decides and counts in one
+// ThrottleStore on svc_login_throttle. `reserve` decides and counts in one
 // INSERT … ON CONFLICT DO UPDATE … WHERE: concurrent reservations for one key queue on its row lock and each
 // sees the row as the previous one left it, so no more than maxAttempts are ever granted per window, on any
 // number of processes. `refund` is one conditional UPDATE.

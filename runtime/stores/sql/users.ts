@@ -1,4 +1,4 @@
-// UserSource on svc_users (seed 000 "User records"). Emails are stored normalised; a unique index on
+// UserSource on svc_users. Emails are stored normalised; a unique index on
 // lower(email) makes "one account per address" atomic: of concurrent sign-ups, the losers hit the index.
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../../generated/modules/errors.js';

@@ -112,7 +112,7 @@ export type CreateNoteResponse =
   | Success<201, T.CreateNoteResponse201>
   | Failure<400, ValidationError>
   | Failure<400, ApiError<'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID' | 'IDEMPOTENCY_KEY_REQUIRED'>>
-  | Failure<401, ApiError<'AUTH_REQUIRED'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
   | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
@@ -128,7 +128,7 @@ export interface GetNoteInput extends RequestOptions {
 export type GetNoteResponse =
   | Success<200, T.GetNoteResponse200>
   | Failure<400, ValidationError>
-  | Failure<401, ApiError<'AUTH_REQUIRED'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
   | Failure<404, ApiError<'NOTE_NOT_FOUND'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
@@ -142,7 +142,7 @@ export type UpdateNoteResponse =
   | Success<200, T.UpdateNoteResponse200>
   | Failure<400, ValidationError>
   | Failure<400, ApiError<'BAD_REQUEST'>>
-  | Failure<401, ApiError<'AUTH_REQUIRED'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
   | Failure<404, ApiError<'NOTE_NOT_FOUND'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
@@ -171,7 +171,7 @@ export interface DeleteNoteInput extends RequestOptions {
 export type DeleteNoteResponse =
   | Success<204, undefined>
   | Failure<400, ValidationError>
-  | Failure<401, ApiError<'AUTH_REQUIRED'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
   | Failure<404, ApiError<'NOTE_NOT_FOUND'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
@@ -242,7 +242,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '201': 'json' },
     errors: {
       '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_KEY_REQUIRED'],
-      '401': ['AUTH_REQUIRED'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
       '409': ['IDEMPOTENCY_CONFLICT'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
@@ -257,7 +257,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '200': 'json' },
     errors: {
       '400': ['HTTP_VALIDATION'],
-      '401': ['AUTH_REQUIRED'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
       '404': ['NOTE_NOT_FOUND'],
       '500': ['INTERNAL_ERROR'],
     },
@@ -268,7 +268,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '200': 'json' },
     errors: {
       '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
-      '401': ['AUTH_REQUIRED'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
       '404': ['NOTE_NOT_FOUND'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
@@ -293,7 +293,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '204': 'empty' },
     errors: {
       '400': ['HTTP_VALIDATION'],
-      '401': ['AUTH_REQUIRED'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
       '404': ['NOTE_NOT_FOUND'],
       '500': ['INTERNAL_ERROR'],
     },

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { moduleSettingsOf } from '../../../spec/loader/module-settings.js';
 import type { ErrorIR, JsonSchemaObject, RouteIR, SpecIR } from '../../../shared/ir.js';
 
 const loc = { file: '/app/svc.config.yaml', line: 1, column: 1 };
@@ -29,6 +30,11 @@ function route(partial: Partial<RouteIR> & Pick<RouteIR, 'id' | 'method' | 'path
 }
 
 export function notesIr(overrides: Partial<SpecIR> = {}): SpecIR {
+  const config: SpecIR['config'] = {
+    modules: {
+      edge: { openapi: { tags: [{ name: 'notes', description: 'Reading and writing notes.' }] } },
+    },
+  };
   return {
     kind: 'app',
     file: loc.file,
@@ -239,12 +245,10 @@ export function notesIr(overrides: Partial<SpecIR> = {}): SpecIR {
     ],
     catalog: builtInCatalog(),
     metaKeys: [],
-    config: {
-      modules: {
-        edge: { openapi: { tags: [{ name: 'notes', description: 'Reading and writing notes.' }] } },
-      },
-    },
+    config,
     ...overrides,
+    // The module model as the loader derives it from `config.modules`, unless the test gives its own.
+    moduleSettings: overrides.moduleSettings ?? moduleSettingsOf((overrides.config ?? config).modules),
   };
 }
 

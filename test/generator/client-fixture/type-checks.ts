@@ -69,6 +69,8 @@ export async function results(client: ReturnType<typeof createClient>): Promise<
     switch (note.error.code) {
       case 'HTTP_VALIDATION':
       case 'AUTH_REQUIRED':
+      case 'AUTH_TOKEN_EXPIRED':
+      case 'AUTH_TOKEN_INVALID':
       case 'NOTE_NOT_FOUND':
       case 'INTERNAL_ERROR':
       case 'UNEXPECTED_RESPONSE':

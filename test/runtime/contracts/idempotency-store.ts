@@ -1,4 +1,4 @@
-// The IdempotencyStore contract (seed 001 "Idempotency record", "States and transitions") as a reusable
+// The IdempotencyStore contract as a reusable
 // suite: memory, SQL and Redis run it. `makeStore({ now, ttlMs })` gives a fresh, empty store keeping keys
 // `ttlMs` and reading time from `now`, so the suite moves time by hand.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The McpSessionStore contract (seed 001 "Tool session rows", runtime/mcp/server/session-store.ts) as a
+// The McpSessionStore contract (runtime/mcp/server/session-store.ts) as a
 // reusable suite: memory, SQL and Redis run it. `makeStore(limits, clock)` gives a fresh, empty store made for
 // `limits` and reading time from `clock.now`, so the suite moves time by hand.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The OneTimeTokenStore contract (seed 000 "States and transitions": verification or reset token) as a
+// The OneTimeTokenStore contract (verification and reset tokens) as a
 // reusable suite: every backend (memory now; SQL and Redis with the stores issue) runs it. `makeStore` gives a
 // fresh, empty store per test; every call passes its `now`, so no fake timers are needed.
 import { describe, expect, it } from 'vitest';

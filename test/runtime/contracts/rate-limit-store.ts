@@ -1,4 +1,4 @@
-// The RateLimitStore contract (seed 001 "Limits") as a reusable suite: memory, SQL and Redis run it.
+// The RateLimitStore contract as a reusable suite: memory, SQL and Redis run it.
 // `makeStore(now)` gives a fresh, empty store reading time from `now`, so the suite moves time by hand.
 import { describe, expect, it } from 'vitest';
 import type { RateLimitStore } from 'svckit';

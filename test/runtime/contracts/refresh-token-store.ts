@@ -1,4 +1,4 @@
-// The RefreshTokenStore contract (seed 000 "States and transitions": refresh token) as a reusable suite: every
+// The RefreshTokenStore contract as a reusable suite: every
 // backend (memory now; SQL and Redis with the stores issue) runs it. `makeStore` gives a fresh, empty store per
 // test; every call passes its `now`, so no fake timers are needed.
 import { describe, expect, it } from 'vitest';

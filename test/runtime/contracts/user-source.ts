@@ -1,4 +1,4 @@
-// The UserSource contract (seed 000 "User records") as a reusable suite: every backend (memory now; SQL with
+// The UserSource contract as a reusable suite: every backend (memory now; SQL with
 // the stores issue) runs it. `makeSource` gives a fresh, empty source per test; `seed`, when the backend can
 // hold rows svc would never write (emails differing only in case), gives a source holding exactly `users`.
 import { describe, expect, it } from 'vitest';

@@ -10,7 +10,7 @@ import {
 } from '../../../runtime/http/upload/index.js';
 
 describe('upload()', () => {
-  it('returns an upload body with the seed defaults filled in', () => {
+  it('returns an upload body with the documented defaults filled in', () => {
     expect(upload({ maxBytes: 1000, maxFiles: 2 })).toEqual({
       kind: 'upload',
       limits: {

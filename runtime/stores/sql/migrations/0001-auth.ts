@@ -1,4 +1,4 @@
-// Migration 1: the auth stores (seed 000 "Stores"). Times are BIGINT epoch milliseconds written from the caller's
+// Migration 1: the auth stores. Times are BIGINT epoch milliseconds written from the caller's
 // clock, never the database's. No foreign key to svc_users: an app may keep its users in a table of its own.
 export const sql = `
 CREATE TABLE svc_users (

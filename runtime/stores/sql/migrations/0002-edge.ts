@@ -1,4 +1,4 @@
-// Migration 2: the edge stores (seed 001 "Limits", "Idempotency record"). Times are BIGINT epoch milliseconds.
+// Migration 2: the edge stores. Times are BIGINT epoch milliseconds.
 export const sql = `
 -- One fixed window per key; expires_at is the window's end (the hit's resetAt).
 CREATE TABLE svc_rate_limits (

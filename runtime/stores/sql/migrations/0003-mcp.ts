@@ -1,4 +1,4 @@
-// Migration 3: MCP tool sessions (seed 001 "Tool session rows"; DESIGN §6 "MCP sessions"). Times are BIGINT
+// Migration 3: MCP tool sessions. Times are BIGINT
 // epoch milliseconds from svc's clock. A session is live while expires_at (last_seen + the idle TTL) is ahead.
 export const sql = `
 CREATE TABLE svc_mcp_sessions (

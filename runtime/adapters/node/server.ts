@@ -1,21 +1,25 @@
-// The node:http server an Express application listens on: svc's request timeout, client errors answered in
-// the envelope, and a close that ends keep-alive connections instead of waiting for their idle timeout.
+// The node:http server the Express and Hono adapters listen on (Fastify runs its own): svc's request timeout
+// with connection checks frequent enough to hold it, client errors answered in the envelope, and a close
+// that ends keep-alive connections instead of waiting for their idle timeout.
 import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import type { ClientError } from '../../http/client-error.js';
 import type { Duplex } from 'node:stream';
-import { listenOn, type ServerAddress } from '../node/listen.js';
+import { listenOn, type ServerAddress } from './listen.js';
 
-/** Fraction of the request timeout after which node checks for late requests (node's default is 30 s). */
+/** Checks per request timeout: node only notices a late request when it checks (every 30 s by default). */
 const CHECKS_PER_TIMEOUT = 10;
 const MAX_CHECK_INTERVAL_MS = 30_000;
 /** While closing, how often connections that became idle (a request finished) are closed. */
 const IDLE_SWEEP_MS = 25;
 
-export class ExpressServer {
+export class NodeServer {
   private readonly requestTimeout: number;
+  private readonly owner: string;
   private server: Server | undefined;
 
-  constructor(requestTimeout: number) {
+  /** `owner` names the adapter in errors; `requestTimeout` in ms, 0 turns it off. */
+  constructor(owner: string, requestTimeout: number) {
+    this.owner = owner;
     this.requestTimeout = requestTimeout;
   }
 
@@ -30,7 +34,7 @@ export class ExpressServer {
     options: { port: number; host: string },
     onClientError: (error: ClientError, socket: Duplex) => void,
   ): Promise<ServerAddress> {
-    if (this.server) throw new Error('The Express adapter is already listening.');
+    if (this.server) throw new Error(`The ${this.owner} adapter is already listening.`);
     const timeout = this.requestTimeout;
     const settings: ServerOptions = { requestTimeout: timeout };
     // Node only notices an expired request when it checks; check often enough that the timeout holds.

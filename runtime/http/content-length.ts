@@ -1,0 +1,30 @@
+// The request's declared body size, read one way everywhere: the JSON/form/text readers of every adapter,
+// raw bodies, uploads and multipart parts. Only plain decimal digits count; node has already refused a
+// request whose Content-Length is malformed or repeated with different values.
+import { errors } from '../../generated/modules/errors.js';
+
+const DECIMAL = /^\d{1,15}$/;
+
+/** A Content-Length value as a number; undefined when absent or anything but plain decimal digits. */
+export function parseContentLength(value: string | null | undefined): number | undefined {
+  if (value === null || value === undefined || !DECIMAL.test(value)) return undefined;
+  return Number(value);
+}
+
+/** The headers of a request, as node and the neutral request carry them. */
+interface BodyHeaders {
+  'content-length'?: string | undefined;
+  'transfer-encoding'?: string | undefined;
+}
+
+/** The request announced a body: a Content-Length above zero, or a transfer coding (chunked). */
+export function announcesBody(headers: BodyHeaders): boolean {
+  const length = headers['content-length'];
+  if (length !== undefined) return parseContentLength(length) !== 0;
+  return headers['transfer-encoding'] !== undefined;
+}
+
+/** Throws 413 PAYLOAD_TOO_LARGE when the declared length is over `limit`, before a byte is read. */
+export function refuseDeclaredOverLimit(length: number | undefined, limit: number): void {
+  if (length !== undefined && length > limit) throw errors.PAYLOAD_TOO_LARGE();
+}

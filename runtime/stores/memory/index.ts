@@ -1,0 +1,1 @@
+export { ExpiringMap, type ExpiringMapOptions } from './expiring-map.js';

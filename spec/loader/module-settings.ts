@@ -1,0 +1,82 @@
+// `modules:` normalised into the IR's module model (ModuleSettingsIR): which built-in modules are on and the
+// settings that decide what the build writes. The structure was checked against the published schema
+// before; here only the meaning is read. A `${VAR}` the build cannot resolve counts as the default, except
+// where it may switch something on (a global rate limit), which then counts as on: documenting a code the
+// service may answer is safe, leaving one out makes the typed client call it unexpected.
+import { DEFAULT_IDEMPOTENCY_HEADER } from '../../shared/idempotency-headers.js';
+import type { ConfigValue, EdgeModuleIR, HttpMethod, ModuleSettingsIR } from '../../shared/ir.js';
+
+/** The auth module's session cookie name unless `modules.auth.sessionCookie.name` says otherwise. */
+export const DEFAULT_SESSION_COOKIE = 'svc_session';
+/** Where the MCP endpoint lives unless `modules.mcp.path` says otherwise. */
+export const DEFAULT_MCP_PATH = '/mcp';
+/** Methods whose routes honour idempotency keys unless `modules.idempotency.methods` says otherwise. */
+const DEFAULT_IDEMPOTENCY_METHODS: HttpMethod[] = ['POST'];
+
+type ConfigMap = { [key: string]: ConfigValue | undefined };
+
+function isTemplate(value: ConfigValue | undefined): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && '$template' in value;
+}
+
+function mapOf(value: ConfigValue | undefined): ConfigMap | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || isTemplate(value))
+    return undefined;
+  return value as ConfigMap;
+}
+
+/** `true` or a mapping turns a module (or an edge plugin) on; anything else leaves it off. */
+function isOn(value: ConfigValue | undefined): boolean {
+  return value === true || mapOf(value) !== undefined;
+}
+
+function text(value: ConfigValue | undefined, fallback: string): string {
+  return typeof value === 'string' && value !== '' ? value : fallback;
+}
+
+/** The module model of `modules:` as the loader keeps it (config.modules, `${VAR}`s unresolved). */
+export function moduleSettingsOf(modules: ConfigValue | undefined): ModuleSettingsIR {
+  const section = mapOf(modules) ?? {};
+  const settings: ModuleSettingsIR = {};
+  if (isOn(section.auth)) {
+    const cookie = mapOf(mapOf(section.auth)?.sessionCookie);
+    settings.auth = { sessionCookie: text(cookie?.name, DEFAULT_SESSION_COOKIE) };
+  }
+  if (isOn(section.edge)) settings.edge = edgeSettings(section.edge);
+  if (isOn(section.idempotency)) {
+    const options = mapOf(section.idempotency);
+    const methods = options?.methods;
+    settings.idempotency = {
+      header: text(options?.header, DEFAULT_IDEMPOTENCY_HEADER),
+      methods: Array.isArray(methods)
+        ? methods.filter((method): method is HttpMethod => typeof method === 'string')
+        : DEFAULT_IDEMPOTENCY_METHODS,
+    };
+  }
+  if (isOn(section.mcp)) settings.mcp = { path: text(mapOf(section.mcp)?.path, DEFAULT_MCP_PATH) };
+  return settings;
+}
+
+/** `edge: true` turns on all five plugins with their defaults (no global rate limit); a mapping names them. */
+function edgeSettings(value: ConfigValue | undefined): EdgeModuleIR {
+  const edge = mapOf(value);
+  const plugin = (name: string) => edge === undefined || isOn(edge[name]);
+  const security = mapOf(edge?.security);
+  // A global bucket needs `limit` and `windowMs`; a `${VAR}` for the whole setting may give them.
+  const rateLimit = security?.rateLimit;
+  const globalRateLimit = isTemplate(rateLimit ?? null) || mapOf(rateLimit) !== undefined;
+  const openapi = edge === undefined ? {} : mapOf(edge.openapi);
+  const result: EdgeModuleIR = {
+    security: plugin('security'),
+    globalRateLimit,
+    health: plugin('health'),
+    metrics: plugin('metrics'),
+    tracing: plugin('tracing'),
+  };
+  if (plugin('openapi')) {
+    result.openapi = {};
+    if (openapi?.title !== undefined) result.openapi.title = openapi.title;
+    if (openapi?.tags !== undefined) result.openapi.tags = openapi.tags;
+  }
+  return result;
+}

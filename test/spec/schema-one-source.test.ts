@@ -1,0 +1,78 @@
+// The published JSON Schema is the one source of a spec's shape: the loader's walker checks every keyword
+// it uses (a keyword the walker skipped let `buckets: [-1, 0, 1]` load while editors refused it), and a
+// `default` written in an embedded schema must satisfy that schema.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CHECKED_KEYWORDS, DESCRIBING_KEYWORDS } from '../../spec/loader/structure.js';
+import { expectOnly, HEAD, load } from './helpers.js';
+
+const SCHEMA_FILES = ['svc.schema.json', 'catalog.schema.json'];
+/** Keywords whose value maps names to schemas, and keywords whose value is data, not a schema. */
+const SCHEMA_MAPS = new Set(['properties', '$defs', 'patternProperties', 'dependentSchemas']);
+const DATA = new Set(['enum', 'const', 'default', 'examples', 'required', 'type']);
+
+function keywordsOf(schema: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(schema)) for (const item of schema) keywordsOf(item, found);
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return found;
+  for (const [keyword, value] of Object.entries(schema)) {
+    found.add(keyword);
+    if (SCHEMA_MAPS.has(keyword))
+      for (const inner of Object.values(value as object)) keywordsOf(inner, found);
+    else if (!DATA.has(keyword)) keywordsOf(value, found);
+  }
+  return found;
+}
+
+describe('the published schema as the one source of structure', () => {
+  it.each(SCHEMA_FILES)('%s uses no keyword the loader does not check or read', (name) => {
+    const schema: unknown = JSON.parse(readFileSync(new URL(`../../spec/${name}`, import.meta.url), 'utf8'));
+    const known = new Set([...CHECKED_KEYWORDS, ...DESCRIBING_KEYWORDS]);
+    expect([...keywordsOf(schema)].filter((keyword) => !known.has(keyword))).toEqual([]);
+  });
+
+  it('refuses histogram buckets the published schema refuses (exclusiveMinimum)', async () => {
+    await expectOnly(`${HEAD}modules:\n  edge:\n    metrics: { buckets: [-1, 0.5, 1] }\nroutes: {}\n`, {
+      line: 6,
+      column: 26,
+      message: 'modules.edge.metrics.buckets.0: expected a number greater than 0 but got -1',
+      hint: 'write a number greater than 0',
+    });
+    const loaded = await load(`${HEAD}modules:\n  edge:\n    metrics: { buckets: [0.1, 1] }\nroutes: {}\n`);
+    expect(loaded.moduleSettings.edge?.metrics).toBe(true);
+  });
+});
+
+describe('defaults', () => {
+  const routeWith = (property: string) =>
+    `${HEAD}routes:\n  create:\n    method: POST\n    path: /tasks\n    body:\n      type: object\n      properties:\n${property}\n    response: { 201: null }\n`;
+
+  it('refuses a default outside its own enum, at the default', async () => {
+    await expectOnly(routeWith('        state: { type: string, enum: [open, closed], default: done }'), {
+      line: 11,
+      column: 63,
+      message:
+        /routes\.create\.body\.properties\.state\.default: the default does not satisfy its own schema: expected one of "open", "closed"/,
+      hint: 'change the default to a value the schema accepts, or remove it',
+    });
+  });
+
+  it('refuses a query default of the wrong type and a resource default out of range', async () => {
+    await expectOnly(
+      `${HEAD}routes:\n  list:\n    method: GET\n    path: /tasks\n    query:\n      limit: { type: integer, minimum: 1, default: "20" }\n    response: { 200: null }\n`,
+      {
+        line: 9,
+        column: 52,
+        message: /query\.limit\.default: the default does not satisfy its own schema: expected an integer/,
+      },
+    );
+    await expectOnly(
+      `${HEAD}resources:\n  Task:\n    type: object\n    properties:\n      size: { type: integer, maximum: 10, default: 11 }\nroutes: {}\n`,
+      { line: 8, column: 52, message: /resources\.Task\.properties\.size\.default: the default does not/ },
+    );
+  });
+
+  it('keeps a default that fits', async () => {
+    const ir = await load(routeWith('        state: { type: string, enum: [open, closed], default: open }'));
+    expect(ir.routes[0]?.id).toBe('create');
+  });
+});
