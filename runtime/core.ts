@@ -77,5 +77,6 @@ export { coercionPlan } from '../shared/validation/coercion-plan.js';
 export * from './app/serve.js';
 export * from './app/serve-mode.js';
 export * from './config/index.js';
+export { isProductionEnv } from './config/node-env.js';
 export * from './log/index.js';
 export { adapterPlugin } from './adapters/by-name.js';

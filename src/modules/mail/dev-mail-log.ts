@@ -1,7 +1,7 @@
 // The reference service sends no mail. In development it writes each verification or reset mail it would
 // send to its log as one JSON line holding the link, so a person can follow the flow without a mail server.
 // In production the events have no listener here: an application wires its mailer to the same events.
-import { isProductionEnv, type App } from 'svckit';
+import { isProductionEnv, type App } from 'svckit/core';
 
 interface MailLine {
   level: 'info';

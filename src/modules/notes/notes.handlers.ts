@@ -2,7 +2,8 @@
 // route has `meta.auth: true`, so the auth guard put a user on the context before a handler runs.
 import { errors } from '../../../generated/errors.js';
 import type { Handlers } from '../../../generated/routes.js';
-import { svcErrors, type PublicUser, type RequestContext } from 'svckit';
+import type { PublicUser } from 'svckit/auth';
+import { svcErrors, type RequestContext } from 'svckit/core';
 import { decodeCursor, encodeCursor } from './notes.cursor.js';
 import type { NoteStore } from './notes.store.js';
 

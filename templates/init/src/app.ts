@@ -1,6 +1,6 @@
 // The application: the spec's routes bound to their handlers, served by the adapter svc.config.yaml names
 // (`server.adapter`: fastify, express or hono).
-import { adapterPlugin, createApp, type App } from 'svckit';
+import { adapterPlugin, createApp, type App } from 'svckit/core';
 import type { SvcConfig } from '../generated/config.js';
 import { routes } from '../generated/routes.js';
 import { createTaskHandlers } from './modules/tasks/tasks.handlers.js';

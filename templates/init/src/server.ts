@@ -1,5 +1,5 @@
 // Entry of `svc start`: read the configuration from the environment, build the app, listen.
-import { serve } from 'svckit';
+import { serve } from 'svckit/core';
 import { loadConfig } from '../generated/config.js';
 import { buildApp } from './app.js';
 
