@@ -74,7 +74,14 @@ export function developmentNotice(nodeEnv: string): string {
 /** Boots the app, then runs the serve mode a plugin published under `modeName` instead of listening. */
 async function serveInMode(app: App, modeName: string, options: ServeOptions): Promise<Served> {
   await app.boot();
-  const mode = findServeMode(app, modeName);
+  let mode;
+  try {
+    mode = findServeMode(app, modeName);
+  } catch (error) {
+    // Boot opened what the plugins hold (stores, timers): a process that will not serve must not keep them.
+    await app.close();
+    throw error;
+  }
   const stream = mode.usesStdout ? process.stderr : process.stdout;
   const log = options.log ?? ((line: string) => stream.write(`${line}\n`));
   const served = await mode.start(app, log);

@@ -16,4 +16,6 @@ export {
   isUndeclaredErrorCode,
   undeclaredErrorWarning,
   UNDECLARED_ERROR_MESSAGE,
+  UNDECLARED_ERRORS_CAPPED_MESSAGE,
+  MAX_WARNED_PAIRS,
 } from './undeclared-error-codes.js';

@@ -87,9 +87,14 @@ describe('serve() in a serve mode', () => {
 
   it('refuses to start when no registered plugin provides the named mode', async () => {
     process.env[SERVE_MODE_ENV] = 'mcp-stdio';
-    await expect(serve(appWithMode(undefined), { handleSignals: false, log: () => {} })).rejects.toThrow(
+    const app = appWithMode(undefined);
+    let closed = 0;
+    app.hooks.on('app:closing', () => void closed++);
+    await expect(serve(app, { handleSignals: false, log: () => {} })).rejects.toThrow(
       /serve as "mcp-stdio" \(SVC_SERVE_MODE\), but no registered plugin provides that mode/,
     );
+    // What boot opened is closed again: the refused process holds nothing open.
+    expect(closed).toBe(1);
   });
 
   it('listens as usual when SVC_SERVE_MODE is empty', async () => {
