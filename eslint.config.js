@@ -13,6 +13,9 @@ const RUNTIME_FEATURES = [
   'runtime/adapters',
 ];
 
+/** What the kernel may not import: the features, and the root entry that re-exports them all. */
+const KERNEL_FORBIDS = [...RUNTIME_FEATURES, 'runtime/index.ts'];
+
 /**
  * Who may import whom (docs/design.md, "Layers"): shared ← spec ← generator ← cli, and shared ←
  * runtime, whose kernel (app, http, config) sits below its features. `generated/modules` is svckit's own
@@ -43,25 +46,30 @@ const LAYER_ZONES = [
   },
   {
     layer: 'runtime/app',
-    forbid: RUNTIME_FEATURES,
+    forbid: KERNEL_FORBIDS,
     reason: 'the app kernel knows no feature; features plug in through plugins, buckets and the container',
   },
   {
     layer: 'runtime/http',
-    forbid: RUNTIME_FEATURES,
+    forbid: KERNEL_FORBIDS,
     reason: 'the HTTP pipeline knows no feature; features plug in through plugins, buckets and the container',
   },
   {
     layer: 'runtime/core.ts',
-    forbid: RUNTIME_FEATURES,
+    forbid: KERNEL_FORBIDS,
     // adapterPlugin loads only the adapter it is asked for, when asked.
     allow: ['runtime/adapters/by-name.ts'],
     reason: 'the svckit/core entry is the kernel alone, so an app that imports it loads no feature',
   },
   {
     layer: 'runtime/config',
-    forbid: RUNTIME_FEATURES,
+    forbid: KERNEL_FORBIDS,
     reason: 'option checks and config reading are a low layer every feature uses',
+  },
+  {
+    layer: 'runtime/log',
+    forbid: KERNEL_FORBIDS,
+    reason: 'the logger seam is a low layer the kernel and every feature write through',
   },
 ];
 

@@ -1,7 +1,7 @@
 // The `layers/imports` lint rule: each folder of svckit imports the layers below it and never the other way
 // (docs/design.md, "Layers"). Specifiers are resolved to the file they name, so relative paths, the package's
-// own subpaths (`svckit/spec`, through package.json "exports") and dynamic `import()` are all checked, type
-// imports included. The zones themselves are listed in eslint.config.js.
+// own subpaths (`svckit/spec`, through package.json "exports"), dynamic `import()` (a template by the folder
+// its fixed text names) and `require()` are all checked, type imports included. The zones themselves are listed in eslint.config.js.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,16 +106,44 @@ const importsRule = {
       }
     }
 
+    /**
+     * A literal specifier, or a template: one without `${}` is a literal; one with them names at least the
+     * folder its text before the first `${}` ends in (`../mcp/${name}.js` loads something in `../mcp/`).
+     */
+    function checkComputed(source) {
+      if (source.type === 'Literal') return check(source, source.value);
+      if (source.type !== 'TemplateLiteral') return;
+      const head = source.quasis[0]?.value.cooked;
+      if (source.expressions.length === 0) return check(source, head);
+      const folder = typeof head === 'string' ? head.slice(0, head.lastIndexOf('/') + 1) : '';
+      if (folder.startsWith('.')) check(source, folder);
+    }
+
+    /** Names that call a CommonJS `require` in this file. */
+    const requireNames = new Set(['require']);
+    const isCreateRequire = (node) =>
+      node?.type === 'CallExpression' &&
+      node.callee.type === 'Identifier' &&
+      node.callee.name === 'createRequire';
+
     const staticSource = (node) => check(node.source, node.source?.value);
     return {
       ImportDeclaration: staticSource,
       ExportNamedDeclaration: staticSource,
       ExportAllDeclaration: staticSource,
       ImportExpression(node) {
-        const source = node.source;
-        if (source.type === 'Literal') check(source, source.value);
-        else if (source.type === 'TemplateLiteral' && source.expressions.length === 0)
-          check(source, source.quasis[0]?.value.cooked);
+        checkComputed(node.source);
+      },
+      // `const load = createRequire(…)`: `load('…')` then loads a module as surely as an import does.
+      VariableDeclarator(node) {
+        if (node.id.type === 'Identifier' && isCreateRequire(node.init)) requireNames.add(node.id.name);
+      },
+      // `require('…')`, `load('…')` as above, or `createRequire(…)('…')`.
+      CallExpression(node) {
+        const callee = node.callee;
+        const requires =
+          (callee.type === 'Identifier' && requireNames.has(callee.name)) || isCreateRequire(callee);
+        if (requires && node.arguments[0]) checkComputed(node.arguments[0]);
       },
       TSImportType(node) {
         check(node, node.source?.value ?? node.argument?.literal?.value);

@@ -24,7 +24,7 @@ export interface ToolInputSchemaObject {
   type: 'object';
   properties: Record<string, unknown>;
   required?: string[];
-  /** Set when every part refuses unknown properties: then so does the tool. */
+  /** Set when every part refuses unknown properties (or there is no part): then so does the tool. */
   additionalProperties?: false;
 }
 
@@ -100,8 +100,8 @@ export function toolInputSchema(
   }
   const schema: ToolInputSchemaObject = { type: 'object', properties };
   if (required.length > 0) schema.required = [...new Set(required)];
-  if (complete.length > 0 && complete.every((part) => isClosed(part.schema)))
-    schema.additionalProperties = false;
+  // A route that takes no input at all is closed too: a tool without parameters accepts none.
+  if (complete.every((part) => isClosed(part.schema))) schema.additionalProperties = false;
   return schema;
 }
 

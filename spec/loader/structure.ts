@@ -20,7 +20,8 @@ export interface Finding {
 
 /**
  * The keywords this walker checks values against. The published schemas may use no other validating
- * keyword (test/spec/schema-keywords.test.ts walks them): the schema stays the one source of the shape.
+ * keyword, and the walker applies each one (test/spec/schema-one-source.test.ts): the schema stays the
+ * one source of the shape.
  */
 export const CHECKED_KEYWORDS: readonly string[] = [
   '$ref',

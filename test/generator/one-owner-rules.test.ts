@@ -99,6 +99,17 @@ describe('MCP tool input schema: mcp-tools.json and the runtime agree', () => {
     expect(generatedInput(parts)).not.toHaveProperty('additionalProperties');
   });
 
+  it('closes the input of a route that takes none, as mcp-tools.json always did', () => {
+    const ir = spec({
+      routes: [routeIr({ id: 'count', method: 'GET', path: '/count', meta: { mcp: true } })],
+    });
+    const generated = emitMcpTools(ir, { header: '' }).tools[0]?.inputSchema;
+    const handwritten = route({ method: 'GET', url: '/count', meta: { mcp: true }, handler });
+    const derived = [...buildToolSet([handwritten], undefined, false, compile).values()][0]?.tool.inputSchema;
+    expect(derived).toEqual(generated);
+    expect(generated).toEqual({ type: 'object', properties: {}, additionalProperties: false });
+  });
+
   it('refuses a property in both params and body: at build, and at boot for a handwritten route', () => {
     const parts = {
       params: idParams,

@@ -51,6 +51,29 @@ describe('layers import one way', () => {
     ],
     ['generator/probe.ts', "import { createApp } from 'svckit';\nvoid createApp;", 'runtime'],
     ['shared/probe.ts', "import * as spec from '../spec/index.js';\nvoid spec;", 'spec'],
+    // The root entry re-exports every feature, however it is named.
+    [
+      'runtime/http/probe.ts',
+      "import { mcpPlugin } from '../index.js';\nvoid mcpPlugin;",
+      'runtime/index.ts',
+    ],
+    ['runtime/app/probe.ts', "import { mcpPlugin } from 'svckit';\nvoid mcpPlugin;", 'runtime/index.ts'],
+    [
+      'runtime/app/probe.ts',
+      'export function load(name: string) { return import(`../mcp/${name}.js`); }',
+      'runtime/mcp',
+    ],
+    [
+      'runtime/config/probe.ts',
+      "import { createRequire } from 'node:module';\nexport const edge: unknown = createRequire(import.meta.url)('../edge/index.js');",
+      'runtime/edge',
+    ],
+    [
+      'runtime/app/probe.ts',
+      "import { createRequire } from 'node:module';\nconst load = createRequire(import.meta.url);\nexport const mcp: unknown = load('../mcp/index.js');",
+      'runtime/mcp',
+    ],
+    ['runtime/log/probe.ts', "export { mcpPlugin } from '../mcp/index.js';", 'runtime/mcp'],
   ])('%s: refuses %j (imports %s)', async (path, code, forbidden) => {
     const errors = await layerErrors(path, code);
     expect(errors).toHaveLength(1);
@@ -68,6 +91,8 @@ describe('layers import one way', () => {
     ['generator/probe.ts', "import * as spec from '../spec/index.js';\nvoid spec;"],
     ['spec/probe.ts', "import { parseDuration } from '../shared/duration.js';\nvoid parseDuration;"],
     ['cli/probe.ts', "import * as generator from '../generator/index.js';\nvoid generator;"],
+    ['runtime/app/probe.ts', 'export function load(name: string) { return import(`./${name}.js`); }'],
+    ['runtime/log/probe.ts', "import { errors } from '../../generated/modules/errors.js';\nvoid errors;"],
   ])('%s: allows %j', async (path, code) => {
     expect(await layerErrors(path, code)).toEqual([]);
   });

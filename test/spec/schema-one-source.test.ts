@@ -3,7 +3,14 @@
 // `default` written in an embedded schema must satisfy that schema.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CHECKED_KEYWORDS, DESCRIBING_KEYWORDS } from '../../spec/loader/structure.js';
+import { Problems } from '../../spec/loader/problems.js';
+import {
+  CHECKED_KEYWORDS,
+  DESCRIBING_KEYWORDS,
+  StructureChecker,
+  type SchemaObject,
+} from '../../spec/loader/structure.js';
+import { parseYaml } from '../../spec/loader/yaml-tree.js';
 import { expectOnly, HEAD, load } from './helpers.js';
 
 const SCHEMA_FILES = ['svc.schema.json', 'catalog.schema.json'];
@@ -75,4 +82,53 @@ describe('defaults', () => {
     const ir = await load(routeWith('        state: { type: string, enum: [open, closed], default: open }'));
     expect(ir.routes[0]?.id).toBe('create');
   });
+});
+
+describe('the walker applies every keyword it claims to check', () => {
+  // One value per keyword that breaks that keyword alone: removing the keyword from the schema lets it pass.
+  // A keyword added to CHECKED_KEYWORDS needs a probe here, so the list cannot claim a check the walker lacks.
+  const PROBES: Record<string, { schema: SchemaObject; value: string }> = {
+    $ref: { schema: { $ref: '#/$defs/integer' }, value: 'text' },
+    anyOf: { schema: { anyOf: [{ type: 'integer' }, { type: 'boolean' }] }, value: 'text' },
+    const: { schema: { const: 1 }, value: '2' },
+    enum: { schema: { enum: ['a', 'b'] }, value: 'c' },
+    type: { schema: { type: 'integer' }, value: 'text' },
+    minLength: { schema: { type: 'string', minLength: 2 }, value: 'a' },
+    maxLength: { schema: { type: 'string', maxLength: 1 }, value: 'ab' },
+    pattern: { schema: { type: 'string', pattern: '^a' }, value: 'b' },
+    minimum: { schema: { type: 'number', minimum: 1 }, value: '0' },
+    maximum: { schema: { type: 'number', maximum: 1 }, value: '2' },
+    exclusiveMinimum: { schema: { type: 'number', exclusiveMinimum: 0 }, value: '0' },
+    exclusiveMaximum: { schema: { type: 'number', exclusiveMaximum: 1 }, value: '1' },
+    minItems: { schema: { type: 'array', minItems: 1 }, value: '[]' },
+    uniqueItems: { schema: { type: 'array', uniqueItems: true }, value: '[1, 1]' },
+    items: { schema: { type: 'array', items: { type: 'integer' } }, value: '[text]' },
+    properties: { schema: { type: 'object', properties: { a: { type: 'integer' } } }, value: '{ a: text }' },
+    required: { schema: { type: 'object', required: ['a'] }, value: '{ b: 1 }' },
+    propertyNames: { schema: { type: 'object', propertyNames: { pattern: '^a' } }, value: '{ b: 1 }' },
+    additionalProperties: { schema: { type: 'object', additionalProperties: false }, value: '{ b: 1 }' },
+  };
+  const DOC = 'probe.json';
+
+  function findings(schema: SchemaObject, value: string): number {
+    const problems = new Problems();
+    const node = parseYaml('probe.yaml', `value: ${value}\n`, {}, problems);
+    if (node?.kind !== 'map') throw new Error(`probe value did not parse: ${value}`);
+    const docs = new Map([[DOC, { $defs: { integer: { type: 'integer' } } }]]);
+    const checker = new StructureChecker(docs, new Set());
+    return checker.checkWith(node.byKey.get('value')!.value, schema, DOC, ['value']).length;
+  }
+
+  it('has a probe for each checked keyword', () => {
+    expect(Object.keys(PROBES).sort()).toEqual([...CHECKED_KEYWORDS].sort());
+  });
+
+  it.each(Object.entries(PROBES))(
+    '%s: refuses the probe, which passes without the keyword',
+    (keyword, probe) => {
+      expect(findings(probe.schema, probe.value)).toBeGreaterThan(0);
+      const { [keyword]: _removed, ...without } = probe.schema;
+      expect(findings(without, probe.value)).toBe(0);
+    },
+  );
 });
