@@ -2,9 +2,10 @@
 // request hooks and the pipeline set them, then one raw HTTP/1.1 response is written on the socket. The
 // connection is always closed afterwards: node's parser is in an error state, so nothing else can follow.
 import { STATUS_CODES, validateHeaderName, validateHeaderValue } from 'node:http';
+import { ReplyStatus } from './reply-status.js';
 import type { Duplex, Readable } from 'node:stream';
 import { lowerHeaderName } from './header-name.js';
-import { checkedStatus, hasNoBody } from './status.js';
+import { hasNoBody } from './status.js';
 import type { ReplySink } from './types.js';
 
 type HeaderValue = string | number | string[];
@@ -12,34 +13,18 @@ type HeaderValue = string | number | string[];
 /** Framing is the writer's own: these are never taken from the headers that were set. */
 const FRAMING = new Set(['content-length', 'transfer-encoding', 'connection']);
 
-export class SocketReply implements ReplySink {
+export class SocketReply extends ReplyStatus implements ReplySink {
   private readonly socket: Duplex;
   private readonly headers = new Map<string, HeaderValue>();
-  private code: number;
-  private chosen = false;
   private written = false;
 
   constructor(socket: Duplex, initialStatus: number) {
+    super(initialStatus);
     this.socket = socket;
-    this.code = initialStatus;
-  }
-
-  get statusCode(): number {
-    return this.code;
-  }
-
-  get statusChosen(): boolean {
-    return this.chosen;
   }
 
   get sent(): boolean {
     return this.written;
-  }
-
-  status(code: number): this {
-    this.code = checkedStatus(code);
-    this.chosen = true;
-    return this;
   }
 
   header(name: string, value: string | number | readonly string[]): this {

@@ -4,6 +4,7 @@
 // written with one writeHead + end: res.send()/res.json() would compute an ETag and re-parse the content
 // type, while svc has already serialised the body and sends an ETag only on `meta.etag` routes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ReplyStatus } from '../../http/reply-status.js';
 import type { Readable } from 'node:stream';
 import type { BodyKind } from '../../http/body.js';
 import { parseFormEncoded, queryStringOf } from '../../http/query.js';
@@ -12,7 +13,6 @@ import type { HttpMethod, ReplySink, RequestContext, RequestHeaders, SvcRequest 
 import { capturedBodyOf } from './body.js';
 import { WILDCARD_PARAM } from './paths.js';
 import { writeNodeStream } from '../node/stream.js';
-import { checkedStatus } from '../../http/status.js';
 import { dropHeadersAfterRefusal, frameReply, frameStream, isHeaderError } from '../../http/reply-framing.js';
 
 /** What svc reads from an Express request: node's request plus Express's `ip` and matched `params`. */
@@ -92,36 +92,20 @@ export class ExpressSvcRequest implements SvcRequest {
   }
 }
 
-export class ExpressSvcReply implements ReplySink {
+export class ExpressSvcReply extends ReplyStatus implements ReplySink {
   /** The node response (Express's), for code that needs what the neutral reply does not offer. */
   readonly raw: ServerResponse;
   private readonly method: string;
-  private code: number;
-  private chosen = false;
 
   constructor(raw: ServerResponse, method: string, initialStatus: number) {
+    super(initialStatus);
     this.raw = raw;
     this.method = method;
-    this.code = initialStatus;
-  }
-
-  get statusCode(): number {
-    return this.code;
-  }
-
-  get statusChosen(): boolean {
-    return this.chosen;
   }
 
   /** True as soon as the head went out, so nothing tries to answer twice. */
   get sent(): boolean {
     return this.raw.headersSent;
-  }
-
-  status(code: number): this {
-    this.code = checkedStatus(code);
-    this.chosen = true;
-    return this;
   }
 
   header(name: string, value: string | number | readonly string[]): this {

@@ -4,6 +4,7 @@
 // serialised the body and chosen its type, and Fastify's send path (content-type parsing, onSend hooks,
 // serialisers) would redo that work. bench/RESULTS.md shows the difference.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ReplyStatus } from '../../http/reply-status.js';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { bodyKindOf, type BodyKind } from '../../http/body.js';
@@ -11,7 +12,6 @@ import { lowerHeaderName } from '../../http/header-name.js';
 import { writeNodeStream } from '../node/stream.js';
 import { originForm, pathOf } from '../../http/url.js';
 import type { HttpMethod, ReplySink, RequestContext, RequestHeaders, SvcRequest } from '../../http/types.js';
-import { checkedStatus } from '../../http/status.js';
 import { dropHeadersAfterRefusal, frameReply, isHeaderError } from '../../http/reply-framing.js';
 
 const NO_PARAMS: Record<string, string> = Object.freeze(Object.create(null) as Record<string, string>);
@@ -133,36 +133,20 @@ function isRecord(value: unknown): value is object {
   return value !== null && typeof value === 'object';
 }
 
-export class FastifySvcReply implements ReplySink {
+export class FastifySvcReply extends ReplyStatus implements ReplySink {
   /** The Fastify reply, for code that needs what the neutral reply does not offer. */
   readonly raw: FastifyReply;
-  private code: number;
-  private chosen = false;
   /** Fastify's header record of this reply, found on the first header(): Fastify never replaces it. */
   private record: OutgoingHttpHeaders | undefined = undefined;
 
   constructor(raw: FastifyReply, initialStatus: number) {
+    super(initialStatus);
     this.raw = raw;
-    this.code = initialStatus;
-  }
-
-  get statusCode(): number {
-    return this.code;
-  }
-
-  get statusChosen(): boolean {
-    return this.chosen;
   }
 
   get sent(): boolean {
     // Fastify counts a reply as sent once ended; a streamed body is under way as soon as its head is out.
     return this.raw.sent || this.raw.raw.headersSent;
-  }
-
-  status(code: number): this {
-    this.code = checkedStatus(code);
-    this.chosen = true;
-    return this;
   }
 
   header(name: string, value: string | number | readonly string[]): this {

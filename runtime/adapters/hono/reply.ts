@@ -3,6 +3,7 @@
 // @hono/node-server a synchronous Response with a string body takes the server's fast path) or through a
 // promise that the first finish()/stream() resolves, since `compiled.handle` may settle before or after.
 import type { Context } from 'hono';
+import { ReplyStatus } from '../../http/reply-status.js';
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { catalog } from '../../../generated/modules/errors.js';
@@ -11,7 +12,6 @@ import { JSON_CONTENT_TYPE } from '../../http/reply-mapping.js';
 import { REQUEST_ID_HEADER } from '../../http/request-id.js';
 import type { ReplySink } from '../../http/types.js';
 import { pipeToWebStream } from './stream.js';
-import { checkedStatus } from '../../http/status.js';
 import { checkHeader, frameReply, frameStream } from '../../http/reply-framing.js';
 
 type HeaderValue = string | number | string[];
@@ -43,13 +43,11 @@ function lastResort(requestId: HeaderValue | undefined): Response {
   return new Response(JSON.stringify(body), { status: 500, headers });
 }
 
-export class HonoSvcReply implements ReplySink {
+export class HonoSvcReply extends ReplyStatus implements ReplySink {
   /** The Hono context, for code that needs what the neutral reply does not offer; undefined outside routing. */
   readonly raw: Context | undefined;
   /** The answer, once finish() or stream() produced it. */
   response: Response | undefined = undefined;
-  private code: number;
-  private chosen = false;
   // A plain object rather than a null-prototype one: V8 keeps it in fast mode, which the node server's
   // writeHead iterates too. `__proto__` is refused as a name and reads check own properties.
   private readonly headers: HeaderRecord = {};
@@ -73,30 +71,16 @@ export class HonoSvcReply implements ReplySink {
     throughContext: boolean,
     outgoing: ServerResponse | undefined,
   ) {
+    super(initialStatus);
     this.raw = raw;
-    this.code = initialStatus;
     this.head = head;
     this.throughContext = throughContext && raw !== undefined;
     this.outgoing = outgoing;
   }
 
-  get statusCode(): number {
-    return this.code;
-  }
-
-  get statusChosen(): boolean {
-    return this.chosen;
-  }
-
   /** True once the Response exists: from then on the runtime owns the head. */
   get sent(): boolean {
     return this.response !== undefined;
-  }
-
-  status(code: number): this {
-    this.code = checkedStatus(code);
-    this.chosen = true;
-    return this;
   }
 
   header(name: string, value: string | number | readonly string[]): this {
