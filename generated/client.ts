@@ -355,6 +355,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   listNotes: {
     method: 'GET',
     path: '/notes',
+    parts: ['notes'],
     responses: { '200': 'json' },
     errors: {
       '400': ['HTTP_VALIDATION', 'NOTE_CURSOR_INVALID'],
@@ -366,6 +367,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   createNote: {
     method: 'POST',
     path: '/notes',
+    parts: ['notes'],
     idempotencyKey: 'idempotency-key',
     responses: { '201': 'json' },
     errors: {
@@ -384,6 +386,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   getNote: {
     method: 'GET',
     path: '/notes/:id',
+    parts: ['notes', { param: 'id' }],
     responses: { '200': 'json' },
     errors: {
       '400': ['HTTP_VALIDATION'],
@@ -396,6 +399,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   updateNote: {
     method: 'PATCH',
     path: '/notes/:id',
+    parts: ['notes', { param: 'id' }],
     responses: { '200': 'json' },
     errors: {
       '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
@@ -411,6 +415,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   deleteNote: {
     method: 'DELETE',
     path: '/notes/:id',
+    parts: ['notes', { param: 'id' }],
     responses: { '204': 'empty' },
     errors: {
       '400': ['HTTP_VALIDATION'],
@@ -424,6 +429,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   register: {
     method: 'POST',
     path: '/auth/register',
+    parts: ['auth', 'register'],
     responses: { '201': 'json' },
     errors: {
       '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
@@ -439,6 +445,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   login: {
     method: 'POST',
     path: '/auth/login',
+    parts: ['auth', 'login'],
     responses: { '200': 'json' },
     errors: {
       '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
@@ -459,6 +466,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   refresh: {
     method: 'POST',
     path: '/auth/refresh',
+    parts: ['auth', 'refresh'],
     responses: { '200': 'json' },
     errors: {
       '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
@@ -473,6 +481,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   logout: {
     method: 'POST',
     path: '/auth/logout',
+    parts: ['auth', 'logout'],
     responses: { '204': 'empty' },
     errors: {
       '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'IDEMPOTENCY_KEY_INVALID'],
@@ -489,6 +498,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   me: {
     method: 'GET',
     path: '/auth/me',
+    parts: ['auth', 'me'],
     responses: { '200': 'json' },
     errors: {
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
@@ -499,6 +509,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   requestVerification: {
     method: 'POST',
     path: '/auth/verify/request',
+    parts: ['auth', 'verify', 'request'],
     responses: { '200': 'json' },
     errors: {
       '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'IDEMPOTENCY_KEY_INVALID'],
@@ -515,6 +526,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   verifyEmail: {
     method: 'POST',
     path: '/auth/verify',
+    parts: ['auth', 'verify'],
     responses: { '200': 'json' },
     errors: {
       '400': ['AUTH_TOKEN_INVALID', 'BAD_REQUEST', 'HTTP_VALIDATION', 'IDEMPOTENCY_KEY_INVALID'],
@@ -531,6 +543,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   forgotPassword: {
     method: 'POST',
     path: '/auth/password/forgot',
+    parts: ['auth', 'password', 'forgot'],
     responses: { '200': 'json' },
     errors: {
       '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'IDEMPOTENCY_KEY_INVALID'],
@@ -547,6 +560,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   resetPassword: {
     method: 'POST',
     path: '/auth/password/reset',
+    parts: ['auth', 'password', 'reset'],
     responses: { '200': 'json' },
     errors: {
       '400': ['AUTH_TOKEN_INVALID', 'BAD_REQUEST', 'HTTP_VALIDATION', 'IDEMPOTENCY_KEY_INVALID'],
@@ -586,7 +600,10 @@ type BodyKind = 'json' | 'json-or-text' | 'empty' | 'stream';
 
 interface RouteInfo {
   method: string;
+  /** The path template, for messages. */
   path: string;
+  /** The path's segments: literal text, or the parameter that fills it. */
+  parts: readonly (string | { param: string })[];
   /** The Accept header when the call sets none; default `application/json`. */
   accept?: string;
   /** The header of the idempotency key the client sends (`meta.idempotency`); none when unset. */
@@ -617,7 +634,7 @@ function sender(options: ClientOptions) {
     // One key per call, kept for all of its attempts: the server replays instead of running it twice.
     if (route.idempotencyKey !== undefined && !headers.has(route.idempotencyKey))
       headers.set(route.idempotencyKey, crypto.randomUUID());
-    const url = baseUrl + expandPath(route.path, input.params) + queryString(input.query);
+    const url = baseUrl + expandPath(route.parts, input.params) + queryString(input.query);
     const init: RequestInit = {
       method: route.method,
       headers,
@@ -697,16 +714,18 @@ function requestBody(input: CallInput, headers: Headers): SentBody {
   return JSON.stringify(input.body);
 }
 
-function expandPath(path: string, params: object | undefined): string {
-  return path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_match, name: string) => {
-    const value = params === undefined ? undefined : (params as Record<string, unknown>)[name];
+function expandPath(parts: RouteInfo['parts'], params: object | undefined): string {
+  const segments = parts.map((part) => {
+    if (typeof part === 'string') return part;
+    const value = params === undefined ? undefined : (params as Record<string, unknown>)[part.param];
     const text = value === undefined || value === null ? '' : scalarText(value);
     // An empty segment would address another route; URL parsing resolves '.' and '..' away.
     if (text === '' || text === '.' || text === '..') {
-      throw new TypeError(`path parameter '${name}' must be a non-empty value other than '.' and '..'`);
+      throw new TypeError(`path parameter '${part.param}' must be a non-empty value other than '.' and '..'`);
     }
     return encodeURIComponent(text);
   });
+  return `/${segments.join('/')}`;
 }
 
 /**

@@ -3,6 +3,7 @@
 // code the spec does not declare is never given a declared type.
 import { idempotencyHeader, routeIdempotency } from './idempotency.js';
 import { isStreamResponse, type ResponseIR, type RouteIR, type SpecIR } from '../shared/ir.js';
+import { parsePathTemplate } from '../shared/path-template.js';
 import { pascalCase, routeTypeNames } from './names.js';
 import { declaredResponses } from '../shared/openapi/operation.js';
 import { resolveRootRef } from './openapi/schema-refs.js';
@@ -87,6 +88,7 @@ function routeView(route: RouteIR, ir: SpecIR): RouteView {
   const table = `{ ${[
     `method: ${JSON.stringify(route.method)}`,
     `path: ${JSON.stringify(route.path)}`,
+    `parts: ${JSON.stringify(pathParts(route.path))}`,
     ...requestTable(route, streamTypes, ir),
     `responses: ${JSON.stringify(responses)}`,
     `errors: ${JSON.stringify(errors)}`,
@@ -105,6 +107,18 @@ function routeView(route: RouteIR, ir: SpecIR): RouteView {
     members: members.sort((a, b) => a.status - b.status).map((member) => member.type),
     table,
   };
+}
+
+/**
+ * The path as the client builds it: literal segments as text, parameters as `{ param }`. Parsed here by the
+ * one template rule, so the generated client never parses a path itself.
+ */
+function pathParts(path: string): (string | { param: string })[] {
+  return parsePathTemplate(path).map((segment) => {
+    if (segment.kind === 'literal') return segment.text;
+    if (segment.kind === 'param') return { param: segment.name };
+    throw new Error(`svc build: the client cannot address the wildcard route ${path}`);
+  });
 }
 
 function inputType(

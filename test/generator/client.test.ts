@@ -26,6 +26,12 @@ describe('emitClient: source', () => {
     expect(fresh).toBe(readFileSync(goldenPath, 'utf8'));
   });
 
+  it('builds paths from the parts the shared template rule parsed, never parsing a template itself', () => {
+    const source = emitClient(notesIr(), { header: HEADER });
+    expect(source).toContain('parts: ["notes",{"param":"id"}]');
+    expect(source).not.toMatch(/path\.replace\(|split\('\/'\)/);
+  });
+
   it('imports nothing but types from ./types.js and starts with the header', () => {
     const source = emitClient(notesIr(), { header: HEADER });
     expect(source.startsWith(`${HEADER}\n`)).toBe(true);

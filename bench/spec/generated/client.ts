@@ -143,12 +143,14 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   hello: {
     method: 'GET',
     path: '/hello',
+    parts: ['hello'],
     responses: { '200': 'json' },
     errors: { '500': ['INTERNAL_ERROR'] },
   },
   createItem: {
     method: 'POST',
     path: '/items',
+    parts: ['items'],
     responses: { '201': 'json' },
     errors: {
       '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
@@ -160,6 +162,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   uploadFile: {
     method: 'POST',
     path: '/upload',
+    parts: ['upload'],
     body: 'upload',
     responses: { '201': 'json' },
     errors: {
@@ -184,7 +187,10 @@ type BodyKind = 'json' | 'json-or-text' | 'empty' | 'stream';
 
 interface RouteInfo {
   method: string;
+  /** The path template, for messages. */
   path: string;
+  /** The path's segments: literal text, or the parameter that fills it. */
+  parts: readonly (string | { param: string })[];
   /** How the body is encoded; JSON when unset. */
   body?: 'upload' | 'raw';
   /** The Accept header when the call sets none; default `application/json`. */
@@ -217,7 +223,7 @@ function sender(options: ClientOptions) {
     // One key per call, kept for all of its attempts: the server replays instead of running it twice.
     if (route.idempotencyKey !== undefined && !headers.has(route.idempotencyKey))
       headers.set(route.idempotencyKey, crypto.randomUUID());
-    const url = baseUrl + expandPath(route.path, input.params) + queryString(input.query);
+    const url = baseUrl + expandPath(route.parts, input.params) + queryString(input.query);
     const init: RequestInit & { duplex?: 'half' } = {
       method: route.method,
       headers,
@@ -302,16 +308,18 @@ function requestBody(route: RouteInfo, input: CallInput, headers: Headers): Sent
   return JSON.stringify(input.body);
 }
 
-function expandPath(path: string, params: object | undefined): string {
-  return path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_match, name: string) => {
-    const value = params === undefined ? undefined : (params as Record<string, unknown>)[name];
+function expandPath(parts: RouteInfo['parts'], params: object | undefined): string {
+  const segments = parts.map((part) => {
+    if (typeof part === 'string') return part;
+    const value = params === undefined ? undefined : (params as Record<string, unknown>)[part.param];
     const text = value === undefined || value === null ? '' : scalarText(value);
     // An empty segment would address another route; URL parsing resolves '.' and '..' away.
     if (text === '' || text === '.' || text === '..') {
-      throw new TypeError(`path parameter '${name}' must be a non-empty value other than '.' and '..'`);
+      throw new TypeError(`path parameter '${part.param}' must be a non-empty value other than '.' and '..'`);
     }
     return encodeURIComponent(text);
   });
+  return `/${segments.join('/')}`;
 }
 
 /**

@@ -226,18 +226,21 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   listNotes: {
     method: 'GET',
     path: '/notes',
+    parts: ['notes'],
     responses: { '200': 'json' },
     errors: { '400': ['HTTP_VALIDATION', 'NOTE_CURSOR_INVALID'], '500': ['INTERNAL_ERROR'] },
   },
   searchNotes: {
     method: 'GET',
     path: '/notes/search',
+    parts: ['notes', 'search'],
     responses: { '200': 'json' },
     errors: { '400': ['HTTP_VALIDATION'], '429': ['RATE_LIMITED'], '500': ['INTERNAL_ERROR'] },
   },
   createNote: {
     method: 'POST',
     path: '/notes',
+    parts: ['notes'],
     idempotencyKey: 'idempotency-key',
     responses: { '201': 'json' },
     errors: {
@@ -254,6 +257,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   getNote: {
     method: 'GET',
     path: '/notes/:id',
+    parts: ['notes', { param: 'id' }],
     responses: { '200': 'json' },
     errors: {
       '400': ['HTTP_VALIDATION'],
@@ -265,6 +269,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   updateNote: {
     method: 'PATCH',
     path: '/notes/:id',
+    parts: ['notes', { param: 'id' }],
     responses: { '200': 'json' },
     errors: {
       '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
@@ -278,6 +283,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   replaceNote: {
     method: 'PUT',
     path: '/notes/:id',
+    parts: ['notes', { param: 'id' }],
     responses: { '200': 'json' },
     errors: {
       '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
@@ -290,6 +296,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   deleteNote: {
     method: 'DELETE',
     path: '/notes/:id',
+    parts: ['notes', { param: 'id' }],
     responses: { '204': 'empty' },
     errors: {
       '400': ['HTTP_VALIDATION'],
@@ -301,6 +308,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   verifyEmail: {
     method: 'POST',
     path: '/verify-email',
+    parts: ['verify-email'],
     responses: { '204': 'empty' },
     errors: {
       '400': ['AUTH_TOKEN_INVALID', 'BAD_REQUEST', 'HTTP_VALIDATION'],
@@ -313,6 +321,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
   ping: {
     method: 'GET',
     path: '/ping',
+    parts: ['ping'],
     responses: { '200': 'json-or-text' },
     errors: { '500': ['INTERNAL_ERROR'] },
   },
@@ -337,7 +346,10 @@ type BodyKind = 'json' | 'json-or-text' | 'empty' | 'stream';
 
 interface RouteInfo {
   method: string;
+  /** The path template, for messages. */
   path: string;
+  /** The path's segments: literal text, or the parameter that fills it. */
+  parts: readonly (string | { param: string })[];
   /** The Accept header when the call sets none; default `application/json`. */
   accept?: string;
   /** The header of the idempotency key the client sends (`meta.idempotency`); none when unset. */
@@ -368,7 +380,7 @@ function sender(options: ClientOptions) {
     // One key per call, kept for all of its attempts: the server replays instead of running it twice.
     if (route.idempotencyKey !== undefined && !headers.has(route.idempotencyKey))
       headers.set(route.idempotencyKey, crypto.randomUUID());
-    const url = baseUrl + expandPath(route.path, input.params) + queryString(input.query);
+    const url = baseUrl + expandPath(route.parts, input.params) + queryString(input.query);
     const init: RequestInit = {
       method: route.method,
       headers,
@@ -448,16 +460,18 @@ function requestBody(input: CallInput, headers: Headers): SentBody {
   return JSON.stringify(input.body);
 }
 
-function expandPath(path: string, params: object | undefined): string {
-  return path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_match, name: string) => {
-    const value = params === undefined ? undefined : (params as Record<string, unknown>)[name];
+function expandPath(parts: RouteInfo['parts'], params: object | undefined): string {
+  const segments = parts.map((part) => {
+    if (typeof part === 'string') return part;
+    const value = params === undefined ? undefined : (params as Record<string, unknown>)[part.param];
     const text = value === undefined || value === null ? '' : scalarText(value);
     // An empty segment would address another route; URL parsing resolves '.' and '..' away.
     if (text === '' || text === '.' || text === '..') {
-      throw new TypeError(`path parameter '${name}' must be a non-empty value other than '.' and '..'`);
+      throw new TypeError(`path parameter '${part.param}' must be a non-empty value other than '.' and '..'`);
     }
     return encodeURIComponent(text);
   });
+  return `/${segments.join('/')}`;
 }
 
 /**
