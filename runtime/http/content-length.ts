@@ -1,9 +1,10 @@
 // The request's declared body size, read one way everywhere: the JSON/form/text readers of every adapter,
-// raw bodies, uploads and multipart parts. Only plain decimal digits count; node has already refused a
-// request whose Content-Length is malformed or repeated with different values.
+// raw bodies, uploads and multipart parts. Only plain decimal digits count, however many: a length past what
+// a double holds exactly is still past every limit, and must be refused as such rather than read as absent
+// (node has already refused a Content-Length that is malformed, overflows 64 bits or repeats differently).
 import { errors } from '../../generated/modules/errors.js';
 
-const DECIMAL = /^\d{1,15}$/;
+const DECIMAL = /^\d+$/;
 
 /** A Content-Length value as a number; undefined when absent or anything but plain decimal digits. */
 export function parseContentLength(value: string | null | undefined): number | undefined {
