@@ -1,11 +1,12 @@
 // The node server lifecycle Express and Hono share (runtime/adapters/node/server.ts): the `requestTimeout`
 // option holds (408 in the envelope), and close() ends a keep-alive connection as soon as the request under
 // way on it is answered, instead of waiting for node's keep-alive timeout.
-import { Agent, request as httpRequest, type Server } from 'node:http';
+import { Agent, request as httpRequest, type RequestListener, type Server } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createApp, route, type Plugin } from 'svckit';
 import { expressPlugin } from 'svckit/express';
 import { honoPlugin } from 'svckit/hono';
+import { NodeServer } from '../../runtime/adapters/node/server.js';
 import { parseRawResponse, rawSocket } from './harness.js';
 
 interface NodeAdapter {
@@ -80,5 +81,32 @@ describe.each(nodeAdapters)('node server on $name', (adapter) => {
       agent.destroy();
       await app.close();
     }
+  });
+});
+
+describe('NodeServer.listen', () => {
+  it('two listen() calls at once: one server binds, the other call is refused, and close() leaves none', async () => {
+    const node = new NodeServer('test', 0);
+    const handler: RequestListener = (_request, response) => response.end('ok');
+    const attempts = await Promise.allSettled([
+      node.listen(handler, { port: 0, host: '127.0.0.1' }, () => undefined),
+      node.listen(handler, { port: 0, host: '127.0.0.1' }, () => undefined),
+    ]);
+    expect(attempts.map((attempt) => attempt.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = attempts.find((attempt) => attempt.status === 'rejected');
+    expect(String((refused as PromiseRejectedResult).reason)).toMatch(/already listening/);
+    const server = node.current;
+    expect(server?.listening).toBe(true);
+    await node.close();
+    expect(server?.listening).toBe(false);
+  });
+
+  it('a failed listen() leaves the server free to listen again', async () => {
+    const node = new NodeServer('test', 0);
+    const handler: RequestListener = (_request, response) => response.end('ok');
+    await expect(node.listen(handler, { port: 0, host: '203.0.113.1' }, () => undefined)).rejects.toThrow();
+    expect(node.current).toBeUndefined();
+    await node.listen(handler, { port: 0, host: '127.0.0.1' }, () => undefined);
+    await node.close();
   });
 });

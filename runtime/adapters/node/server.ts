@@ -46,9 +46,15 @@ export class NodeServer {
     }
     const server = createServer(settings, handler);
     server.on('clientError', onClientError);
-    const address = await listenOn(server, options.port, options.host);
+    // Taken before the wait, so a second listen() meanwhile is refused instead of binding a server that
+    // close() would never see.
     this.server = server;
-    return address;
+    try {
+      return await listenOn(server, options.port, options.host);
+    } catch (error) {
+      this.server = undefined;
+      throw error;
+    }
   }
 
   /**
