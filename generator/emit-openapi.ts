@@ -30,7 +30,8 @@ import type {
   OpenApiTag,
 } from '../shared/openapi/types.js';
 import { mapRefs, resolveRootRef, resourceRefRewriter } from './openapi/schema-refs.js';
-import { apiSurface, SESSION_HEADER } from './modules.js';
+import { apiSurface } from './modules.js';
+import { SESSION_ID_HEADER } from '../shared/module-defaults.js';
 import { routeErrorsByStatus } from './route-errors.js';
 
 export type { OpenApiDocument } from '../shared/openapi/types.js';
@@ -90,7 +91,7 @@ export function jsonHeader(header: string): string {
 /** With the auth module, the three credentials it accepts; without it, bearer when some route signs in. */
 function securitySetup(ir: SpecIR): SecuritySetup {
   const auth = ir.moduleSettings.auth;
-  if (auth) return sessionSecurity({ cookie: auth.sessionCookie, header: SESSION_HEADER });
+  if (auth) return sessionSecurity({ cookie: auth.sessionCookie, header: SESSION_ID_HEADER });
   return bearerSecurity(ir.routes.some((route) => route.meta.auth === true));
 }
 

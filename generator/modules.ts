@@ -23,6 +23,3 @@ export function apiSurface(ir: SpecIR): SpecIR {
     modules: [],
   };
 }
-
-/** The header that carries a session id where cookies do not suit (native apps, scripts). */
-export const SESSION_HEADER = 'x-session-id';

@@ -2,7 +2,7 @@
 // request hooks and the pipeline set them, then one raw HTTP/1.1 response is written on the socket. The
 // connection is always closed afterwards: node's parser is in an error state, so nothing else can follow.
 import { STATUS_CODES, validateHeaderName, validateHeaderValue } from 'node:http';
-import { ReplyStatus } from './reply-status.js';
+import { BaseReply } from './base-reply.js';
 import type { Duplex, Readable } from 'node:stream';
 import { lowerHeaderName } from './header-name.js';
 import { hasNoBody } from './status.js';
@@ -13,7 +13,7 @@ type HeaderValue = string | number | string[];
 /** Framing is the writer's own: these are never taken from the headers that were set. */
 const FRAMING = new Set(['content-length', 'transfer-encoding', 'connection']);
 
-export class SocketReply extends ReplyStatus implements ReplySink {
+export class SocketReply extends BaseReply implements ReplySink {
   private readonly socket: Duplex;
   private readonly headers = new Map<string, HeaderValue>();
   private written = false;
@@ -47,10 +47,6 @@ export class SocketReply extends ReplyStatus implements ReplySink {
   removeHeader(name: string): this {
     this.headers.delete(lowerHeaderName(name));
     return this;
-  }
-
-  send(payload?: string | Buffer): void {
-    this.finish(this.code, payload, undefined);
   }
 
   finish(status: number, body: string | Buffer | undefined, contentType: string | undefined): void {

@@ -5,11 +5,8 @@
 // service may answer is safe, leaving one out makes the typed client call it unexpected.
 import { DEFAULT_IDEMPOTENCY_HEADER } from '../../shared/idempotency-headers.js';
 import type { ConfigValue, EdgeModuleIR, HttpMethod, ModuleSettingsIR } from '../../shared/ir.js';
+import { DEFAULT_MCP_PATH, DEFAULT_SESSION_COOKIE } from '../../shared/module-defaults.js';
 
-/** The auth module's session cookie name unless `modules.auth.sessionCookie.name` says otherwise. */
-export const DEFAULT_SESSION_COOKIE = 'svc_session';
-/** Where the MCP endpoint lives unless `modules.mcp.path` says otherwise. */
-export const DEFAULT_MCP_PATH = '/mcp';
 /** Methods whose routes honour idempotency keys unless `modules.idempotency.methods` says otherwise. */
 const DEFAULT_IDEMPOTENCY_METHODS: HttpMethod[] = ['POST'];
 

@@ -4,7 +4,7 @@
 // written with one writeHead + end: res.send()/res.json() would compute an ETag and re-parse the content
 // type, while svc has already serialised the body and sends an ETag only on `meta.etag` routes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ReplyStatus } from '../../http/reply-status.js';
+import { BaseReply } from '../../http/base-reply.js';
 import type { Readable } from 'node:stream';
 import type { BodyKind } from '../../http/body.js';
 import { parseFormEncoded, queryStringOf } from '../../http/query.js';
@@ -92,7 +92,7 @@ export class ExpressSvcRequest implements SvcRequest {
   }
 }
 
-export class ExpressSvcReply extends ReplyStatus implements ReplySink {
+export class ExpressSvcReply extends BaseReply implements ReplySink {
   /** The node response (Express's), for code that needs what the neutral reply does not offer. */
   readonly raw: ServerResponse;
   private readonly method: string;
@@ -121,10 +121,6 @@ export class ExpressSvcReply extends ReplyStatus implements ReplySink {
   removeHeader(name: string): this {
     this.raw.removeHeader(name);
     return this;
-  }
-
-  send(payload?: string | Buffer): void {
-    this.finish(this.code, payload, undefined);
   }
 
   finish(status: number, body: string | Buffer | undefined, contentType: string | undefined): void {

@@ -4,7 +4,7 @@
 // serialised the body and chosen its type, and Fastify's send path (content-type parsing, onSend hooks,
 // serialisers) would redo that work. bench/RESULTS.md shows the difference.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ReplyStatus } from '../../http/reply-status.js';
+import { BaseReply } from '../../http/base-reply.js';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { bodyKindOf, type BodyKind } from '../../http/body.js';
@@ -133,7 +133,7 @@ function isRecord(value: unknown): value is object {
   return value !== null && typeof value === 'object';
 }
 
-export class FastifySvcReply extends ReplyStatus implements ReplySink {
+export class FastifySvcReply extends BaseReply implements ReplySink {
   /** The Fastify reply, for code that needs what the neutral reply does not offer. */
   readonly raw: FastifyReply;
   /** Fastify's header record of this reply, found on the first header(): Fastify never replaces it. */
@@ -172,10 +172,6 @@ export class FastifySvcReply extends ReplyStatus implements ReplySink {
   removeHeader(name: string): this {
     this.raw.removeHeader(name);
     return this;
-  }
-
-  send(payload?: string | Buffer): void {
-    this.finish(this.code, payload, undefined);
   }
 
   finish(status: number, body: string | Buffer | undefined, contentType: string | undefined): void {

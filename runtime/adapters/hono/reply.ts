@@ -3,7 +3,7 @@
 // @hono/node-server a synchronous Response with a string body takes the server's fast path) or through a
 // promise that the first finish()/stream() resolves, since `compiled.handle` may settle before or after.
 import type { Context } from 'hono';
-import { ReplyStatus } from '../../http/reply-status.js';
+import { BaseReply } from '../../http/base-reply.js';
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { catalog } from '../../../generated/modules/errors.js';
@@ -43,7 +43,7 @@ function lastResort(requestId: HeaderValue | undefined): Response {
   return new Response(JSON.stringify(body), { status: 500, headers });
 }
 
-export class HonoSvcReply extends ReplyStatus implements ReplySink {
+export class HonoSvcReply extends BaseReply implements ReplySink {
   /** The Hono context, for code that needs what the neutral reply does not offer; undefined outside routing. */
   readonly raw: Context | undefined;
   /** The answer, once finish() or stream() produced it. */
@@ -103,10 +103,6 @@ export class HonoSvcReply extends ReplyStatus implements ReplySink {
   removeHeader(name: string): this {
     delete this.headers[lowerHeaderName(name)];
     return this;
-  }
-
-  send(payload?: string | Buffer): void {
-    this.finish(this.code, payload, undefined);
   }
 
   finish(status: number, body: string | Buffer | undefined, contentType: string | undefined): void {

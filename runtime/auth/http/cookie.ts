@@ -2,6 +2,7 @@
 // without a parser dependency, and writing the Set-Cookie line that sets or expires it.
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { invalidOption } from '../../config/option-errors.js';
+import { DEFAULT_SESSION_COOKIE } from '../../../shared/module-defaults.js';
 
 export interface SessionCookieOptions {
   /** Default `svc_session`. */
@@ -41,7 +42,7 @@ const OWNER = 'sessionCookie';
 /** Checks and completes the options; a bad value is an OptionError naming `sessionCookie: <option>`. */
 export function sessionCookie(options: SessionCookieOptions, production: boolean): SessionCookie {
   rejectUnknownOptions(options, SESSION_COOKIE_OPTIONS, OWNER);
-  const name = options.name ?? 'svc_session';
+  const name = options.name ?? DEFAULT_SESSION_COOKIE;
   if (typeof name !== 'string' || !TOKEN.test(name))
     throw invalidOption(OWNER, 'name', `a cookie name (an HTTP token)`);
   const path = options.path ?? '/';

@@ -3,6 +3,7 @@
 // explicitly invalid one (a bearer token, an `x-session-id`) answers 401, while a cookie that does not verify
 // is not presented by the caller and leaves it anonymous. Bearer values starting `mk_` are API keys, left to
 // the API-key plugin.
+import { SESSION_ID_HEADER } from '../../../shared/module-defaults.js';
 import { errors } from '../../../generated/modules/errors.js';
 import type { Enricher } from '../../http/types.js';
 import type { Auth } from '../auth.js';
@@ -12,7 +13,7 @@ import { bearerToken, headerValue, sessionCookieValues, type Credential } from '
 import { isCrossSite } from './cross-site.js';
 
 export const API_KEY_BEARER_PREFIX = 'mk_';
-export const SESSION_ID_HEADER = 'x-session-id';
+export { SESSION_ID_HEADER };
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -3,6 +3,7 @@
 // server-initiated stream) through the neutral 405. Checks run in this order: Origin and Host (403), media
 // type (415: only `application/json`), batch size (400 -32600), session (400 missing, 404
 // unknown/expired/foreign), MCP-Protocol-Version (400).
+import { DEFAULT_MCP_PATH } from '../../../shared/module-defaults.js';
 import { errors } from '../../../generated/modules/errors.js';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { mediaTypeOf } from '../../http/body.js';
@@ -32,7 +33,7 @@ import { headerValue } from './header-value.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
 import { invalidOption, invalidOptions } from '../../config/option-errors.js';
 
-export const DEFAULT_MCP_PATH = '/mcp';
+export { DEFAULT_MCP_PATH };
 export const SESSION_HEADER = 'mcp-session-id';
 export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
 
