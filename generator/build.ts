@@ -8,7 +8,8 @@ import { cachedOutputs, recordBuild, type CacheScope } from './build-cache.js';
 import type { GeneratedFile } from './generate.js';
 import { TS_PARSER } from './format.js';
 import { compareFiles, unexpectedFiles, writeFiles, type FileReport } from './output-files.js';
-import { defaultCatalogFile, packageRoot, specLoader } from './spec-source.js';
+import { packageRoot } from '../shared/package-root.js';
+import { defaultCatalogFile, specLoader } from './spec-source.js';
 
 export interface BuildOptions {
   specFile: string;

@@ -15,12 +15,8 @@ import {
   VALIDATION_ERROR_ENVELOPE,
   errorEnvelopeSchemas,
 } from '../shared/openapi/error-responses.js';
-import {
-  declaredResponses,
-  openApiPath,
-  routeOperation,
-  type OperationBody,
-} from '../shared/openapi/operation.js';
+import { declaredResponses, routeOperation, type OperationBody } from '../shared/openapi/operation.js';
+import { openApiPath } from '../shared/path-template.js';
 import { bearerSecurity, sessionSecurity, type SecuritySetup } from '../shared/openapi/security.js';
 import type {
   OpenApiDocument,

@@ -4,7 +4,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sha256 } from './output-files.js';
-import { packageRoot } from './spec-source.js';
+import { packageRoot } from '../shared/package-root.js';
 
 /** The folder holding generator/ and spec/: the checkout's sources, or dist/ in an installed package. */
 const CODE_ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -15,4 +15,4 @@ export async function specLoader(): Promise<SpecLoader> {
   return import('../spec/index.js');
 }
 
-export { defaultCatalogFile, packageRoot } from '../spec/loader/package-files.js';
+export { defaultCatalogFile } from '../spec/loader/package-files.js';

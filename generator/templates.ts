@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import Handlebars from 'handlebars';
-import { packageRoot } from './spec-source.js';
+import { packageRoot } from '../shared/package-root.js';
 
 /** templates/ of the svckit package, found from its package.json so the compiled dist/generator/ finds it too. */
 export const TEMPLATES_DIR = join(packageRoot(), 'templates') + sep;

@@ -62,11 +62,6 @@ export function templateParameterNames(path: string): string[] {
   return names;
 }
 
-/** Whether the template has a parameter or the wildcard (otherwise it matches one path only). */
-export function hasPathVariables(path: string): boolean {
-  return parsePathTemplate(path).some((segment) => segment.kind !== 'literal');
-}
-
 /** `/notes/:id` → `/notes/{id}` (OpenAPI's path template). */
 export function openApiPath(path: string): string {
   return joinSegments(path, (segment) => (segment.kind === 'param' ? `{${segment.name}}` : textOf(segment)));

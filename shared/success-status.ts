@@ -3,7 +3,7 @@
 // read it, so a route never answers with one status while its description names another.
 
 /** What a route answers when it declares no 2xx response. */
-export const DEFAULT_SUCCESS_STATUS = 200;
+const DEFAULT_SUCCESS_STATUS = 200;
 
 /** The lowest 2xx among `statuses` (response-map keys, as strings or numbers); 200 when there is none. */
 export function successStatusOf(statuses: Iterable<string | number>): number {

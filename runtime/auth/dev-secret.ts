@@ -6,7 +6,7 @@ import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { isProductionEnv } from '../config/node-env.js';
 
-export const DEV_SECRET_FILE = 'secret';
+const DEV_SECRET_FILE = 'secret';
 
 /** The secret kept in `<dir>/secret`, created (mode 0600) when absent. Safe when several processes race. */
 export function developmentSecret(dir: string): string {

@@ -46,6 +46,12 @@ export interface RouteErrorSource {
 
 const SAFE_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
 
+/** `meta.idempotency` as a route declares it: 'required' or 'optional', else undefined. */
+export function declaredIdempotency(meta: { idempotency?: unknown }): 'required' | 'optional' | undefined {
+  const declared = meta.idempotency;
+  return declared === 'required' || declared === 'optional' ? declared : undefined;
+}
+
 /**
  * The facts of a route, read the same way from the spec and from a registered route. `modules` is the module
  * model (IR `moduleSettings`): which built-in modules act on every route besides what its meta asks for.
@@ -53,11 +59,12 @@ const SAFE_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
  */
 export function routeErrorFacts(route: RouteErrorSource, modules: RouteErrorModules = {}): RouteErrorFacts {
   const { meta } = route;
-  const declared = meta.idempotency;
   const method = route.method.toUpperCase();
   // The idempotency module honours keys on the methods it lists, unless the route opts out (false).
   const keyed =
-    modules.idempotency !== undefined && declared !== false && modules.idempotency.methods.includes(method);
+    modules.idempotency !== undefined &&
+    meta.idempotency !== false &&
+    modules.idempotency.methods.includes(method);
   return {
     validates: route.params !== undefined || route.query !== undefined || route.body?.kind === 'json',
     body: route.body?.kind,
@@ -68,8 +75,7 @@ export function routeErrorFacts(route: RouteErrorSource, modules: RouteErrorModu
     rateLimited:
       (meta.rateLimit !== undefined && meta.rateLimit !== false && meta.rateLimit !== null) ||
       modules.edge?.globalRateLimit === true,
-    idempotency:
-      declared === 'required' || declared === 'optional' ? declared : keyed ? 'optional' : undefined,
+    idempotency: declaredIdempotency(meta) ?? (keyed ? 'optional' : undefined),
   };
 }
 

@@ -2,6 +2,7 @@
 // openapi.json; the runtime feeds it the routes a server actually registered (handwritten route(), module
 // routes) for the document openapiPlugin serves. Both describe a route in the neutral shape below, so the
 // two documents never describe the same kind of route differently.
+import { openApiPath } from '../path-template.js';
 import { STATUS_CODES } from 'node:http';
 import { isStreamResponse, type JsonSchema, type JsonSchemaObject, type ResponseIR } from '../ir.js';
 import {
@@ -70,10 +71,6 @@ export interface OperationContext {
   /** Applied to every schema copied into the operation (the generator points resource refs at components). */
   rewrite: (schema: JsonSchema) => JsonSchema;
 }
-
-import { openApiPath } from '../path-template.js';
-
-export { openApiPath, templateParameterNames as pathParameterNames } from '../path-template.js';
 
 /**
  * A route's declared responses in ascending status order. A route that declares no success (2xx/3xx)

@@ -9,7 +9,7 @@ export const BEARER_AUTH = 'bearerAuth';
 export const SESSION_COOKIE_AUTH = 'sessionCookie';
 export const SESSION_HEADER_AUTH = 'sessionHeader';
 
-export const BEARER_SCHEME: OpenApiSecurityScheme = {
+const BEARER_SCHEME: OpenApiSecurityScheme = {
   type: 'http',
   scheme: 'bearer',
   bearerFormat: 'JWT',

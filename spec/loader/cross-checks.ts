@@ -4,7 +4,7 @@ import { isStreamResponse, type JsonSchema, type RouteIR } from '../../shared/ir
 import { toolInputClashes, type ToolInputPartName } from '../../shared/mcp-tool-input.js';
 import { deriveToolName } from '../../shared/tool-name.js';
 import { asMap, entry, type LoadContext } from './context.js';
-import { pathShape } from './route-path.js';
+import { pathShape } from '../../shared/path-template.js';
 import { INCOMPLETE } from './routes.js';
 import type { MapNode, Node } from './yaml-tree.js';
 

@@ -17,9 +17,9 @@ import {
   type SpecIR,
 } from '../../shared/ir.js';
 import { asMap, asScalar, entry, type LoadContext } from './context.js';
-import { packageRoot } from './package-files.js';
+import { packageRoot } from '../../shared/package-root.js';
 import { displayPath } from './problems.js';
-import { pathShape } from './route-path.js';
+import { pathShape } from '../../shared/path-template.js';
 import { suggestionHint } from './suggest.js';
 import type { MapNode, Node } from './yaml-tree.js';
 

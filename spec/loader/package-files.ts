@@ -4,8 +4,6 @@ import { join } from 'node:path';
 import { packageRoot } from '../../shared/package-root.js';
 import type { SchemaObject } from './structure.js';
 
-export { packageRoot, packageVersion } from '../../shared/package-root.js';
-
 /** spec/errors.yaml of this package. */
 export function defaultCatalogFile(): string {
   return join(packageRoot(), 'spec', 'errors.yaml');

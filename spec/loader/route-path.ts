@@ -71,6 +71,3 @@ export function checkPath(ctx: LoadContext, node: ScalarNode, path: string, wher
   }
   return params;
 }
-
-/** The key two paths share when they would match the same requests: `/notes/:id` ≡ `/notes/:noteId`. */
-export { pathShape } from '../../shared/path-template.js';

@@ -10,12 +10,13 @@ import {
   StructureChecker,
   type SchemaObject,
 } from '../../spec/loader/structure.js';
+import { SUBSCHEMA_MAPS } from '../../spec/loader/subschema-keywords.js';
 import { parseYaml } from '../../spec/loader/yaml-tree.js';
 import { expectOnly, HEAD, load } from './helpers.js';
 
 const SCHEMA_FILES = ['svc.schema.json', 'catalog.schema.json'];
 /** Keywords whose value maps names to schemas, and keywords whose value is data, not a schema. */
-const SCHEMA_MAPS = new Set(['properties', '$defs', 'patternProperties', 'dependentSchemas']);
+const SCHEMA_MAPS = new Set([...SUBSCHEMA_MAPS, '$defs']);
 const DATA = new Set(['enum', 'const', 'default', 'examples', 'required', 'type']);
 
 function keywordsOf(schema: unknown, found = new Set<string>()): Set<string> {

@@ -184,22 +184,18 @@ function answerError(
   const failure = normaliseFrameworkError(error);
   const context = pipeline.createContext(request.headers, request.id);
   // The route whose body Fastify refused, when it is one of svc's (mountRoute keeps it in the route config).
-  const compiled = (request.routeOptions.config as Partial<SvcRouteConfig> | undefined)?.svcRoute;
-  const svcRequest = new FastifySvcRequest(
-    request,
-    compiled?.route.url,
-    context,
-    false,
-    compiled === undefined ? undefined : fastifyPath(compiled.route.url).renamed,
-  );
+  const config = request.routeOptions.config as Partial<SvcRouteConfig> | undefined;
+  const compiled = config?.svcRoute;
+  const svcRequest = new FastifySvcRequest(request, compiled?.route.url, context, false, config?.renamed);
   // Both set the request id, answer (or only report, once a response is under way) and never reject.
   if (compiled !== undefined) void compiled.refuse(svcRequest, sink, failure);
   else void pipeline.handleUnrouted(svcRequest, sink, failure);
 }
 
-/** What mountRoute keeps in a Fastify route's config: the compiled svc route. */
+/** What mountRoute keeps in a Fastify route's config: the compiled svc route and its parameter renames. */
 interface SvcRouteConfig {
   svcRoute: CompiledRoute;
+  renamed: ReturnType<typeof fastifyPath>['renamed'];
 }
 
 function hasStreamedBody(compiled: CompiledRoute): boolean {
@@ -225,7 +221,7 @@ function mountRoute(
     method: route.method,
     url: path,
     exposeHeadRoute,
-    config: { svcRoute: compiled } satisfies SvcRouteConfig,
+    config: { svcRoute: compiled, renamed } satisfies SvcRouteConfig,
     handler(request, reply) {
       if (hasParams && hasEmptyParam(request.params as Record<string, string>)) {
         reply.callNotFound();

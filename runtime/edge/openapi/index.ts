@@ -55,7 +55,7 @@ const KNOWN_OPTIONS = optionKeys<OpenapiPluginOptions>({
 const OWNER = 'openapiPlugin()';
 
 /** The warning for a code a route declares that neither catalog knows: the document cannot give its status. */
-export const UNKNOWN_DECLARED_CODE_MESSAGE =
+const UNKNOWN_DECLARED_CODE_MESSAGE =
   'openapiPlugin(): a route declares an error code no catalog knows; pass the catalog option (generated/errors.ts) to document it';
 
 /**

@@ -14,12 +14,8 @@ import {
   type ErrorCatalogEntry,
   type RouteErrorModules,
 } from '../../../shared/openapi/error-codes.js';
-import {
-  declaredResponses,
-  pathParameterNames,
-  routeOperation,
-  type OperationBody,
-} from '../../../shared/openapi/operation.js';
+import { declaredResponses, routeOperation, type OperationBody } from '../../../shared/openapi/operation.js';
+import { templateParameterNames } from '../../../shared/path-template.js';
 import type { OpenApiOperation, OpenApiSecurityRequirement } from '../../../shared/openapi/types.js';
 import {
   DEFAULT_IDEMPOTENCY_HEADER,
@@ -82,7 +78,7 @@ export function describeRoute(
       operationId,
       method: route.method,
       path: route.url,
-      pathParams: pathParameterNames(route.url),
+      pathParams: templateParameterNames(route.url),
       params: partSchema(route.params),
       query: partSchema(route.query),
       body: body(route),

@@ -10,7 +10,7 @@ import {
   relativeServers,
 } from '../../../shared/openapi/document.js';
 import { errorEnvelopeSchemas } from '../../../shared/openapi/error-responses.js';
-import { openApiPath, pathParameterNames } from '../../../shared/openapi/operation.js';
+import { openApiPath, templateParameterNames } from '../../../shared/path-template.js';
 import { bearerSecurity, requirementOf } from '../../../shared/openapi/security.js';
 import type { OpenApiSecurityRequirement, OpenApiTag } from '../../../shared/openapi/types.js';
 import { deriveToolName } from '../../../shared/tool-name.js';
@@ -95,7 +95,7 @@ function generatedFor(
   const free = generated.filter((entry) => !used.has(entry) && entry.method === route.method);
   const samePath = free.find((entry) => entry.path === path);
   if (samePath !== undefined || route.id === undefined) return samePath;
-  const names = pathParameterNames(route.url).join('/');
+  const names = templateParameterNames(route.url).join('/');
   return free.find(
     (entry) => operationIdOf(entry.operation) === route.id && templateNames(entry.path) === names,
   );

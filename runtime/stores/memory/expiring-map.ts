@@ -147,11 +147,6 @@ export class ExpiringMap<V, Index extends string = never> {
     return [...(this.indexes.get(index)?.get(indexed) ?? [])];
   }
 
-  /** How many entries have `indexed` in `index`, expired ones included until swept. */
-  countBy(index: Index, indexed: string): number {
-    return this.indexes.get(index)?.get(indexed)?.size ?? 0;
-  }
-
   /** Removes every entry expired at `now`. */
   sweep(now: number = this.clock()): void {
     if (this.earliestExpiry > now) return;

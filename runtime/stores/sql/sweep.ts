@@ -60,7 +60,7 @@ const SWEEPER_OPTIONS = optionKeys<SqlSweeperOptions>({
 });
 
 /** The default onError: one warning naming the failure; the sweep runs again on schedule. */
-export function sweepErrorLogger(logger: Logger): (error: unknown) => void {
+function sweepErrorLogger(logger: Logger): (error: unknown) => void {
   return (error) => logger.warn('sweeping expired rows failed', { error: errorFields(error) });
 }
 
