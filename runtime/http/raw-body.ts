@@ -3,7 +3,7 @@
 // hands over, or from bytes an application-wide parser captured (Express `captureRawBody`).
 import { errors } from '../../generated/modules/errors.js';
 import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
-import { invalidOption } from '../config/option-errors.js';
+import { nonNegativeWholeNumber } from '../config/whole-number.js';
 import { mediaTypeOf } from './body.js';
 import { readBodyUpTo } from './body-reader.js';
 import { announcesBody, parseContentLength, refuseDeclaredOverLimit } from './content-length.js';
@@ -23,15 +23,13 @@ const RAW_BODY_OPTIONS = optionKeys<RawBodyOptions>({ maxBytes: true });
 /** A raw-body route's body: `route({ method: 'POST', url: '/webhook', body: rawBody(), handler })`. */
 export function rawBody(options: RawBodyOptions = {}): RawBody {
   rejectUnknownOptions(options, RAW_BODY_OPTIONS, 'rawBody()');
-  const maxBytes = options.maxBytes ?? DEFAULT_RAW_BODY_LIMIT;
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
-    throw invalidOption(
-      'rawBody()',
-      'maxBytes',
-      'a whole number of bytes, 0 or more',
-      `got ${String(maxBytes)}`,
-    );
-  }
+  const maxBytes = nonNegativeWholeNumber(
+    options.maxBytes,
+    DEFAULT_RAW_BODY_LIMIT,
+    'rawBody()',
+    'maxBytes',
+    'bytes',
+  );
   return { kind: 'raw', maxBytes };
 }
 

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import { invalidOption } from '../config/option-errors.js';
+import { nonNegativeWholeNumber } from '../config/whole-number.js';
 import { contentDisposition } from './content-disposition.js';
 
 /** What a stream may be made from: a node byte stream, a web stream or an async iterable of byte chunks. */
@@ -130,10 +131,14 @@ function streamHeaders(options: StreamOptions): Record<string, string> {
   const headers = cleanHeaders(options.headers);
   headers['content-type'] = (options.contentType ?? 'application/octet-stream').replace(CRLF, '');
   if (options.contentLength !== undefined) {
-    if (!Number.isSafeInteger(options.contentLength) || options.contentLength < 0) {
-      throw invalidOption('stream()', 'contentLength', 'a whole number of bytes, 0 or more');
-    }
-    headers['content-length'] = String(options.contentLength);
+    const contentLength = nonNegativeWholeNumber(
+      options.contentLength,
+      0,
+      'stream()',
+      'contentLength',
+      'bytes',
+    );
+    headers['content-length'] = String(contentLength);
   }
   if (options.filename !== undefined) {
     const disposition = options.disposition ?? 'attachment';

@@ -5,6 +5,7 @@
 // mounted last, on `app:booted`.
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { invalidOption } from '../../config/option-errors.js';
+import { nonNegativeWholeNumber } from '../../config/whole-number.js';
 import express, { Router, type Express, type NextFunction, type Request, type Response } from 'express';
 import type { Server } from 'node:http';
 import type { App, HttpServer, ListeningAddress, Plugin } from '../../app/app.js';
@@ -56,14 +57,6 @@ const EXPRESS_OPTIONS = optionKeys<ExpressPluginOptions>({
   bodyLimit: true,
   requestTimeout: true,
 });
-
-function checkedCount(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw invalidOption('expressPlugin()', name, 'a whole number, 0 or more', `got ${String(value)}`);
-  }
-  return value;
-}
 
 /** Status an Express or body-parser error carries (`status`, or `statusCode`), if numeric. */
 function statusOf(error: unknown): number | undefined {
@@ -145,10 +138,23 @@ class ExpressAdapter implements Plugin, HttpServer {
       throw invalidOption('expressPlugin()', 'app', 'an Express application');
     }
     this.options = options;
-    this.bodyLimit = checkedCount('bodyLimit', options.bodyLimit, DEFAULT_BODY_LIMIT);
+    const owner = 'expressPlugin()';
+    this.bodyLimit = nonNegativeWholeNumber(
+      options.bodyLimit,
+      DEFAULT_BODY_LIMIT,
+      owner,
+      'bodyLimit',
+      'bytes',
+    );
     this.nodeServer = new NodeServer(
       'Express',
-      checkedCount('requestTimeout', options.requestTimeout, DEFAULT_REQUEST_TIMEOUT_MS),
+      nonNegativeWholeNumber(
+        options.requestTimeout,
+        DEFAULT_REQUEST_TIMEOUT_MS,
+        owner,
+        'requestTimeout',
+        'milliseconds',
+      ),
     );
   }
 

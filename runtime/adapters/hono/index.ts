@@ -3,7 +3,7 @@
 // runs anywhere Hono runs (Bun, Deno, Workers: `plugin.fetch`); on Node, `app.listen()` serves it through
 // @hono/node-server. Everything HTTP-semantic lives in runtime/http; this maps Hono onto it.
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
-import { invalidOption } from '../../config/option-errors.js';
+import { nonNegativeWholeNumber } from '../../config/whole-number.js';
 import { RequestError } from '@hono/node-server';
 import { Hono, type Context, type Env, type Schema } from 'hono';
 import type { BlankEnv } from 'hono/types';
@@ -100,24 +100,21 @@ class HonoAdapter<E extends Env> implements Plugin, HttpServer {
 
   constructor(options: HonoPluginOptions<E>) {
     rejectUnknownOptions(options, HONO_OPTIONS, 'honoPlugin()');
-    const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-    if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0) {
-      throw invalidOption(
-        'honoPlugin()',
-        'bodyLimit',
-        'a whole number of bytes, 0 or more',
-        `got ${String(bodyLimit)}`,
-      );
-    }
-    const requestTimeout = options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    if (!Number.isSafeInteger(requestTimeout) || requestTimeout < 0) {
-      throw invalidOption(
-        'honoPlugin()',
-        'requestTimeout',
-        'a whole number of milliseconds, 0 or more',
-        `got ${String(requestTimeout)}`,
-      );
-    }
+    const owner = 'honoPlugin()';
+    const bodyLimit = nonNegativeWholeNumber(
+      options.bodyLimit,
+      DEFAULT_BODY_LIMIT,
+      owner,
+      'bodyLimit',
+      'bytes',
+    );
+    const requestTimeout = nonNegativeWholeNumber(
+      options.requestTimeout,
+      DEFAULT_REQUEST_TIMEOUT_MS,
+      owner,
+      'requestTimeout',
+      'milliseconds',
+    );
     this.options = options;
     this.bodyLimit = bodyLimit;
     this.nodeServer = new NodeServer('Hono', requestTimeout);

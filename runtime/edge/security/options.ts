@@ -4,7 +4,7 @@ import { HTTP_METHODS, type HttpMethod } from '../../http/types.js';
 import { RATE_LIMIT_HEADERS } from '../rate-limit/headers.js';
 import { MemoryRateLimitStore } from '../rate-limit/memory-store.js';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
-import { isPositiveWholeNumber } from '../../config/whole-number.js';
+import { isPositiveWholeNumber, nonNegativeWholeNumber } from '../../config/whole-number.js';
 import type { RateLimitStore } from '../rate-limit/store.js';
 import { normalizeOrigin } from './origin.js';
 import { invalidOption, invalidOptions } from '../../config/option-errors.js';
@@ -255,10 +255,13 @@ function resolveCors(value: unknown): ResolvedCors | undefined {
       "['*'] cannot be combined with credentials: true",
     );
   }
-  const maxAge = value.maxAge ?? DEFAULT_CORS_MAX_AGE_SECONDS;
-  if (typeof maxAge !== 'number' || !Number.isSafeInteger(maxAge) || maxAge < 0) {
-    throw invalidOption(OWNER, 'cors.maxAge', 'a whole number of seconds, 0 or more');
-  }
+  const maxAge = nonNegativeWholeNumber(
+    value.maxAge,
+    DEFAULT_CORS_MAX_AGE_SECONDS,
+    OWNER,
+    'cors.maxAge',
+    'seconds',
+  );
   const allowHeaders = value.headers === undefined ? undefined : tokenList(value.headers, 'headers');
   const exposed = value.exposeHeaders === undefined ? [] : tokenList(value.exposeHeaders, 'exposeHeaders');
   return {
