@@ -10,7 +10,10 @@ const RUNTIME_FEATURES = [
   'runtime/mcp',
   'runtime/idempotency',
   'runtime/stores',
+  'runtime/data',
   'runtime/adapters',
+  'runtime/mail',
+  'runtime/service',
 ];
 
 /** What the kernel may not import: the features, and the root entry that re-exports them all. */

@@ -1,6 +1,6 @@
-// `npm run bench [-- <bench>...]`: runs the named benches (fastify, express, hono, edge, edge-memory, edge-security,
-// edge-metrics, edge-tracing, auth, mcp, login, upload, stores-jwt, stores-session, stores-login, startup; all by
-// default)
+// `npm run bench [-- <bench>...]`: runs the named benches (fastify, express, hono, serialize, serializers, edge,
+// edge-memory, edge-security, edge-metrics, edge-tracing, auth, mcp, login, upload, stores-jwt, stores-session,
+// stores-login, startup; all by default)
 // and writes their sections of bench/RESULTS.md.
 // The stores-* benches need PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test; they
 // create and drop a database svc_bench on that server) and Redis (REDIS_URL, default redis://127.0.0.1:6379).
@@ -12,6 +12,8 @@ import { prepareBenchSpec, runHttpPair, type HttpPair } from './http.js';
 import { pinSelf } from './lib/processes.js';
 import { writeSection } from './lib/results.js';
 import { runUploadBench } from './upload.js';
+import { runSerializersBench, SERIALIZERS_ID } from './serializers.js';
+import { NEW_PRODUCT } from './servers/shared.js';
 import { runStartupBench, STARTUP_ID } from './startup.js';
 import { benchBearerHeaders } from './auth-token.js';
 import { runLoginBench } from './login.js';
@@ -51,6 +53,22 @@ const HTTP_PAIRS: HttpPair[] = [
     svc: 'bench/servers/svc-hono.ts',
   },
   {
+    id: 'serialize',
+    title:
+      'svc on Fastify with compiled response serializers vs plain Fastify with response schemas (target ≥ 100 %)',
+    plain: 'bench/servers/plain-fastify-serialize.ts',
+    svc: 'bench/servers/svc-fastify-serialize.ts',
+    workloads: [
+      { name: 'GET /products (20 items)', method: 'GET', path: '/products' },
+      {
+        name: 'POST /products (validated body, created object)',
+        method: 'POST',
+        path: '/products',
+        body: JSON.stringify(NEW_PRODUCT),
+      },
+    ],
+  },
+  {
     id: 'edge',
     title:
       'svc on Fastify with security headers + metrics + tracing (default exporter: spans dropped) vs svc alone (target ≥ 85 %, cost ≤ 15 %)',
@@ -87,7 +105,15 @@ const HTTP_PAIRS: HttpPair[] = [
 ];
 const UPLOAD_ID = 'upload';
 const LOGIN_ID = 'login';
-const KNOWN = [...HTTP_PAIRS.map((pair) => pair.id), MCP_ID, LOGIN_ID, UPLOAD_ID, ...STORES_IDS, STARTUP_ID];
+const KNOWN = [
+  ...HTTP_PAIRS.map((pair) => pair.id),
+  SERIALIZERS_ID,
+  MCP_ID,
+  LOGIN_ID,
+  UPLOAD_ID,
+  ...STORES_IDS,
+  STARTUP_ID,
+];
 
 const runsOverride = process.env.BENCH_RUNS === undefined ? undefined : Number(process.env.BENCH_RUNS);
 const httpOptions = {
@@ -122,6 +148,10 @@ for (const pair of HTTP_PAIRS) {
   if (!selected.includes(pair.id)) continue;
   process.stdout.write(`bench ${pair.id}\n`);
   await report(pair.id, await runHttpPair(pair, httpOptions));
+}
+if (selected.includes(SERIALIZERS_ID)) {
+  process.stdout.write(`bench ${SERIALIZERS_ID}\n`);
+  await report(SERIALIZERS_ID, runSerializersBench({ runs: runsOverride ?? 40 }));
 }
 if (selected.includes(MCP_ID)) {
   process.stdout.write(`bench ${MCP_ID}\n`);

@@ -1,7 +1,24 @@
 // Runs the project's TypeScript in a child node process and forwards termination signals to it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { writesToProcessStreams, type CliIo } from './io.js';
 import { typescriptNodeFlags } from './project.js';
+
+/**
+ * The module that prints a refused start for a person (boot-preload.ts): beside this one, as TypeScript in a
+ * checkout and as JavaScript in an installed svckit's dist/cli/.
+ */
+const BOOT_PRELOAD = new URL(`./boot-preload${extname(fileURLToPath(import.meta.url))}`, import.meta.url)
+  .href;
+
+/**
+ * The service's entry (`svc start`, `svc dev`, `svc mcp`) in a child node process: with TypeScript support,
+ * and a failed start reported as code, message, option and hint rather than a stack (boot-preload.ts).
+ */
+export function spawnService(entry: string, cwd: string, io: CliIo): ChildProcess {
+  return spawnTypeScript(['--import', BOOT_PRELOAD, entry], cwd, io);
+}
 
 /**
  * The child shares svc's stdin, and its stdout and stderr too when svc writes to its own; otherwise (a command

@@ -1,6 +1,7 @@
 // The module `svc start` and `svc dev` run: `server.entry` of the spec (default src/server.ts).
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
+import type { SpecIR } from '../shared/ir.js';
 import { resolveSvcConfig } from '../runtime/config/index.js';
 import { loadSpec } from '../spec/index.js';
 import { SPEC_FILE, specFile } from './project.js';
@@ -11,11 +12,21 @@ export async function resolveEntry(
   explicit: string | undefined,
   env: NodeJS.ProcessEnv,
 ): Promise<string> {
-  let entry = explicit;
-  if (entry === undefined) {
-    const spec = await loadSpec(specFile(dir), { env });
-    entry = resolveSvcConfig({ ...spec, source: SPEC_FILE }, env).server.entry;
-  }
+  if (explicit !== undefined) return existingEntry(dir, explicit);
+  return (await resolveSpecEntry(dir, env)).entry;
+}
+
+/** The entry `server.entry` names, and the spec it was read from (svc dev watches the files it came from). */
+export async function resolveSpecEntry(
+  dir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ entry: string; spec: SpecIR }> {
+  const spec = await loadSpec(specFile(dir), { env });
+  const entry = resolveSvcConfig({ ...spec, source: SPEC_FILE }, env).server.entry;
+  return { entry: existingEntry(dir, entry), spec };
+}
+
+function existingEntry(dir: string, entry: string): string {
   const path = resolve(dir, entry);
   if (!existsSync(path)) {
     throw new Error(

@@ -28,21 +28,28 @@ openapi.json, mcp-tools.json and client.ts. Unchanged files are not rewritten.
   dev: `Usage: svc dev [--dir=<path>]
 
 Builds, starts the service, rebuilds when svc.config.yaml changes and restarts when the build or src/
-changes. A spec error is printed and the running service is kept until the spec is fixed.`,
+changes. A spec error is printed and the running service is kept until the spec is fixed. The project's
+TypeScript (tsc --watch, with its tsconfig.json) checks types beside the service: errors are printed as
+file:line:col and never stop it. The service runs with NODE_ENV=development unless NODE_ENV is set.`,
   start: `Usage: svc start [entry] [--dir=<path>]
 
 Runs the service's entry module (server.entry of svc.config.yaml, default src/server.ts) with TypeScript
-support. PORT, HOST and the other variables referenced by svc.config.yaml are read at start.`,
+support. PORT, HOST and the other variables referenced by svc.config.yaml are read at start; NODE_ENV is
+passed as it is (unset counts as production). A refused start prints its code, message and a hint, and
+exits 1; SVC_DEBUG=1 adds the stack.`,
   mcp: `Usage: svc mcp [entry] [--dir=<path>]
 
 Runs the service's entry like svc start, but serves the routes marked \`mcp: true\` as tools over
 stdin/stdout (newline-delimited JSON-RPC, the MCP stdio transport) instead of listening: point a desktop
 agent's "command" at it. Logs go to stderr. SVC_MCP_AUTHORIZATION (e.g. "Bearer <token>") is sent as
 the Authorization header of every tool call; without it, tools that need a signed-in user answer
-AUTH_REQUIRED.`,
+AUTH_REQUIRED. An embedded database (pglite:) lives in .svc/mcp-data, not beside a running svc dev or
+npm start in .svc/data (SVC_PGLITE_DIR chooses another); a PostgreSQL database is shared.`,
   test: `Usage: svc test [files...] [--dir=<path>]
 
-Runs test/**/*.test.ts (or the given files) with node's built-in test runner and TypeScript support.`,
+Runs test/**/*.test.ts (or the given files) with node's built-in test runner and TypeScript support,
+with NODE_ENV=test (always) and SVC_PGLITE_DIR=memory unless set: an embedded database starts empty in
+every run and .svc/data is never touched.`,
   'generate:docs': `Usage: svc generate:docs [--out=<path> | --stdout] [--dir=<path>]
 
 Writes the OpenAPI 3.1 document of svc.config.yaml to openapi.json (default), to --out, or to stdout.`,

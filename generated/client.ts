@@ -111,7 +111,6 @@ export type CreateNoteResponse =
   | Failure<422, ApiError<'IDEMPOTENCY_KEY_REUSED'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
-  | Failure<507, ApiError<'NOTE_STORE_FULL'>>
   | Unexpected;
 
 export interface GetNoteInput extends RequestOptions {
@@ -380,7 +379,6 @@ const routeTable: Record<keyof Client, RouteInfo> = {
       '422': ['IDEMPOTENCY_KEY_REUSED'],
       '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
-      '507': ['NOTE_STORE_FULL'],
     },
   },
   getNote: {

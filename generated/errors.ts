@@ -5,7 +5,6 @@ import { HttpError, type ErrorCatalogEntry, type ErrorFactoryOptions } from 'svc
 export const catalog = {
   NOTE_NOT_FOUND: { status: 404, message: 'Note not found.', module: 'app' },
   NOTE_CURSOR_INVALID: { status: 400, message: 'The cursor is not valid for this list.', module: 'app' },
-  NOTE_STORE_FULL: { status: 507, message: 'The note store is full.', module: 'app' },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
 export type ErrorCode = keyof typeof catalog;
@@ -22,7 +21,4 @@ export const errors = {
       options.message ?? catalog.NOTE_CURSOR_INVALID.message,
       options,
     ),
-  /** The in-memory store keeps at most 10000 notes; delete some first. */
-  NOTE_STORE_FULL: (options: ErrorFactoryOptions = {}) =>
-    new HttpError(507, 'NOTE_STORE_FULL', options.message ?? catalog.NOTE_STORE_FULL.message, options),
 };

@@ -1,10 +1,12 @@
 // The no-op rebuild cache, `.svc/build-cache.json` next to the spec. A build is skipped only when every
-// input file (the spec, files it includes, the error catalog) hashes as recorded, the key (generator
+// input file (the spec, files it includes, the error catalog) hashes as recorded, every directory an include
+// pattern listed still lists the same names (a new file may match), the key (generator
 // fingerprint, output folder, runtime import, the environment values the spec refers to) matches, AND every
 // output on disk still hashes as written, so a hand-edited generated file is regenerated.
 // Only hashes are stored: environment values (which may be secrets) never reach the file.
 import { readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
+import { patternListing } from '../spec/loader/include-glob.js';
 import { generatorFingerprint } from './generator-version.js';
 import { readIfExists, sha256, writeAtomically } from './output-files.js';
 
@@ -16,6 +18,8 @@ export interface CacheEntry {
   inputs: Record<string, string>;
   /** Project-relative path → sha256 of the output as written. */
   outputs: Record<string, string>;
+  /** Project-relative directory an include pattern listed → sha256 of the names it saw there. */
+  listings?: Record<string, string>;
 }
 
 interface CacheFile {
@@ -47,6 +51,8 @@ export async function cachedOutputs(scope: CacheScope): Promise<string[] | undef
     if (!bytes || sha256(bytes) !== hash) return undefined;
     inputTexts.push(bytes.toString('utf8'));
   }
+  for (const [path, hash] of Object.entries(entry.listings ?? {}))
+    if (listingHash(resolve(scope.projectDir, path)) !== hash) return undefined;
   if ((await cacheKey(scope, inputTexts)) !== entry.key) return undefined;
   const outputs: string[] = [];
   for (const [path, hash] of Object.entries(entry.outputs)) {
@@ -58,11 +64,15 @@ export async function cachedOutputs(scope: CacheScope): Promise<string[] | undef
   return outputs;
 }
 
-/** Records a successful build. `inputFiles` are absolute; `outputs` maps absolute paths to their content. */
+/**
+ * Records a successful build. `inputFiles` and `listedDirectories` (those include patterns listed, IR
+ * `sources.directories`) are absolute; `outputs` maps absolute paths to their content.
+ */
 export async function recordBuild(
   scope: CacheScope,
   inputFiles: readonly string[],
   outputs: ReadonlyArray<{ path: string; content: string }>,
+  listedDirectories: readonly string[] = [],
 ): Promise<void> {
   const inputs: Record<string, string> = {};
   const inputTexts: string[] = [];
@@ -79,6 +89,11 @@ export async function recordBuild(
       outputs.map((output) => [relative(scope.projectDir, output.path), sha256(output.content)]),
     ),
   };
+  if (listedDirectories.length > 0) {
+    entry.listings = Object.fromEntries(
+      listedDirectories.map((dir) => [relative(scope.projectDir, dir), listingHash(dir)]),
+    );
+  }
   const cache = (await readCache(scope.projectDir)) ?? { version: CACHE_VERSION, entries: {} };
   cache.entries[entryId(scope)] = entry;
   await writeAtomically(cacheFile(scope.projectDir), `${JSON.stringify(cache, null, 2)}\n`);
@@ -98,6 +113,11 @@ async function cacheKey(scope: CacheScope, inputTexts: readonly string[]): Promi
       env,
     }),
   );
+}
+
+/** The names an include pattern sees in `dir` (never the contents: changed files are inputs). */
+function listingHash(dir: string): string {
+  return sha256(JSON.stringify(patternListing(dir)));
 }
 
 function entryId(scope: CacheScope): string {
@@ -125,8 +145,13 @@ function isCacheFile(value: unknown): value is CacheFile {
 
 function isCacheEntry(value: unknown): value is CacheEntry {
   if (value === null || typeof value !== 'object') return false;
-  const { key, inputs, outputs } = value as Partial<CacheEntry>;
-  return typeof key === 'string' && isHashMap(inputs) && isHashMap(outputs);
+  const { key, inputs, outputs, listings } = value as Partial<CacheEntry>;
+  return (
+    typeof key === 'string' &&
+    isHashMap(inputs) &&
+    isHashMap(outputs) &&
+    (listings === undefined || isHashMap(listings))
+  );
 }
 
 function isHashMap(value: unknown): value is Record<string, string> {

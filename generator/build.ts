@@ -79,7 +79,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     await pool?.close();
   }
   const files = options.check ? await compareFiles(generated) : await writeFiles(generated);
-  if (!options.check) await recordBuild(scope, inputFiles(ir, specFile), generated);
+  if (!options.check)
+    await recordBuild(scope, inputFiles(ir, specFile), generated, ir.sources?.directories ?? []);
   return finish(
     files,
     outDir,
@@ -225,7 +226,7 @@ async function finish(
 
 /** Every file the IR came from (the spec and anything it includes, the enabled modules' specs) plus the catalog. */
 function inputFiles(ir: SpecIR, specFile: string): string[] {
-  const files = new Set([specFile, ir.file, defaultCatalogFile()]);
+  const files = new Set([specFile, ir.file, ...(ir.sources?.files ?? []), defaultCatalogFile()]);
   for (const node of [...ir.resources, ...ir.routes, ...ir.errors]) if (node.loc) files.add(node.loc.file);
   for (const module of ir.modules ?? []) files.add(module.file);
   return [...files];

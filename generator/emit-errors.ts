@@ -22,6 +22,7 @@ export function emitErrors(input: EmitErrorsInput): string {
     message: error.message,
     module: error.module,
     description: error.description?.replace(/\*\//g, '*\\/'),
+    hint: error.hint,
   }));
   return renderTemplate('generated/errors.ts.hbs', {
     header: input.header,

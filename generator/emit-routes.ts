@@ -10,6 +10,7 @@ import {
 } from '../shared/ir.js';
 import { successStatusOf } from '../shared/success-status.js';
 import { coercionPlan } from '../shared/validation/coercion-plan.js';
+import { jsonResponseStatuses, responseValidatorName, serializerName } from './emit-serializers.js';
 import { docComment } from './emit-types.js';
 import { validatorName } from './emit-validators.js';
 import { toJsLiteral } from './js-literal.js';
@@ -42,6 +43,8 @@ export function emitRoutes({ ir, header, runtimeImport, source }: EmitRoutesInpu
     source,
     handlers,
     guardedMetaKeys: toJsLiteral(ir.metaKeys.filter((key) => key.guarded).map((key) => key.name)),
+    // serializers.js holds one serializer per route and JSON response status; imported only when used.
+    serializers: ir.routes.some((route) => jsonResponseStatuses(route).length > 0),
     definitions: ir.routes.map((route) => definitionLiteral(route, resolve)),
   });
   if (!first || others.length === 0) return text;
@@ -159,6 +162,13 @@ function definitionLiteral(route: RouteIR, resolve: Parameters<typeof coercionPl
   if (route.query) fields.push(`query: ${partLiteral(route.id, 'query', route.query, resolve)}`);
   if (route.body) fields.push(`body: ${bodyLiteral(route.id, route.body)}`);
   fields.push(`successStatus: ${successStatus(route)}`);
+  const statuses = jsonResponseStatuses(route);
+  if (statuses.length > 0) {
+    const byStatus = (name: (routeId: string, status: number) => string) =>
+      `{ ${statuses.map((status) => `${status}: serializers.${name(route.id, status)}`).join(', ')} }`;
+    fields.push(`serializers: ${byStatus(serializerName)}`);
+    fields.push(`responseValidators: ${byStatus(responseValidatorName)}`);
+  }
   // The spec's `errors:` (empty included): answering another application code logs a warning at runtime.
   fields.push(`errors: ${toJsLiteral(route.errors)}`);
   fields.push(`meta: ${toJsLiteral(route.meta)}`);

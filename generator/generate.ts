@@ -7,6 +7,8 @@ import { emitErrors } from './emit-errors.js';
 import { emitMcpTools } from './emit-mcp-tools.js';
 import { emitOpenApi } from './emit-openapi.js';
 import { emitRoutes } from './emit-routes.js';
+import { emitSerializers } from './emit-serializers.js';
+import { emitService } from './emit-service.js';
 import { emitTypes } from './emit-types.js';
 import { emitValidators } from './emit-validators.js';
 import { formatJsonDocument, formatOptions, formatWith, TS_PARSER } from './format.js';
@@ -39,9 +41,12 @@ const APP_FILES = [
   'types.ts',
   'validators.js',
   'validators.d.ts',
+  'serializers.js',
+  'serializers.d.ts',
   'errors.ts',
   'routes.ts',
   'config.ts',
+  'service.ts',
   'client.ts',
   'openapi.json',
   'mcp-tools.json',
@@ -65,13 +70,25 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
     validationRuntimeImport: imports.validationRuntime,
     typesImport: imports.types,
   });
+  const serializers = emitSerializers({
+    ir,
+    header,
+    validationRuntimeImport: imports.validationRuntime,
+    typesImport: imports.types,
+  });
   const code = new Map<string, string>([
     ['validators.js', validators.js],
+    ['serializers.js', serializers.js],
     ['client.ts', emitClient(ir, { header })],
     ['routes.ts', emitRoutes({ ir, header, runtimeImport: options.runtimeImport, source })],
     ['errors.ts', emitErrors({ errors: ir.errors, header, runtimeImport: imports.errors, source })],
     ['config.ts', emitConfig({ ir, header, runtimeImport: imports.config, source })],
+    [
+      'service.ts',
+      emitService({ ir, header, serviceImport: imports.service, coreImport: imports.main, source }),
+    ],
     ['validators.d.ts', validators.dts],
+    ['serializers.d.ts', serializers.dts],
   ]);
   const size = [...code.values()].reduce((sum, text) => sum + text.length, 0);
   const pool = options.pool ?? new FormatPool(TS_PARSER, size >= WORKER_THRESHOLD_BYTES);
@@ -113,13 +130,14 @@ export async function generateCatalogFiles(options: {
 }
 
 /** The files of one built-in module in svckit's own generated/modules/<module>/. */
-export const MODULE_FILES = ['types.ts', 'validators.ts', 'routes.ts'] as const;
+export const MODULE_FILES = ['types.ts', 'validators.ts', 'serializers.ts', 'routes.ts'] as const;
 
 /**
- * generated/modules/<module>/ of svckit itself, from spec/modules/<module>.yaml: types.ts, validators.ts and
- * routes.ts (Handlers, RouteId, guardedMetaKeys, routeDefinitions, routes()), importing the runtime by
- * relative path. The validators are TypeScript here (see EmittedValidators.ts) so that the package's tsc
- * build carries them into dist/ beside the rest; the module's errors live in the catalog (errors.ts).
+ * generated/modules/<module>/ of svckit itself, from spec/modules/<module>.yaml: types.ts, validators.ts,
+ * serializers.ts and routes.ts (Handlers, RouteId, guardedMetaKeys, routeDefinitions, routes()), importing
+ * the runtime by relative path. Validators and serializers are TypeScript here (see EmittedValidators.ts) so
+ * that the package's tsc build carries them into dist/ beside the rest; the module's errors live in the
+ * catalog (errors.ts).
  */
 export async function generateModuleFiles(options: {
   ir: SpecIR;
@@ -137,9 +155,16 @@ export async function generateModuleFiles(options: {
     validationRuntimeImport: imports.validationRuntime,
     typesImport: imports.types,
   });
+  const serializers = emitSerializers({
+    ir,
+    header,
+    validationRuntimeImport: imports.validationRuntime,
+    typesImport: imports.types,
+  });
   const code: Record<(typeof MODULE_FILES)[number], string> = {
     'types.ts': await emitTypes({ ir, header }),
     'validators.ts': validators.ts,
+    'serializers.ts': serializers.ts,
     'routes.ts': emitRoutes({ ir, header, runtimeImport: options.runtimeImport, source }),
   };
   return Promise.all(

@@ -13,6 +13,8 @@ export interface RuntimeImports {
   config: string;
   /** requireRuntime, for validators.js. */
   validationRuntime: string;
+  /** composeService, startService, for service.ts. */
+  service: string;
   /** Where routes.ts takes each runtime name from (`imported` when the defining file names it otherwise). */
   routeName(name: string): { from: string; imported?: string };
 }
@@ -48,6 +50,7 @@ export function runtimeImports(runtimeImport: string): RuntimeImports {
       types: core,
       config: core,
       validationRuntime: `${runtimeImport}/validation-runtime`,
+      service: `${runtimeImport}/service`,
       routeName: () => ({ from: core }),
     };
   }
@@ -58,6 +61,7 @@ export function runtimeImports(runtimeImport: string): RuntimeImports {
     types: `${dir}/http/types.js`,
     config: `${dir}/config/index.js`,
     validationRuntime: `${dir}/http/validation-runtime.js`,
+    service: `${dir}/service/index.js`,
     routeName: (name) => {
       const known = ROUTE_NAME_FILES[name];
       if (!known) throw new Error(`routes.ts uses '${name}', which runtime-imports.ts does not place`);

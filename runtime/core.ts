@@ -75,6 +75,8 @@ export { createAjv } from '../shared/validation/ajv.js';
 export { hookSlots, type HookSlots } from './http/hook-slots.js';
 export { coercionPlan } from '../shared/validation/coercion-plan.js';
 export * from './app/serve.js';
+export { formatBootFailure, reportBootFailure, isBootRefusal, BOOT_DEBUG_ENV } from './app/boot-report.js';
+export type { FormatBootFailureOptions, ReportBootFailureOptions } from './app/boot-report.js';
 export * from './app/serve-mode.js';
 export * from './config/index.js';
 export { isProductionEnv } from './config/node-env.js';

@@ -147,6 +147,8 @@ export interface ErrorIR {
   /** Which module raises it: 'app' for the application's own codes. */
   module: string;
   description?: string;
+  /** What to do about it, for the person running the service (catalog and module specs only). */
+  hint?: string;
   loc?: SourceLocation;
 }
 
@@ -227,6 +229,20 @@ export interface EdgeModuleIR {
   openapi?: { title?: ConfigValue; tags?: ConfigValue };
 }
 
+/**
+ * What a spec was read from, for whatever must notice a change to it (the build cache, `svc dev`):
+ * svc.config.yaml plus the files it includes (docs/spec.md#includes).
+ */
+export interface SpecSourcesIR {
+  /** Absolute paths of every file read: the spec file first, then each included file once, in reading order. */
+  files: string[];
+  /**
+   * Absolute paths of the directories an `include:` pattern listed: a file added to or removed from one of
+   * them can change what the pattern matches, so the spec, without any file of `files` changing.
+   */
+  directories: string[];
+}
+
 export interface SpecIR {
   /** 'app' for svc.config.yaml; 'module' for the built-in module specs under spec/modules/. */
   kind: 'app' | 'module';
@@ -252,4 +268,6 @@ export interface SpecIR {
    * absent or empty when none). Route ids, paths and resource names never clash with the application's.
    */
   modules?: ModuleIR[];
+  /** The files (and pattern-listed directories) the document was read from; absent in IR built by hand. */
+  sources?: SpecSourcesIR;
 }

@@ -1,7 +1,9 @@
-// svc db:migrate: applies the pending SQL migrations of svckit's stores to the database svc.config.yaml
-// names in `stores.database` (with `${VAR}` references read from the environment, as at start).
+// svc db:migrate: applies the pending SQL migrations, svckit's stores' then the application's own
+// (`migrations/NNNN-name.sql` in the project), to the database svc.config.yaml names in `stores.database`
+// (with `${VAR}` references and SVC_PGLITE_DIR read from the environment, as at start), in one transaction,
+// and prints what it did for each.
 import { resolveSvcConfig } from '../../runtime/config/svc-config.js';
-import { databaseKind, resolvedDatabaseUrl } from '../../runtime/stores/open.js';
+import { appMigrationsFor, databaseKind, resolvedDatabaseUrl } from '../../runtime/stores/open.js';
 import { migrate, openSqlClient } from '../../runtime/stores/sql/index.js';
 import { loadSpec } from '../../spec/index.js';
 import { parseCommand } from '../args.js';
@@ -18,19 +20,31 @@ export async function dbMigrateCommand(args: string[], io: CliIo): Promise<numbe
   const dir = projectDir(values.dir, io.cwd);
   const spec = await loadSpec(specFile(dir), { env: io.env });
   const { stores } = resolveSvcConfig({ ...spec, source: SPEC_FILE }, io.env);
+  // Read first, wherever the database is: a misnamed migration file is reported even in memory mode.
+  const appMigrations = appMigrationsFor(undefined, dir);
   const url = stores.database;
   if (url === undefined || databaseKind(url) === 'memory') {
-    io.stdout.write('svc db:migrate: stores.database is memory or not set; nothing to migrate.\n');
+    io.stdout.write(
+      'svc db:migrate: stores.database is memory or not set; nothing to migrate (an in-memory database is migrated at each start).\n',
+    );
     return 0;
   }
-  const client = await openSqlClient(resolvedDatabaseUrl(url, dir));
-  try {
-    const { applied } = await migrate(client);
+  const resolved = resolvedDatabaseUrl(url, dir, io.env);
+  if (resolved === 'pglite:memory') {
     io.stdout.write(
-      applied.length === 0
-        ? `svc db:migrate: ${client.kind} is up to date.\n`
-        : `svc db:migrate: applied ${applied.map(String).join(', ')} to ${client.kind}.\n`,
+      'svc db:migrate: the database is pglite:memory; nothing to migrate (an in-memory database is migrated at each start).\n',
     );
+    return 0;
+  }
+  const client = await openSqlClient(resolved);
+  try {
+    const { applied, appApplied } = await migrate(client, { appMigrations });
+    const report = (subject: string, done: readonly string[]) =>
+      done.length === 0
+        ? `svc db:migrate: ${subject}: ${client.kind} is up to date.\n`
+        : `svc db:migrate: ${subject}: applied ${done.join(', ')} to ${client.kind}.\n`;
+    io.stdout.write(report('svckit', applied.map(String)));
+    if (appMigrations !== undefined) io.stdout.write(report('app (migrations/)', appApplied ?? []));
   } finally {
     await client.close();
   }

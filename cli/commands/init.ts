@@ -1,7 +1,7 @@
 // svc init <dir>: a new application that builds, starts and passes its own test with two commands.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import Handlebars from 'handlebars';
 import { build } from '../../generator/index.js';
 import { packageVersion } from '../../shared/package-root.js';
@@ -30,7 +30,7 @@ export async function initCommand(args: string[], io: CliIo): Promise<number> {
   const data = {
     name,
     title: titleOf(name),
-    svckitVersion: svckitDependency(),
+    svckitVersion: svckitDependency(target),
     fromSource: SVCKIT_FROM_SOURCE,
   };
 
@@ -78,8 +78,12 @@ function titleOf(name: string): string {
     .join(' ');
 }
 
-/** A checkout links to itself (so the new app runs this very code); an installed svckit pins its version. */
-function svckitDependency(): string {
-  if (SVCKIT_FROM_SOURCE) return `file:${SVCKIT_ROOT}`;
+/**
+ * A checkout links to itself (so the new app runs this very code) by a path relative to the app, which holds on
+ * any machine where the two keep their places (`npm pack` in the checkout makes a tarball that needs none); an
+ * installed svckit pins its version.
+ */
+function svckitDependency(app: string): string {
+  if (SVCKIT_FROM_SOURCE) return `file:${relative(app, SVCKIT_ROOT).split(sep).join('/') || '.'}`;
   return `^${packageVersion()}`;
 }

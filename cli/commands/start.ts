@@ -1,6 +1,7 @@
-// svc start [entry]: run the service with TypeScript support.
+// svc start [entry]: run the service with TypeScript support. Its environment is svc's own, unchanged (NODE_ENV
+// unset counts as production).
 import { parseCommand } from '../args.js';
-import { runToExit, spawnTypeScript } from '../child.js';
+import { runToExit, spawnService } from '../child.js';
 import { resolveEntry } from '../entry.js';
 import { projectDir } from '../project.js';
 import type { CliIo } from '../io.js';
@@ -14,5 +15,5 @@ export async function startCommand(args: string[], io: CliIo): Promise<number> {
   }
   const dir = projectDir(values.dir, io.cwd);
   const entry = await resolveEntry(dir, positionals[0], io.env);
-  return runToExit(spawnTypeScript([entry], dir, io), io);
+  return runToExit(spawnService(entry, dir, io), io);
 }

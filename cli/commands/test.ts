@@ -1,9 +1,11 @@
-// svc test [files...]: node's test runner over test/**/*.test.ts with TypeScript support.
+// svc test [files...]: node's test runner over test/**/*.test.ts with TypeScript support, NODE_ENV=test and
+// fresh data for each run (service-env.ts).
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCommand } from '../args.js';
 import { runToExit, spawnTypeScript } from '../child.js';
 import { projectDir } from '../project.js';
+import { testEnv } from '../service-env.js';
 import type { CliIo } from '../io.js';
 import { COMMAND_USAGE } from '../usage.js';
 
@@ -19,7 +21,7 @@ export async function testCommand(args: string[], io: CliIo): Promise<number> {
     io.stderr.write('svc test: no test files found under test/ (files end in .test.ts).\n');
     return 1;
   }
-  return runToExit(spawnTypeScript(['--test', ...files], dir, io), io);
+  return runToExit(spawnTypeScript(['--test', ...files], dir, { ...io, env: testEnv(io.env) }), io);
 }
 
 function findTests(root: string): string[] {

@@ -22,6 +22,7 @@ export const catalog = {
   MALFORMED_MULTIPART: { status: 400, message: 'Malformed multipart body.', module: 'http' },
   RAW_BODY_UNAVAILABLE: { status: 500, message: 'Raw request body is unavailable.', module: 'http' },
   INTERNAL_ERROR: { status: 500, message: 'Internal server error.', module: 'http' },
+  NOT_IMPLEMENTED: { status: 501, message: 'This route has no handler yet.', module: 'http' },
   HTTP_GUARDS_UNRUNNABLE: {
     status: 500,
     message: 'Route guards cannot run without a dependency container.',
@@ -34,25 +35,55 @@ export const catalog = {
     status: 'boot',
     message: 'A route declares a guarded meta key that no plugin enforces.',
     module: 'http',
+    hint: 'register the plugin that enforces the key, set the key to false, or waive it with allowUnguardedMeta',
   },
-  HTTP_INVALID_ROUTE_META: { status: 'boot', message: 'A route meta value is invalid.', module: 'http' },
-  HTTP_ROUTE_CONFLICT: { status: 'boot', message: 'Two routes share a method and path.', module: 'http' },
-  HTTP_ROUTE_INVALID: { status: 'boot', message: 'A route definition is invalid.', module: 'http' },
-  CONFIG_INVALID: { status: 'boot', message: 'A configuration option is invalid.', module: 'http' },
+  HTTP_INVALID_ROUTE_META: {
+    status: 'boot',
+    message: 'A route meta value is invalid.',
+    module: 'http',
+    hint: 'correct the meta value of the route named above (its `meta:` in the spec), then run svc build',
+  },
+  HTTP_ROUTE_CONFLICT: {
+    status: 'boot',
+    message: 'Two routes share a method and path.',
+    module: 'http',
+    hint: 'give each route its own method and path; /items/:id and /items/:itemId are the same path',
+  },
+  HTTP_ROUTE_INVALID: {
+    status: 'boot',
+    message: 'A route definition is invalid.',
+    module: 'http',
+    hint: 'fix the route named above: its method, path or schema, or pass it a handler',
+  },
+  HANDLERS_MISSING: {
+    status: 'boot',
+    message: 'Some routes of the spec have no handler.',
+    module: 'http',
+    hint: 'add a handler for each listed route to createService({ handlers }); outside production they answer 501 NOT_IMPLEMENTED meanwhile',
+  },
+  CONFIG_INVALID: {
+    status: 'boot',
+    message: 'A configuration option is invalid.',
+    module: 'http',
+    hint: 'correct the setting named above in the file or environment variable it comes from, then start again',
+  },
   OPTION_UNKNOWN: {
     status: 'boot',
     message: 'An options object names an option its owner does not take.',
     module: 'http',
+    hint: 'fix the key in the code that passes these options; the message lists the options its owner takes',
   },
   OPTION_INVALID: {
     status: 'boot',
     message: 'An option has the wrong type or is out of range.',
     module: 'http',
+    hint: 'fix the value in the code that passes this option; the message says what it accepts',
   },
   VALIDATION_RUNTIME_UNKNOWN: {
     status: 'boot',
     message: 'Generated validators need a runtime module this svckit does not provide.',
     module: 'http',
+    hint: 'run svc build with the svckit version the service runs on, then start again',
   },
   RATE_LIMITED: { status: 429, message: 'Too many requests.', module: 'edge' },
   IDEMPOTENCY_CONFLICT: {
@@ -87,6 +118,7 @@ export const catalog = {
     status: 'boot',
     message: 'The MCP tool list does not match the routes.',
     module: 'mcp',
+    hint: 'run svc build so generated/mcp-tools.json matches the spec, and register every route it names',
   },
   MCP_CLIENT_TIMEOUT: { status: 504, message: 'The tool server did not answer in time.', module: 'mcp' },
   MCP_CLIENT_CLOSED: { status: 503, message: 'The tool client is closed.', module: 'mcp' },
@@ -163,18 +195,58 @@ export const catalog = {
     status: 'boot',
     message: 'Signing secret must be at least 32 characters in production.',
     module: 'auth',
+    hint: 'set SVC_SECRET to 32+ random characters, e.g. `openssl rand -base64 32`',
   },
-  STORE_UNAVAILABLE: { status: 503, message: 'A backing store is unavailable.', module: 'stores' },
+  MAIL_TRANSPORT_REQUIRED: {
+    status: 'boot',
+    message: 'No mail transport is configured for production.',
+    module: 'mail',
+    hint: 'set modules.mail.url: ${SMTP_URL:-} and SMTP_URL=smtp://user:password@host:587',
+  },
+  MAIL_TEMPLATE_INVALID: {
+    status: 'boot',
+    message: 'A mail template is invalid.',
+    module: 'mail',
+    hint: "fix or remove the named file in the modules.mail.templates folder (docs/mail.md lists each template's variables)",
+  },
+  MAIL_SEND_FAILED: { status: 500, message: 'A mail could not be sent.', module: 'mail' },
+  STORE_UNAVAILABLE: {
+    status: 503,
+    message: 'A backing store is unavailable.',
+    module: 'stores',
+    hint: 'start the PostgreSQL or Redis server the service uses (DATABASE_URL, REDIS_URL), or correct its URL',
+  },
   STORE_SCHEMA_MISMATCH: {
     status: 'boot',
     message: 'The database schema does not match this version of svckit.',
     module: 'stores',
+    hint: 'run svc db:migrate against the same database (same DATABASE_URL), then start again',
   },
   STORE_LOCKED: {
     status: 'boot',
     message: 'The embedded database is in use by another process.',
     module: 'stores',
+    hint: 'stop the other process that uses it (svc dev, npm start), or share data through PostgreSQL (DATABASE_URL)',
   },
+  STORE_MIGRATION_INVALID: {
+    status: 'boot',
+    message: "The application's migrations folder is not valid.",
+    module: 'stores',
+    hint: 'name migrations NNNN-name.sql (four digits, kebab-case) with unique numbers, each above the last applied one',
+  },
+  STORE_MIGRATION_CHANGED: {
+    status: 'boot',
+    message: 'An applied migration was changed.',
+    module: 'stores',
+    hint: 'restore the applied file as it was and put the change in a new migration',
+  },
+  STORE_MIGRATION_FAILED: {
+    status: 'boot',
+    message: 'An application migration failed.',
+    module: 'stores',
+    hint: 'fix the SQL of the named migration; nothing of this run was applied',
+  },
+  DATA_CURSOR_INVALID: { status: 400, message: 'The cursor is not valid for this list.', module: 'data' },
   FILE_TOO_LARGE: { status: 413, message: 'File is too large.', module: 'files' },
   FILE_TYPE_NOT_ALLOWED: { status: 415, message: 'File type is not allowed.', module: 'files' },
   FILE_TYPE_MISMATCH: {
@@ -261,6 +333,9 @@ export const errors = {
     ),
   INTERNAL_ERROR: (options: ErrorFactoryOptions = {}) =>
     new HttpError(500, 'INTERNAL_ERROR', options.message ?? catalog.INTERNAL_ERROR.message, options),
+  /** Named here. Outside production, a route of the spec whose handler the app does not pass answers this instead of stopping the service; in production such a service refuses to boot (HANDLERS_MISSING). */
+  NOT_IMPLEMENTED: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(501, 'NOT_IMPLEMENTED', options.message ?? catalog.NOT_IMPLEMENTED.message, options),
   HTTP_GUARDS_UNRUNNABLE: (options: ErrorFactoryOptions = {}) =>
     new HttpError(
       500,
@@ -282,38 +357,57 @@ export const errors = {
   AFTER_HOOK_FAILED: (options: ErrorFactoryOptions = {}) =>
     new HttpError(500, 'AFTER_HOOK_FAILED', options.message ?? catalog.AFTER_HOOK_FAILED.message, options),
   HTTP_UNGUARDED_ROUTE_META: (options: ErrorFactoryOptions = {}) =>
-    new BootError(
-      'HTTP_UNGUARDED_ROUTE_META',
-      options.message ?? catalog.HTTP_UNGUARDED_ROUTE_META.message,
-      options,
-    ),
+    new BootError('HTTP_UNGUARDED_ROUTE_META', options.message ?? catalog.HTTP_UNGUARDED_ROUTE_META.message, {
+      ...options,
+      hint: options.hint ?? catalog.HTTP_UNGUARDED_ROUTE_META.hint,
+    }),
   HTTP_INVALID_ROUTE_META: (options: ErrorFactoryOptions = {}) =>
-    new BootError(
-      'HTTP_INVALID_ROUTE_META',
-      options.message ?? catalog.HTTP_INVALID_ROUTE_META.message,
-      options,
-    ),
+    new BootError('HTTP_INVALID_ROUTE_META', options.message ?? catalog.HTTP_INVALID_ROUTE_META.message, {
+      ...options,
+      hint: options.hint ?? catalog.HTTP_INVALID_ROUTE_META.hint,
+    }),
   /** Named here. Lists every method and path declared more than once (parameter names ignored). */
   HTTP_ROUTE_CONFLICT: (options: ErrorFactoryOptions = {}) =>
-    new BootError('HTTP_ROUTE_CONFLICT', options.message ?? catalog.HTTP_ROUTE_CONFLICT.message, options),
+    new BootError('HTTP_ROUTE_CONFLICT', options.message ?? catalog.HTTP_ROUTE_CONFLICT.message, {
+      ...options,
+      hint: options.hint ?? catalog.HTTP_ROUTE_CONFLICT.hint,
+    }),
   /** Named here. Bad method or path, a schema ajv cannot compile, or a missing handler; the message names the route. */
   HTTP_ROUTE_INVALID: (options: ErrorFactoryOptions = {}) =>
-    new BootError('HTTP_ROUTE_INVALID', options.message ?? catalog.HTTP_ROUTE_INVALID.message, options),
+    new BootError('HTTP_ROUTE_INVALID', options.message ?? catalog.HTTP_ROUTE_INVALID.message, {
+      ...options,
+      hint: options.hint ?? catalog.HTTP_ROUTE_INVALID.hint,
+    }),
+  /** Named here. A production start refuses a service whose handlers do not cover every route of the spec; the message lists the route ids. */
+  HANDLERS_MISSING: (options: ErrorFactoryOptions = {}) =>
+    new BootError('HANDLERS_MISSING', options.message ?? catalog.HANDLERS_MISSING.message, {
+      ...options,
+      hint: options.hint ?? catalog.HANDLERS_MISSING.hint,
+    }),
   /** Named here. A duration, size, port or other option could not be read; the message names the option. */
   CONFIG_INVALID: (options: ErrorFactoryOptions = {}) =>
-    new BootError('CONFIG_INVALID', options.message ?? catalog.CONFIG_INVALID.message, options),
+    new BootError('CONFIG_INVALID', options.message ?? catalog.CONFIG_INVALID.message, {
+      ...options,
+      hint: options.hint ?? catalog.CONFIG_INVALID.hint,
+    }),
   /** Named here. A programming error: a plugin, store or function was given a key it does not know. Thrown as `OptionError`, a TypeError carrying this code; the message reads `<owner>: unknown option "<key>" (did you mean "<key>"?); it takes …`. The same mistake in svc.config.yaml is CONFIG_INVALID. */
   OPTION_UNKNOWN: (options: ErrorFactoryOptions = {}) =>
-    new BootError('OPTION_UNKNOWN', options.message ?? catalog.OPTION_UNKNOWN.message, options),
+    new BootError('OPTION_UNKNOWN', options.message ?? catalog.OPTION_UNKNOWN.message, {
+      ...options,
+      hint: options.hint ?? catalog.OPTION_UNKNOWN.hint,
+    }),
   /** Named here. A programming error: an option's value has the wrong type or is out of range. Thrown as `OptionError`, a TypeError carrying this code; the message reads `<owner>: <option> must be …`. The same mistake in svc.config.yaml is CONFIG_INVALID. */
   OPTION_INVALID: (options: ErrorFactoryOptions = {}) =>
-    new BootError('OPTION_INVALID', options.message ?? catalog.OPTION_INVALID.message, options),
+    new BootError('OPTION_INVALID', options.message ?? catalog.OPTION_INVALID.message, {
+      ...options,
+      hint: options.hint ?? catalog.OPTION_INVALID.hint,
+    }),
   /** Named here. validators.js was generated by another svckit version; run `svc build` again. */
   VALIDATION_RUNTIME_UNKNOWN: (options: ErrorFactoryOptions = {}) =>
     new BootError(
       'VALIDATION_RUNTIME_UNKNOWN',
       options.message ?? catalog.VALIDATION_RUNTIME_UNKNOWN.message,
-      options,
+      { ...options, hint: options.hint ?? catalog.VALIDATION_RUNTIME_UNKNOWN.hint },
     ),
   RATE_LIMITED: (options: ErrorFactoryOptions = {}) =>
     new HttpError(429, 'RATE_LIMITED', options.message ?? catalog.RATE_LIMITED.message, options),
@@ -398,7 +492,10 @@ export const errors = {
     new HttpError(500, 'MCP_NOT_CONFIGURED', options.message ?? catalog.MCP_NOT_CONFIGURED.message, options),
   /** Named here. A tool in the tools document names a route that is not registered, two tools share a name, or the document is not a tools document (`svc build` writes it). `details.problems` lists each. */
   MCP_TOOLS_INVALID: (options: ErrorFactoryOptions = {}) =>
-    new BootError('MCP_TOOLS_INVALID', options.message ?? catalog.MCP_TOOLS_INVALID.message, options),
+    new BootError('MCP_TOOLS_INVALID', options.message ?? catalog.MCP_TOOLS_INVALID.message, {
+      ...options,
+      hint: options.hint ?? catalog.MCP_TOOLS_INVALID.hint,
+    }),
   /** Named here. A tool client request got no answer within `timeoutMs` (default 60000). */
   MCP_CLIENT_TIMEOUT: (options: ErrorFactoryOptions = {}) =>
     new HttpError(504, 'MCP_CLIENT_TIMEOUT', options.message ?? catalog.MCP_CLIENT_TIMEOUT.message, options),
@@ -605,16 +702,69 @@ export const errors = {
   AUTH_STORE_FULL: (options: ErrorFactoryOptions = {}) =>
     new HttpError(507, 'AUTH_STORE_FULL', options.message ?? catalog.AUTH_STORE_FULL.message, options),
   AUTH_WEAK_SECRET: (options: ErrorFactoryOptions = {}) =>
-    new BootError('AUTH_WEAK_SECRET', options.message ?? catalog.AUTH_WEAK_SECRET.message, options),
+    new BootError('AUTH_WEAK_SECRET', options.message ?? catalog.AUTH_WEAK_SECRET.message, {
+      ...options,
+      hint: options.hint ?? catalog.AUTH_WEAK_SECRET.hint,
+    }),
+  /** Named here. In production a module sends mail (the auth module's verification and reset links) or `modules.mail` is on, but nothing delivers it: set `modules.mail.url: ${SMTP_URL}` with an smtp:// or smtps:// URL. */
+  MAIL_TRANSPORT_REQUIRED: (options: ErrorFactoryOptions = {}) =>
+    new BootError('MAIL_TRANSPORT_REQUIRED', options.message ?? catalog.MAIL_TRANSPORT_REQUIRED.message, {
+      ...options,
+      hint: options.hint ?? catalog.MAIL_TRANSPORT_REQUIRED.hint,
+    }),
+  /** Named here. A mail template (svckit's or an override in `modules.mail.templates`) does not compile or names a variable the mail does not have; `details.file` names the file. */
+  MAIL_TEMPLATE_INVALID: (options: ErrorFactoryOptions = {}) =>
+    new BootError('MAIL_TEMPLATE_INVALID', options.message ?? catalog.MAIL_TEMPLATE_INVALID.message, {
+      ...options,
+      hint: options.hint ?? catalog.MAIL_TEMPLATE_INVALID.hint,
+    }),
+  /** Named here. Logged, never answered: the transport refused or failed to deliver a mail; the request that asked for it has already been answered. */
+  MAIL_SEND_FAILED: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(500, 'MAIL_SEND_FAILED', options.message ?? catalog.MAIL_SEND_FAILED.message, options),
   /** Named here. PostgreSQL or Redis did not answer (down, unreachable, timed out). The request is refused rather than served without the check or the write it needed; it works again once the backend is back. `details.store` names the backend (database or redis). */
   STORE_UNAVAILABLE: (options: ErrorFactoryOptions = {}) =>
-    new HttpError(503, 'STORE_UNAVAILABLE', options.message ?? catalog.STORE_UNAVAILABLE.message, options),
-  /** Named here. The database lacks migrations this svckit needs (run `svc db:migrate`) or holds migrations it does not know (a newer svckit migrated it). */
+    new HttpError(503, 'STORE_UNAVAILABLE', options.message ?? catalog.STORE_UNAVAILABLE.message, {
+      ...options,
+      hint: options.hint ?? catalog.STORE_UNAVAILABLE.hint,
+    }),
+  /** Named here. The database lacks migrations this svckit or the application needs (run `svc db:migrate`) or holds svckit migrations it does not know (a newer svckit migrated it). */
   STORE_SCHEMA_MISMATCH: (options: ErrorFactoryOptions = {}) =>
-    new BootError('STORE_SCHEMA_MISMATCH', options.message ?? catalog.STORE_SCHEMA_MISMATCH.message, options),
+    new BootError('STORE_SCHEMA_MISMATCH', options.message ?? catalog.STORE_SCHEMA_MISMATCH.message, {
+      ...options,
+      hint: options.hint ?? catalog.STORE_SCHEMA_MISMATCH.hint,
+    }),
   /** Named here. A `pglite:` directory serves one process at a time; use PostgreSQL to share data between processes. */
   STORE_LOCKED: (options: ErrorFactoryOptions = {}) =>
-    new BootError('STORE_LOCKED', options.message ?? catalog.STORE_LOCKED.message, options),
+    new BootError('STORE_LOCKED', options.message ?? catalog.STORE_LOCKED.message, {
+      ...options,
+      hint: options.hint ?? catalog.STORE_LOCKED.hint,
+    }),
+  /** Named here. A file in the application's migrations folder looks like a migration but is not named `NNNN-name.sql`, two files share a number, or a pending migration is numbered below one already applied; the message names the file. */
+  STORE_MIGRATION_INVALID: (options: ErrorFactoryOptions = {}) =>
+    new BootError('STORE_MIGRATION_INVALID', options.message ?? catalog.STORE_MIGRATION_INVALID.message, {
+      ...options,
+      hint: options.hint ?? catalog.STORE_MIGRATION_INVALID.hint,
+    }),
+  /** Named here. The file of an application migration the database already applied no longer has the checksum recorded when it was applied. An applied migration is history: restore the file and put the change in a new migration. */
+  STORE_MIGRATION_CHANGED: (options: ErrorFactoryOptions = {}) =>
+    new BootError('STORE_MIGRATION_CHANGED', options.message ?? catalog.STORE_MIGRATION_CHANGED.message, {
+      ...options,
+      hint: options.hint ?? catalog.STORE_MIGRATION_CHANGED.hint,
+    }),
+  /** Named here. The database refused the SQL of an application migration; the message names the file and the database's reason. Nothing of that run was applied (all migrations run in one transaction). */
+  STORE_MIGRATION_FAILED: (options: ErrorFactoryOptions = {}) =>
+    new BootError('STORE_MIGRATION_FAILED', options.message ?? catalog.STORE_MIGRATION_FAILED.message, {
+      ...options,
+      hint: options.hint ?? catalog.STORE_MIGRATION_FAILED.hint,
+    }),
+  /** Named here. A repository's list() was given a cursor it did not produce (altered, truncated, or from another list). A route answers it as declared, or maps it to a code of its own. */
+  DATA_CURSOR_INVALID: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(
+      400,
+      'DATA_CURSOR_INVALID',
+      options.message ?? catalog.DATA_CURSOR_INVALID.message,
+      options,
+    ),
   FILE_TOO_LARGE: (options: ErrorFactoryOptions = {}) =>
     new HttpError(413, 'FILE_TOO_LARGE', options.message ?? catalog.FILE_TOO_LARGE.message, options),
   FILE_TYPE_NOT_ALLOWED: (options: ErrorFactoryOptions = {}) =>

@@ -15,7 +15,7 @@ import { Auth } from './auth.js';
 import { serviceSecret } from './dev-secret.js';
 import type { SessionCookieOptions } from './http/cookie.js';
 import { authPlugin } from './http/plugin.js';
-import type { AuthRouteId } from './http/routes.js';
+import type { AuthRouteId, AuthRoutesOptions } from './http/routes.js';
 import type { AuthOptions } from './options.js';
 import type { OneTimeTokenStore } from './stores/one-time-tokens.js';
 import type { RefreshTokenStore } from './stores/refresh-tokens.js';
@@ -33,6 +33,11 @@ export interface AuthModuleContext {
   projectDir?: string;
   /** Default process.env. */
   env?: Record<string, string | undefined>;
+  /**
+   * Account routes the app leaves out or answers itself, one by one, on top of those `modules.auth.routes`
+   * leaves out.
+   */
+  routes?: AuthRoutesOptions;
 }
 
 /** The stores the auth module keeps its state in (openStores() gives them from `stores` in svc.config.yaml). */
@@ -85,7 +90,10 @@ export function authModule(
       ...(settings.trustedOrigins === undefined
         ? {}
         : { trustedOrigins: settings.trustedOrigins as string[] }),
-      routes: { omit: omittedRoutes(settings.routes) },
+      routes: {
+        ...context.routes,
+        omit: [...omittedRoutes(settings.routes), ...(context.routes?.omit ?? [])],
+      },
     }),
   );
   return { auth, plugins: [plugin], secret };

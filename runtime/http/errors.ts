@@ -10,6 +10,11 @@ export interface SvcErrorOptions {
   cause?: unknown;
   /** true: the message is sent even on a 500; false: only the code and a neutral message at any status. */
   expose?: boolean;
+  /**
+   * What the person running the service should do about it, in one line (`run svc db:migrate`). Printed with
+   * a boot refusal (runtime/app/boot-report.ts), never sent to a client. Default: the catalog entry's `hint`.
+   */
+  hint?: string;
 }
 
 /** Base of every error svc raises on purpose. `status` is undefined for boot-time errors. */
@@ -19,6 +24,7 @@ export class SvcError extends Error {
   readonly details: unknown;
   readonly internalDetails: unknown;
   readonly expose: boolean | undefined;
+  readonly hint: string | undefined;
 
   constructor(status: number | undefined, code: string, message: string, options: SvcErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -28,6 +34,7 @@ export class SvcError extends Error {
     this.details = options.details;
     this.internalDetails = options.internalDetails;
     this.expose = options.expose;
+    this.hint = options.hint;
   }
 }
 
@@ -61,4 +68,6 @@ export interface ErrorCatalogEntry {
   readonly statuses?: readonly number[];
   readonly message: string;
   readonly module: string;
+  /** What to do about it, for the person running the service (spec/errors.yaml `hint:`). */
+  readonly hint?: string;
 }

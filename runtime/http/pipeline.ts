@@ -235,7 +235,7 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
 
   function compile(route: Route): CompiledRoute {
     const prepare = buildPreparer(route);
-    const respond = buildResponder(route);
+    const respond = buildResponder(route, { logger: options.logger ?? defaultLogger });
     const handler = route.handler as unknown as (input: HandlerInput) => unknown;
     // Edge routes are public probes and documents: no enrichers or guards run on them.
     const routeSteps = route.edge === true ? [] : stepsOf(route);

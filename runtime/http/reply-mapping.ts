@@ -1,8 +1,13 @@
-// What a handler's return value becomes: JSON (stringified once), text for a string, bytes for a Buffer, 204
-// for undefined; the status the handler chose or the route's success status; ETag and 304 for meta.etag;
-// a stream() or sse() result streamed through the adapter.
+// What a handler's return value becomes: JSON (written once, through the route's compiled serializer for
+// that status when it has one, else JSON.stringify), text for a string, bytes for a Buffer, 204 for
+// undefined; the status the handler chose or the route's success status; ETag and 304 for meta.etag, over
+// the body as sent; a stream() or sse() result streamed through the adapter.
 import { errors } from '../../generated/modules/errors.js';
+import { isProductionEnv } from '../config/node-env.js';
+import { defaultLogger } from '../log/json-logger.js';
+import type { Logger } from '../log/logger.js';
 import { strongEtag, ifNoneMatchMatches } from './etag.js';
+import { responseCheck, serializeResponse } from './serialize-response.js';
 import { StreamResult } from './stream.js';
 import type { ReplySink, Route, SvcRequest } from './types.js';
 
@@ -33,9 +38,24 @@ function sendStream(result: StreamResult, reply: ReplySink): Promise<void> {
   });
 }
 
+export interface ResponderOptions {
+  /** Where a response that does not match its schema is reported. Default: defaultLogger. */
+  logger?: Logger;
+  /**
+   * Check every serialized response against the route's response validators. Default: outside production
+   * only (NODE_ENV exactly development or test), as the check costs a parse and a validation per response.
+   */
+  checkResponses?: boolean;
+}
+
 /** Builds, once per route, the function that sends a handler's result. */
-export function buildResponder(route: Route): Responder {
+export function buildResponder(route: Route, options: ResponderOptions = {}): Responder {
   const etag = route.meta.etag === true && (route.method === 'GET' || route.method === 'HEAD');
+  const serializers = route.serializers;
+  const check =
+    (options.checkResponses ?? !isProductionEnv()) && serializers !== undefined
+      ? responseCheck(route, options.logger ?? defaultLogger)
+      : undefined;
   return function respond(result, request, reply) {
     if (reply.sent) {
       // The handler replied itself; its return value is ignored (an unsent stream is released).
@@ -58,9 +78,15 @@ export function buildResponder(route: Route): Responder {
         : Buffer.from(result.buffer, result.byteOffset, result.byteLength);
       type = BYTES_CONTENT_TYPE;
     } else {
-      const json = JSON.stringify(result) as string | undefined;
-      if (json === undefined) throw new TypeError('The handler returned a value JSON cannot represent.');
-      body = json;
+      const serializer = serializers === undefined ? undefined : serializers[reply.statusCode];
+      if (serializer === undefined) {
+        const json = JSON.stringify(result) as string | undefined;
+        if (json === undefined) throw new TypeError('The handler returned a value JSON cannot represent.');
+        body = json;
+      } else {
+        body = serializeResponse(route, reply.statusCode, serializer, result);
+        if (check !== undefined) check(reply.statusCode, body, request);
+      }
       type = JSON_CONTENT_TYPE;
     }
     const status = reply.statusCode;

@@ -24,6 +24,12 @@ export interface CompiledValidator {
 import type { CoercionPlan } from '../../shared/validation/coercion-plan.js';
 export type { CoercionPlan, FieldCoercion, ScalarCoercion } from '../../shared/validation/coercion-plan.js';
 
+/**
+ * A compiled response serializer: the value as JSON text holding only what the response schema declares.
+ * Throws when the value has an object or array where the schema allows none.
+ */
+export type ResponseSerializer = (value: unknown) => string;
+
 /** A validated request part (params or query): text values are coerced by plan, then validated. */
 export interface RoutePart {
   validate: CompiledValidator;
@@ -222,6 +228,17 @@ export interface Route {
   successStatus?: number;
   /** Response schemas by status: documentation and client generation only, never validated at runtime. */
   response?: Readonly<Record<number, unknown>>;
+  /**
+   * Compiled serializers by status (svc build's serializers.js): a value answered with one of these statuses
+   * is written through it, so only the properties its response schema declares leave. Other statuses, and
+   * routes without any, are written with JSON.stringify.
+   */
+  serializers?: Readonly<Record<number, ResponseSerializer>>;
+  /**
+   * Strict validators of the same responses by status (serializers.js). Outside production each serialized
+   * response is checked and a mismatch logged; when a value cannot be serialized they name the fields.
+   */
+  responseValidators?: Readonly<Record<number, CompiledValidator>>;
   /**
    * Application error codes the route may answer (the spec's `errors:`). Answering another application code
    * logs a warning (runtime/log/undeclared-error-codes.ts); undefined declares nothing and is not checked.

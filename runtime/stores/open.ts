@@ -2,7 +2,8 @@
 // embedded PGlite directory) holds the users and, without Redis, every other store; Redis, when set, holds
 // the short-lived, hot state (sessions, refresh and one-time tokens, login throttle, rate limits,
 // idempotency keys, MCP tool sessions). A store left undefined means "in memory": each module then makes its
-// own default.
+// own default. The application reaches the same database through `stores.sql`, with its own migrations
+// (runtime/stores/sql/app-migrations.ts) applied after svckit's.
 import { isAbsolute, resolve } from 'node:path';
 import { errors } from '../../generated/modules/errors.js';
 import type { OneTimeTokenStore } from '../auth/stores/one-time-tokens.js';
@@ -19,19 +20,31 @@ import type { IdempotencyStore } from '../idempotency/store.js';
 import type { Logger } from '../log/logger.js';
 import { memoryMcpSessions } from '../mcp/server/memory-session-store.js';
 import type { McpSessionStoreFactory } from '../mcp/server/session-store.js';
+import { invalidOption } from '../config/option-errors.js';
+import { appMemoryDatabase, type SharedSqlClient } from './app-memory-database.js';
 import { closeRedis, openRedis, pingRedis, redisStores } from './redis/index.js';
+import { defaultAppMigrationsDir, loadAppMigrations, type AppMigration } from './sql/app-migrations.js';
 import { checkSchema, migrate, openSqlClient, SqlSweeper, sqlStores, type SqlClient } from './sql/index.js';
 
 export type DatabaseKind = 'memory' | 'postgres' | 'pglite';
+export type { SharedSqlClient };
 
 export interface OpenStoresOptions {
   /**
-   * Apply pending migrations before use (what the reference service does at start). Default false: the
-   * schema must already be current (`svc db:migrate`), else STORE_SCHEMA_MISMATCH.
+   * Apply pending migrations, svckit's and the application's, before use (what the reference service does at
+   * start). Default false: the schema must already be current (`svc db:migrate`), else STORE_SCHEMA_MISMATCH.
+   * An in-memory database (`pglite:memory`) is always migrated: it starts empty.
    */
   migrate?: boolean;
-  /** Where a relative `pglite:<dir>` resolves. Default the working directory. */
+  /** Where a relative `pglite:<dir>`, SVC_PGLITE_DIR and `appMigrations` resolve. Default the working directory. */
   projectDir?: string;
+  /**
+   * The application's migrations folder (`NNNN-name.sql` files), relative to `projectDir`; false for none.
+   * Default `<projectDir>/migrations` when that folder exists.
+   */
+  appMigrations?: string | false;
+  /** Where SVC_PGLITE_DIR is read (see resolvedDatabaseUrl). Default process.env. */
+  env?: Record<string, string | undefined>;
   /** Prefix of every Redis key. Default 'svc:'. */
   redisPrefix?: string;
   /** How often expired SQL rows are deleted, in ms; 0 turns the sweeper off. Default 10 minutes. */
@@ -41,7 +54,15 @@ export interface OpenStoresOptions {
 }
 
 export interface Stores {
+  /** `stores.database`'s kind; `memory` even when `sql` is an in-memory PGlite for the application's tables. */
   readonly database: DatabaseKind;
+  /**
+   * The client svckit's SQL stores use (one per process: never a second owner of a PGlite directory), for the
+   * application's own tables. With `stores.database: memory` it is an in-memory PGlite when the application
+   * has migrations, made and migrated on its first query (svckit's stores stay in memory maps); without
+   * migrations, undefined.
+   */
+  readonly sql: SharedSqlClient | undefined;
   readonly redis: boolean;
   readonly users?: UserSource;
   readonly sessions?: SessionStore;
@@ -66,6 +87,8 @@ export interface Stores {
 const OPEN_STORES_OPTIONS = optionKeys<OpenStoresOptions>({
   migrate: true,
   projectDir: true,
+  appMigrations: true,
+  env: true,
   redisPrefix: true,
   sweepIntervalMs: true,
   logger: true,
@@ -90,11 +113,48 @@ function checkRedisUrl(url: string): void {
   }
 }
 
-/** `pglite:<dir>` with a relative dir resolved against the project; `pglite:memory` stays as it is. */
-export function resolvedDatabaseUrl(url: string, projectDir: string): string {
+/** The variable that moves a `pglite:<dir>` database elsewhere (`svc test`, `svc mcp` set it). */
+export const PGLITE_DIR_VARIABLE = 'SVC_PGLITE_DIR';
+
+/**
+ * `pglite:<dir>` with a relative dir resolved against the project; `pglite:memory` stays as it is. When
+ * SVC_PGLITE_DIR is set (not empty) in `env`, it replaces the dir of a `pglite:<dir>` URL: `memory` gives
+ * `pglite:memory`, a relative path resolves against the project. Other URLs are returned unchanged.
+ */
+export function resolvedDatabaseUrl(
+  url: string,
+  projectDir: string,
+  env: Record<string, string | undefined> = process.env,
+): string {
   if (!url.startsWith('pglite:')) return url;
-  const dir = url.slice('pglite:'.length);
-  return dir === 'memory' || isAbsolute(dir) ? url : `pglite:${resolve(projectDir, dir)}`;
+  const configured = url.slice('pglite:'.length);
+  const override = env[PGLITE_DIR_VARIABLE];
+  // An in-memory database collides with nothing: only a directory is moved.
+  const dir = configured !== 'memory' && override !== undefined && override !== '' ? override : configured;
+  return dir === 'memory' || isAbsolute(dir) ? `pglite:${dir}` : `pglite:${resolve(projectDir, dir)}`;
+}
+
+/** The application's migrations `option` names (see OpenStoresOptions.appMigrations); undefined for none. */
+export function appMigrationsFor(
+  option: string | false | undefined,
+  projectDir: string,
+): AppMigration[] | undefined {
+  if (option === false) return undefined;
+  if (option !== undefined && (typeof option !== 'string' || option === '')) {
+    throw invalidOption('openStores()', 'appMigrations', 'a folder path or false');
+  }
+  const dir = option === undefined ? defaultAppMigrationsDir(projectDir) : resolve(projectDir, option);
+  return dir === undefined ? undefined : loadAppMigrations(dir);
+}
+
+/** Migrates or checks a freshly opened client, closing it when that fails. */
+async function prepare(client: SqlClient, run: () => Promise<unknown>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
 }
 
 /** Opens the backends `config` names. Without either, every store stays in memory. */
@@ -104,32 +164,41 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
   rejectUnknownOptions(options, OPEN_STORES_OPTIONS, 'openStores()');
   const database = databaseKind(config.database);
   if (config.redis !== undefined) checkRedisUrl(config.redis);
+  const projectDir = options.projectDir ?? process.cwd();
+  // Read before anything opens: a misnamed migration file refuses to boot at once.
+  const appMigrations = appMigrationsFor(options.appMigrations, projectDir);
   const healthChecks: Record<string, HealthCheck> = {};
   const closers: (() => Promise<void>)[] = [];
 
+  let shared: SharedSqlClient | undefined;
   let sql: ReturnType<typeof sqlStores> | undefined;
-  if (database !== 'memory' && config.database !== undefined) {
-    const client: SqlClient = await openSqlClient(
-      resolvedDatabaseUrl(config.database, options.projectDir ?? process.cwd()),
-    );
-    try {
-      if (options.migrate === true) await migrate(client);
-      else await checkSchema(client);
-    } catch (error) {
-      await client.close();
-      throw error;
+  if (database === 'memory') {
+    // svckit's stores stay in memory maps; the application's tables get an in-memory database of their own.
+    if (appMigrations !== undefined && appMigrations.length > 0) {
+      const memory = appMemoryDatabase(appMigrations);
+      closers.push(() => memory.close());
+      shared = memory.client;
     }
-    sql = sqlStores(client);
+  } else if (config.database !== undefined) {
+    const url = resolvedDatabaseUrl(config.database, projectDir, options.env ?? process.env);
+    const opened = await openSqlClient(url);
+    // An in-memory database starts empty: there is nothing `svc db:migrate` could have prepared.
+    const migrating = options.migrate === true || url === 'pglite:memory';
+    await prepare(opened, () =>
+      migrating ? migrate(opened, { appMigrations }) : checkSchema(opened, { appMigrations }),
+    );
+    shared = sharedView(opened);
+    sql = sqlStores(opened);
     const sweeper =
       options.sweepIntervalMs === 0
         ? undefined
-        : new SqlSweeper(client, { intervalMs: options.sweepIntervalMs, logger: options.logger });
+        : new SqlSweeper(opened, { intervalMs: options.sweepIntervalMs, logger: options.logger });
     closers.push(async () => {
       await sweeper?.stop(); // waits for a sweep in progress
-      await client.close();
+      await opened.close();
     });
     healthChecks.database = async () => {
-      await client.ping();
+      await opened.ping();
       return { ok: true };
     };
   }
@@ -149,6 +218,7 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
   return {
     database,
     redis: redis !== undefined,
+    sql: shared,
     users: sql?.users,
     sessions: hot?.sessions,
     refreshTokens: hot?.refreshTokens,
@@ -161,5 +231,15 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
     async close() {
       for (const close of closers.reverse()) await close();
     },
+  };
+}
+
+/** `client` without `close`: the stores own its lifetime. */
+function sharedView(client: SqlClient): SharedSqlClient {
+  return {
+    kind: client.kind,
+    query: (text, params) => client.query(text, params),
+    transaction: (fn) => client.transaction(fn),
+    ping: () => client.ping(),
   };
 }

@@ -22,8 +22,8 @@ export const DELEGATED_DEFS = [
   'mediaRange',
 ].map((name) => `${SVC_SCHEMA}#/$defs/${name}`);
 
-/** Definitions only editors need (see StructureChecker). */
-export const EDITOR_ONLY_DEFS = [`${SVC_SCHEMA}#/$defs/envReference`];
+/** Definitions only editors need (see StructureChecker); `$include`s are resolved before any check. */
+export const EDITOR_ONLY_DEFS = [`${SVC_SCHEMA}#/$defs/envReference`, `${SVC_SCHEMA}#/$defs/include`];
 
 export interface ResourceEntry {
   node: Node;

@@ -127,6 +127,8 @@ export function errorFromFields(
   if (Array.isArray(statuses) && statuses.length > 0) error.statuses = statuses as number[];
   const description = asString(entry(fields, 'description'));
   if (description !== undefined) error.description = description;
+  const hint = asString(entry(fields, 'hint'));
+  if (hint !== undefined) error.hint = hint;
   return error;
 }
 

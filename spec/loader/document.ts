@@ -1,17 +1,19 @@
 // Loading a whole spec document (svc.config.yaml, or a module spec) into the IR: structure against the
 // published schema, then declarations, routes and cross-checks; every problem found is thrown together.
 import type { Env } from '../../shared/env-template.js';
-import type { ModuleIR, SpecIR } from '../../shared/ir.js';
+import type { ModuleIR, SpecIR, SpecSourcesIR } from '../../shared/ir.js';
 import { readCatalog } from './catalog.js';
-import { loadConfig } from './config.js';
+import { loadConfig, toConfig } from './config.js';
 import { asMap, asString, entry, LoadContext } from './context.js';
 import { crossCheckRoutes } from './cross-checks.js';
 import { describeNode } from './describe.js';
 import { loadErrors, loadMetaKeys, loadResources } from './declarations.js';
+import { resolveIncludes } from './includes.js';
+import { checkMetaModules } from './meta-modules.js';
 import { moduleSettingsOf } from './module-settings.js';
 import { loadEnabledModules } from './modules.js';
 import { defaultCatalogFile, SVC_SCHEMA } from './package-files.js';
-import { Problems } from './problems.js';
+import { Problems, SpecError } from './problems.js';
 import { loadRoutes } from './routes.js';
 import { readSpecFile } from './source.js';
 
@@ -33,10 +35,27 @@ export function loadModuleSpec(file: string, options: LoadOptions = {}): Promise
 }
 
 async function loadDocument(file: string, kind: SpecIR['kind'], options: LoadOptions): Promise<SpecIR> {
+  const sources: SpecSourcesIR = { files: [], directories: [] };
+  try {
+    return await readDocument(file, kind, options, sources);
+  } catch (error) {
+    // The files read so far, so a watcher also notices the fix to an included file that broke the load.
+    if (error instanceof SpecError) error.sources = sources;
+    throw error;
+  }
+}
+
+async function readDocument(
+  file: string,
+  kind: SpecIR['kind'],
+  options: LoadOptions,
+  sources: SpecSourcesIR,
+): Promise<SpecIR> {
   const problems = new Problems();
   const env: Env = options.env ?? process.env;
   const catalog = await readCatalog(options.catalogFile ?? defaultCatalogFile(), problems);
   const source = await readSpecFile(file, env, problems);
+  sources.files.push(source.file);
   const ctx = new LoadContext(source.file, problems);
   for (const error of catalog) ctx.catalog.set(error.code, error);
   const root = source.root;
@@ -52,6 +71,7 @@ async function loadDocument(file: string, kind: SpecIR['kind'], options: LoadOpt
     );
     return problems.throwIfAny() as never;
   }
+  if (kind === 'app') Object.assign(sources, await resolveIncludes(ctx, map, source.file, env));
   ctx.report(ctx.structure.check(root, SVC_SCHEMA, kind === 'app' ? '' : '/$defs/moduleSpec', []));
 
   const resources = loadResources(ctx, asMap(entry(map, 'resources')));
@@ -60,16 +80,15 @@ async function loadDocument(file: string, kind: SpecIR['kind'], options: LoadOpt
   const routesNode = asMap(entry(map, 'routes'));
   const routes = loadRoutes(ctx, routesNode);
   crossCheckRoutes(ctx, routes, routesNode);
+  const modulesNode = entry(map, 'modules');
+  if (kind === 'app') checkMetaModules(ctx, routesNode, modulesNode && toConfig(modulesNode));
   problems.throwIfAny();
 
   // Built-in modules with routes of their own (modules.auth), loaded once the document itself is sound.
   const modules: ModuleIR[] =
     kind === 'app'
-      ? await loadEnabledModules(
-          ctx,
-          entry(map, 'modules'),
-          { routes, resources, routesNode },
-          (moduleFile) => loadDocument(moduleFile, 'module', { env: {}, ...catalogOption(options) }),
+      ? await loadEnabledModules(ctx, modulesNode, { routes, resources, routesNode }, (moduleFile) =>
+          loadDocument(moduleFile, 'module', { env: {}, ...catalogOption(options) }),
         )
       : [];
   problems.throwIfAny();
@@ -92,6 +111,7 @@ async function loadDocument(file: string, kind: SpecIR['kind'], options: LoadOpt
     config,
     moduleSettings: kind === 'app' ? moduleSettingsOf(config.modules) : {},
     ...(modules.length > 0 ? { modules } : {}),
+    ...(kind === 'app' ? { sources } : {}),
   };
   return spec;
 }

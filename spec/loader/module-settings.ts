@@ -1,8 +1,9 @@
 // `modules:` normalised into the IR's module model (ModuleSettingsIR): which built-in modules are on and the
 // settings that decide what the build writes. The structure was checked against the published schema
 // before; here only the meaning is read. A `${VAR}` the build cannot resolve counts as the default, except
-// where it may switch something on (a global rate limit), which then counts as on: documenting a code the
-// service may answer is safe, leaving one out makes the typed client call it unexpected.
+// where it may switch something on (a module, an edge plugin, a global rate limit), which then counts as on:
+// documenting a code the service may answer is safe, leaving one out makes the typed client call it
+// unexpected, and a route meta key that needs the module is not refused for a module the start may enable.
 import { DEFAULT_IDEMPOTENCY_HEADER } from '../../shared/idempotency-headers.js';
 import type { ConfigValue, EdgeModuleIR, HttpMethod, ModuleSettingsIR } from '../../shared/ir.js';
 import { DEFAULT_MCP_PATH, DEFAULT_SESSION_COOKIE } from '../../shared/module-defaults.js';
@@ -22,9 +23,18 @@ function mapOf(value: ConfigValue | undefined): ConfigMap | undefined {
   return value as ConfigMap;
 }
 
-/** `true` or a mapping turns a module (or an edge plugin) on; anything else leaves it off. */
+/** `true`, a mapping or a `${VAR}` turns a module (or an edge plugin) on; anything else leaves it off. */
 function isOn(value: ConfigValue | undefined): boolean {
-  return value === true || mapOf(value) !== undefined;
+  return value === true || mapOf(value) !== undefined || isTemplate(value);
+}
+
+/** Whether `modules.<module>` is on, and for `plugin` that plugin of it too (`modules.edge.security`). */
+export function moduleIsOn(modules: ConfigValue | undefined, module: string, plugin?: string): boolean {
+  const value = mapOf(modules)?.[module];
+  if (!isOn(value)) return false;
+  // `edge: true` (or a `${VAR}` for the whole module) turns every plugin on; a mapping only those it names.
+  const options = mapOf(value);
+  return plugin === undefined || options === undefined || isOn(options[plugin]);
 }
 
 function text(value: ConfigValue | undefined, fallback: string): string {

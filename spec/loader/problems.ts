@@ -1,7 +1,7 @@
 // Spec problems: every mistake the loader finds, with file:line:column, a message and a one-line hint.
 // The loader collects as many as it can and throws them together as one SpecError.
 import { isAbsolute, relative } from 'node:path';
-import type { SourceLocation } from '../../shared/ir.js';
+import type { SourceLocation, SpecSourcesIR } from '../../shared/ir.js';
 
 export interface SpecProblem {
   /** Absolute path of the file at fault. */
@@ -37,6 +37,8 @@ export function formatProblems(problems: readonly SpecProblem[], options: Format
 /** A spec that cannot be loaded. `message` is the formatted list of every problem found. */
 export class SpecError extends Error {
   readonly problems: SpecProblem[];
+  /** The files (and pattern-listed directories) read before the load failed, when it got that far. */
+  sources?: SpecSourcesIR;
 
   constructor(problems: readonly SpecProblem[]) {
     const sorted = sortProblems(problems);

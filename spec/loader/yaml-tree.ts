@@ -70,7 +70,14 @@ const YAML_HINTS: Record<string, string> = {
   BAD_ALIAS: 'define the anchor (&name) before using the alias (*name)',
 };
 
-export function parseYaml(file: string, text: string, env: Env, problems: Problems): Node | undefined {
+export function parseYaml(
+  file: string,
+  text: string,
+  env: Env,
+  problems: Problems,
+  /** What to write in an empty file: a whole spec by default; an included file says its own. */
+  emptyHint = 'start it with: svc: 1',
+): Node | undefined {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: false });
   const locAt = (offset: number): SourceLocation => {
@@ -109,7 +116,7 @@ export function parseYaml(file: string, text: string, env: Env, problems: Proble
     return undefined;
   }
   if (doc.contents === null) {
-    problems.add({ file, line: 1, column: 1 }, '', 'the file is empty', 'start it with: svc: 1');
+    problems.add({ file, line: 1, column: 1 }, '', 'the file is empty', emptyHint);
     return undefined;
   }
   return new Converter(doc, text, env, problems, locAt).convert(doc.contents, []);

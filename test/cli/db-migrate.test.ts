@@ -1,32 +1,69 @@
-// svc db:migrate: applies svckit's pending SQL migrations to the database svc.config.yaml names (here the
-// reference service's `stores.database: ${DATABASE_URL:-pglite:.svc/data}`), once, and reports what it did.
-import { mkdtempSync, rmSync } from 'node:fs';
+// svc db:migrate: applies the pending SQL migrations, svckit's then the application's own (here the reference
+// service's migrations/0001-notes.sql), to the database svc.config.yaml names (the reference service's
+// `stores.database: ${DATABASE_URL:-pglite:.svc/data}`, moved by SVC_PGLITE_DIR), once, and reports both.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { migrations, openStores } from 'svckit';
 import { createDatabase } from '../backends.js';
-import { runSvc, runSvcBinary } from './run-svc.js';
+import { runSvc, runSvcBinary, tempProject } from './run-svc.js';
 
 const ALL_IDS = migrations.map((migration) => migration.id).join(', ');
+const APPLIED_PGLITE =
+  `svc db:migrate: svckit: applied ${ALL_IDS} to pglite.\n` +
+  'svc db:migrate: app (migrations/): applied 0001-notes.sql to pglite.\n';
+const UP_TO_DATE = (kind: string) =>
+  `svc db:migrate: svckit: ${kind} is up to date.\nsvc db:migrate: app (migrations/): ${kind} is up to date.\n`;
 
 describe('svc db:migrate', () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-db-migrate-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  test('applies every migration to a new PGlite directory, then finds it up to date', async () => {
-    const env = { DATABASE_URL: `pglite:${join(dir, 'data')}` };
+  test("applies svckit's and the app's migrations to a new PGlite directory, then finds both up to date", async () => {
+    const env = { DATABASE_URL: `pglite:${join(dir, 'data')}`, SVC_PGLITE_DIR: undefined };
     const first = await runSvcBinary(['db:migrate'], { env });
     expect(first.stderr).toBe('');
-    expect(first.stdout).toBe(`svc db:migrate: applied ${ALL_IDS} to pglite.\n`);
+    expect(first.stdout).toBe(APPLIED_PGLITE);
     expect(first.code).toBe(0);
     const again = await runSvc(['db:migrate'], { env });
-    expect(again.stdout).toBe('svc db:migrate: pglite is up to date.\n');
-    // A service that does not migrate at start accepts the migrated directory.
-    const stores = await openStores({ database: env.DATABASE_URL }, { sweepIntervalMs: 0 });
+    expect(again.stdout).toBe(UP_TO_DATE('pglite'));
+    // A service that does not migrate at start accepts the migrated directory, its notes table included.
+    const stores = await openStores({ database: env.DATABASE_URL }, { sweepIntervalMs: 0, env: {} });
     expect(stores.database).toBe('pglite');
+    expect((await stores.sql!.query('SELECT count(*)::int AS n FROM notes')).rows).toEqual([{ n: 0 }]);
     await stores.close();
   }, 60_000);
+
+  test('SVC_PGLITE_DIR moves the PGlite directory it migrates; memory leaves nothing to migrate', async () => {
+    const configured = join(dir, 'configured');
+    const moved = join(dir, 'moved');
+    const env = { DATABASE_URL: `pglite:${configured}`, SVC_PGLITE_DIR: moved };
+    const run = await runSvc(['db:migrate'], { env });
+    expect(run.stdout).toBe(APPLIED_PGLITE);
+    expect(existsSync(moved)).toBe(true);
+    expect(existsSync(configured)).toBe(false);
+    const memory = await runSvc(['db:migrate'], { env: { ...env, SVC_PGLITE_DIR: 'memory' } });
+    expect(memory.code).toBe(0);
+    expect(memory.stdout).toContain('the database is pglite:memory; nothing to migrate');
+  }, 60_000);
+
+  test('refuses a misnamed migration file, naming it, before touching the database', async () => {
+    const project = await tempProject({
+      'svc.config.yaml':
+        'svc: 1\nname: app\nversion: 1.0.0\nstores:\n  database: pglite:.svc/data\nroutes: {}\n',
+      'migrations/0001-create-things.sql': 'CREATE TABLE things (id integer PRIMARY KEY);',
+      'migrations/2-more-things.sql': 'SELECT 1;',
+    });
+    try {
+      const run = await runSvc(['db:migrate', `--dir=${project}`], { env: { SVC_PGLITE_DIR: undefined } });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('2-more-things.sql is not named like a migration: expected NNNN-name.sql');
+      expect(existsSync(join(project, '.svc'))).toBe(false);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
 
   test('migrates a PostgreSQL database, and two runs at once apply each migration once', async () => {
     const database = await createDatabase();
@@ -35,8 +72,9 @@ describe('svc db:migrate', () => {
       const runs = await Promise.all([runSvc(['db:migrate'], { env }), runSvc(['db:migrate'], { env })]);
       expect(runs.map((run) => run.code)).toEqual([0, 0]);
       expect(runs.map((run) => run.stdout).sort()).toEqual([
-        `svc db:migrate: applied ${ALL_IDS} to postgres.\n`,
-        'svc db:migrate: postgres is up to date.\n',
+        `svc db:migrate: svckit: applied ${ALL_IDS} to postgres.\n` +
+          'svc db:migrate: app (migrations/): applied 0001-notes.sql to postgres.\n',
+        UP_TO_DATE('postgres'),
       ]);
     } finally {
       await database.drop();

@@ -1,7 +1,8 @@
 // `svc dev` as a user runs it, on an app made by `svc init`: builds and starts, rebuilds and restarts on spec
 // changes, restarts on source changes, keeps the running service when the spec is broken (also on source
 // changes), reports a service that stopped on its own (and only then) or could not be started, and stops
-// together with its service on SIGTERM, also in the middle of a rebuild.
+// together with its service on SIGTERM, also in the middle of a rebuild. On a small project with its own
+// TypeScript: type errors are printed while the service keeps answering, with NODE_ENV=development.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { copyFile, link, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -9,11 +10,11 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { REPO_ROOT, SVC_BIN, runSvc } from './run-svc.js';
+import { REPO_ROOT, SVC_BIN, runSvc, tempProject } from './run-svc.js';
 
 // Longest wait for one expected output line (a build plus a service start take a few seconds). A test may
 // wait for several, hence the describe's timeout.
-const WAIT_MS = 20_000;
+const WAIT_MS = 30_000;
 const UNPLANNED_EXIT = /service (exited with code|was killed by)/;
 const HANDLERS = 'src/modules/tasks/tasks.handlers.ts';
 
@@ -25,11 +26,16 @@ class DevProcess {
   private readonly child: ChildProcess;
   private readonly listeners = new Set<() => void>();
 
-  /** `node`: the node binary svc dev runs with, and so starts its services with (its process.execPath). */
-  constructor(cwd: string, node: string, port: number) {
+  /**
+   * `node`: the node binary svc dev runs with, and so starts its services with (its process.execPath).
+   * `env`: added to this process's environment (a variable set to undefined is removed).
+   */
+  constructor(cwd: string, node: string, port: number, env: NodeJS.ProcessEnv = {}) {
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env };
+    for (const [key, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[key];
     this.child = spawn(node, [SVC_BIN, 'dev'], {
       cwd,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
+      env: childEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -186,6 +192,8 @@ describe('svc dev', { timeout: 45_000 }, () => {
   test('builds and starts the service', async () => {
     await dev!.waitFor(/svc dev: built \(\d+ files written\)/, 0);
     url = await dev!.started(0);
+    // The app's node_modules holds svckit alone here.
+    await dev!.waitFor(/svc dev: type-checking is off: the project has no typescript/, 0);
     const response = await fetch(`${url}/tasks`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual([]);
@@ -317,5 +325,69 @@ describe('svc dev', { timeout: 45_000 }, () => {
     expect(second.output.slice(mark)).toMatch(/SIGTERM received, closing/);
     expect(second.output.slice(mark)).not.toMatch(/listening on/);
     await expect(fetch(url)).rejects.toThrow();
+  });
+});
+
+/** A service that answers its NODE_ENV, with a type error tsx runs anyway. */
+const TYPED_PROJECT = {
+  'package.json': '{ "type": "module", "private": true }\n',
+  'svc.config.yaml': 'svc: 1\nname: typed\nversion: 1.0.0\nroutes: {}\n',
+  'tsconfig.json': JSON.stringify({
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'NodeNext',
+      strict: true,
+      noEmit: true,
+      types: ['node'],
+      skipLibCheck: true,
+    },
+    include: ['src'],
+  }),
+  'src/server.ts': `import { createServer } from 'node:http';
+import { answer } from './answer.js';
+
+const server = createServer((_request, response) => response.end(\`\${answer()} \${process.env.NODE_ENV}\`));
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  if (address !== null && typeof address === 'object') console.log(\`listening on http://127.0.0.1:\${address.port}\`);
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
+`,
+  'src/answer.ts':
+    "export function answer(): string {\n  const count: number = 'forty-two';\n  return String(count);\n}\n",
+};
+
+describe('svc dev type-checks beside the service', { timeout: 60_000 }, () => {
+  test('a type error is printed at its position while the service keeps answering; then clean again', async () => {
+    const project = await tempProject(TYPED_PROJECT);
+    // The project's own TypeScript and node types, as `npm install` would give it.
+    await mkdir(join(project, 'node_modules', '@types'), { recursive: true });
+    await symlink(join(REPO_ROOT, 'node_modules', 'typescript'), join(project, 'node_modules', 'typescript'));
+    await symlink(
+      join(REPO_ROOT, 'node_modules', '@types', 'node'),
+      join(project, 'node_modules', '@types', 'node'),
+    );
+    const typed = new DevProcess(project, process.execPath, 0, { NODE_ENV: undefined });
+    devs.push(typed);
+    const served = await typed.started(0);
+    await typed.waitFor(
+      /svc dev: src\/answer\.ts:2:9 error TS2322: Type 'string' is not assignable to type 'number'\.\n/,
+      0,
+    );
+    await typed.waitFor(/svc dev: 1 type error; the service keeps running\.\n/, 0);
+    expect(await (await fetch(served)).text()).toBe('forty-two development');
+    expect(typed.output).not.toMatch(UNPLANNED_EXIT);
+
+    const mark = typed.output.length;
+    await writeFile(
+      join(project, 'src', 'answer.ts'),
+      'export function answer(): string {\n  return String(42);\n}\n',
+    );
+    await typed.waitFor(/svc dev: type-check is clean again\.\n/, mark);
+    const restarted = await typed.started(mark);
+    expect(await (await fetch(restarted)).text()).toBe('42 development');
+
+    typed.terminate();
+    expect(await typed.stopped()).toBe(0);
   });
 });

@@ -16,6 +16,7 @@ describe('generated/modules/errors.ts', () => {
       ['generated/modules/errors.ts', 'unchanged'],
       ['generated/modules/auth/types.ts', 'unchanged'],
       ['generated/modules/auth/validators.ts', 'unchanged'],
+      ['generated/modules/auth/serializers.ts', 'unchanged'],
       ['generated/modules/auth/routes.ts', 'unchanged'],
     ]);
   });

@@ -30,7 +30,7 @@ const AUTH_ROUTES = [
   'resetPassword',
 ];
 const MODULE_DIR = join(REPO_ROOT, 'generated', 'modules', 'auth');
-const MODULE_FILES = ['types.ts', 'validators.ts', 'routes.ts'];
+const MODULE_FILES = ['types.ts', 'validators.ts', 'serializers.ts', 'routes.ts'];
 const readModuleFile = (name: string) => readFileSync(join(MODULE_DIR, name), 'utf8');
 
 describe("svckit's generated/modules/auth/", () => {
@@ -139,6 +139,7 @@ describe('buildModules: the module build, checked and cached', () => {
       'generated/modules/errors.ts': 'written',
       'generated/modules/auth/types.ts': 'written',
       'generated/modules/auth/validators.ts': 'written',
+      'generated/modules/auth/serializers.ts': 'written',
       'generated/modules/auth/routes.ts': 'written',
     });
     for (const name of MODULE_FILES) {

@@ -109,6 +109,8 @@ errors:
   NOTE_NOT_FOUND:
     status: 404
     message: Note not found.
+modules:
+  mcp: true
 `;
 
 /** Every file `svc build` writes for an application. */
@@ -116,9 +118,12 @@ export const GENERATED_FILES = [
   'types.ts',
   'validators.js',
   'validators.d.ts',
+  'serializers.js',
+  'serializers.d.ts',
   'errors.ts',
   'routes.ts',
   'config.ts',
+  'service.ts',
   'client.ts',
   'openapi.json',
   'mcp-tools.json',

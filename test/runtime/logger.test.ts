@@ -100,7 +100,7 @@ describe('the app logger', () => {
     const declared = Object.fromEntries(
       routeDefinitions.map((definition) => [definition.id, definition.errors]),
     );
-    expect(declared).toMatchObject({ getNote: ['NOTE_NOT_FOUND'], createNote: ['NOTE_STORE_FULL'] });
+    expect(declared).toMatchObject({ getNote: ['NOTE_NOT_FOUND'], listNotes: ['NOTE_CURSOR_INVALID'] });
   });
 
   it('warns once per route and code when a route answers an application code it does not declare', async () => {

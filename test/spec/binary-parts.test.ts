@@ -412,6 +412,8 @@ describe('MCP tools', () => {
     path: /c
     response: { 200: { stream: application/pdf } }
     meta: { mcp: true }
+modules:
+  mcp: true
 `),
     );
     expect(result.problems).toHaveLength(3);

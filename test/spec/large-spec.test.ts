@@ -24,7 +24,8 @@ function bigSpec(routes: number, extra = ''): string {
       '    meta: { mcp: true }',
     );
   }
-  return `${lines.join('\n')}\n${extra}`;
+  // Every route is an MCP tool, so the mcp module is on (after the routes: their lines stay put).
+  return `${lines.join('\n')}\nmodules:\n  mcp: true\n${extra}`;
 }
 
 describe('a 200-route spec', () => {

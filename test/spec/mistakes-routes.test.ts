@@ -4,6 +4,8 @@ import { HEAD, expectOnly, expectProblem, load, problemsOf } from './helpers.js'
 
 /** `routes:` is line 4, so the first route id is on line 5 and its first key on line 6. */
 const routes = (body: string) => `${HEAD}routes:\n${body}`;
+/** The meta under test needs these modules on; written after the routes, so line numbers stay put. */
+const MCP_ON = 'modules:\n  mcp: true\n';
 
 describe('paths and params', () => {
   it('requires every path parameter to be declared, pointing at it in the path', async () => {
@@ -292,7 +294,8 @@ describe('meta', () => {
       hint: 'write true or false',
     });
     const right = await load(
-      routes('  a:\n    method: GET\n    path: /a\n    meta: { documentHeaders: true }\n'),
+      routes('  a:\n    method: GET\n    path: /a\n    meta: { documentHeaders: true }\n') +
+        'modules:\n  edge: { security: true }\n',
     );
     expect(right.routes[0]?.meta).toEqual({ documentHeaders: true });
   });
@@ -341,7 +344,7 @@ describe('MCP tools', () => {
     await expectOnly(
       routes(
         '  listNotes: { method: GET, path: /notes, meta: { mcp: true } }\n  searchNotes: { method: POST, path: /notes/search, meta: { mcp: { name: get_notes } } }\n',
-      ),
+      ) + MCP_ON,
       {
         line: 6,
         column: 66,
@@ -355,7 +358,7 @@ describe('MCP tools', () => {
     await expectOnly(
       routes(
         '  a:\n    method: PUT\n    path: /notes/:id\n    params: { id: { type: string } }\n    body: { type: object, properties: { id: { type: string } } }\n    meta: { mcp: true }\n',
-      ),
+      ) + MCP_ON,
       {
         line: 10,
         column: 18,
@@ -368,7 +371,7 @@ describe('MCP tools', () => {
 
   it('wants an object body', async () => {
     await expectOnly(
-      `${HEAD}resources:\n  Tags: { type: array, items: { type: string } }\nroutes:\n  a:\n    method: POST\n    path: /tags\n    body: Tags\n    meta: { mcp: true }\n`,
+      `${HEAD}resources:\n  Tags: { type: array, items: { type: string } }\nroutes:\n  a:\n    method: POST\n    path: /tags\n    body: Tags\n    meta: { mcp: true }\n${MCP_ON}`,
       {
         line: 11,
         column: 18,

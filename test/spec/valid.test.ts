@@ -110,7 +110,7 @@ describe('the reference service spec', () => {
         database: { $template: [{ env: 'DATABASE_URL', default: 'pglite:.svc/data' }] },
         redis: { $template: [{ env: 'REDIS_URL', default: '' }] },
       },
-      modules: {},
+      modules: { mcp: true },
     });
   });
 });
@@ -160,7 +160,7 @@ describe('normalisation rules', () => {
 
   it('declares custom meta keys and passes their values through', async () => {
     const ir = await load(
-      `${HEAD}routes:\n  a: { method: GET, path: /a, meta: { audit: verbose, auth: true } }\nmetaKeys:\n  audit: { schema: { enum: [quiet, verbose] }, guarded: true, description: Audit level. }\n  plain: {}\n`,
+      `${HEAD}modules:\n  auth: true\nroutes:\n  a: { method: GET, path: /a, meta: { audit: verbose, auth: true } }\nmetaKeys:\n  audit: { schema: { enum: [quiet, verbose] }, guarded: true, description: Audit level. }\n  plain: {}\n`,
     );
     expect(ir.metaKeys).toEqual([
       { name: 'audit', schema: { enum: ['quiet', 'verbose'] }, guarded: true, description: 'Audit level.' },

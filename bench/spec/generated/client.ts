@@ -129,6 +129,24 @@ export type UploadFileResponse =
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
 
+export type ListProductsInput = RequestOptions;
+
+export type ListProductsResponse =
+  Success<200, T.ListProductsResponse200> | Failure<500, ApiError<'INTERNAL_ERROR'>> | Unexpected;
+
+export interface CreateProductInput extends RequestOptions {
+  body: T.CreateProductBody;
+}
+
+export type CreateProductResponse =
+  | Success<201, T.CreateProductResponse201>
+  | Failure<400, ValidationError>
+  | Failure<400, ApiError<'BAD_REQUEST'>>
+  | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
+  | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
 export interface Client {
   /** GET /hello */
   hello(input?: HelloInput): Promise<HelloResponse>;
@@ -136,6 +154,10 @@ export interface Client {
   createItem(input: CreateItemInput): Promise<CreateItemResponse>;
   /** POST /upload */
   uploadFile(input: UploadFileInput): Promise<UploadFileResponse>;
+  /** GET /products */
+  listProducts(input?: ListProductsInput): Promise<ListProductsResponse>;
+  /** POST /products */
+  createProduct(input: CreateProductInput): Promise<CreateProductResponse>;
 }
 
 /** Declared statuses with the body each carries, and error statuses with the codes answered with each. */
@@ -172,6 +194,25 @@ const routeTable: Record<keyof Client, RouteInfo> = {
       '500': ['INTERNAL_ERROR'],
     },
   },
+  listProducts: {
+    method: 'GET',
+    path: '/products',
+    parts: ['products'],
+    responses: { '200': 'json' },
+    errors: { '500': ['INTERNAL_ERROR'] },
+  },
+  createProduct: {
+    method: 'POST',
+    path: '/products',
+    parts: ['products'],
+    responses: { '201': 'json' },
+    errors: {
+      '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
+      '413': ['PAYLOAD_TOO_LARGE'],
+      '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
 };
 
 export function createClient(options: ClientOptions): Client {
@@ -180,6 +221,8 @@ export function createClient(options: ClientOptions): Client {
     hello: (input) => send<HelloResponse>(routeTable.hello, input),
     createItem: (input) => send<CreateItemResponse>(routeTable.createItem, input),
     uploadFile: (input) => send<UploadFileResponse>(routeTable.uploadFile, input),
+    listProducts: (input) => send<ListProductsResponse>(routeTable.listProducts, input),
+    createProduct: (input) => send<CreateProductResponse>(routeTable.createProduct, input),
   };
 }
 

@@ -7,6 +7,7 @@ import {
   type RouteHandler,
   type UploadInput,
 } from 'svckit/core';
+import * as serializers from './serializers.js';
 import * as validators from './validators.js';
 import type * as T from './types.js';
 
@@ -23,6 +24,15 @@ export interface Handlers {
   >;
   /** POST /upload */
   uploadFile: RouteHandler<Record<string, never>, Record<string, never>, UploadInput, T.UploadFileResult>;
+  /** GET /products */
+  listProducts: RouteHandler<Record<string, never>, Record<string, never>, undefined, T.ListProductsResult>;
+  /** POST /products */
+  createProduct: RouteHandler<
+    Record<string, never>,
+    Record<string, never>,
+    T.CreateProductBody,
+    T.CreateProductResult
+  >;
 }
 
 export type RouteId = keyof Handlers;
@@ -32,13 +42,24 @@ export const guardedMetaKeys: readonly string[] = [];
 
 /** Every route without its handler, bound to the precompiled validators and the meta as written. */
 export const routeDefinitions: readonly RouteDefinition[] = [
-  { id: 'hello', method: 'GET', url: '/hello', successStatus: 200, errors: [], meta: {} },
+  {
+    id: 'hello',
+    method: 'GET',
+    url: '/hello',
+    successStatus: 200,
+    serializers: { 200: serializers.hello_200 },
+    responseValidators: { 200: serializers.hello_200_check },
+    errors: [],
+    meta: {},
+  },
   {
     id: 'createItem',
     method: 'POST',
     url: '/items',
     body: { kind: 'json', validate: validators.createItem_body },
     successStatus: 201,
+    serializers: { 201: serializers.createItem_201 },
+    responseValidators: { 201: serializers.createItem_201_check },
     errors: [],
     meta: {},
   },
@@ -48,6 +69,29 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     url: '/upload',
     body: upload({ maxBytes: 2147483648, maxFiles: 1 }),
     successStatus: 201,
+    serializers: { 201: serializers.uploadFile_201 },
+    responseValidators: { 201: serializers.uploadFile_201_check },
+    errors: [],
+    meta: {},
+  },
+  {
+    id: 'listProducts',
+    method: 'GET',
+    url: '/products',
+    successStatus: 200,
+    serializers: { 200: serializers.listProducts_200 },
+    responseValidators: { 200: serializers.listProducts_200_check },
+    errors: [],
+    meta: {},
+  },
+  {
+    id: 'createProduct',
+    method: 'POST',
+    url: '/products',
+    body: { kind: 'json', validate: validators.createProduct_body },
+    successStatus: 201,
+    serializers: { 201: serializers.createProduct_201 },
+    responseValidators: { 201: serializers.createProduct_201_check },
     errors: [],
     meta: {},
   },

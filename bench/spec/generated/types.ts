@@ -20,6 +20,33 @@ export interface UploadResult {
   [k: string]: unknown;
 }
 
+export interface Product {
+  id: string;
+  name: string;
+  price: number;
+  quantity: number;
+  /**
+   * @maxItems 10
+   */
+  tags: string[];
+  createdAt: string;
+}
+
+export interface ProductInput {
+  name: string;
+  price: number;
+  quantity: number;
+  /**
+   * @maxItems 10
+   */
+  tags?: string[];
+}
+
+export interface ProductPage {
+  items: Product[];
+  nextCursor: string | null;
+}
+
 export type HelloResponse200 = Greeting;
 
 /** What the handler returns: the body of its success (2xx) response. */
@@ -36,3 +63,15 @@ export type UploadFileResponse201 = UploadResult;
 
 /** What the handler returns: the body of its success (2xx) response. */
 export type UploadFileResult = UploadFileResponse201;
+
+export type ListProductsResponse200 = ProductPage;
+
+/** What the handler returns: the body of its success (2xx) response. */
+export type ListProductsResult = ListProductsResponse200;
+
+export type CreateProductBody = ProductInput;
+
+export type CreateProductResponse201 = Product;
+
+/** What the handler returns: the body of its success (2xx) response. */
+export type CreateProductResult = CreateProductResponse201;

@@ -2,3 +2,4 @@
 import type { CompiledValidator } from 'svckit/core';
 
 export declare const createItem_body: CompiledValidator;
+export declare const createProduct_body: CompiledValidator;

@@ -7,7 +7,8 @@ export {
   type SqlQueryable,
   type SqlResult,
 } from './client.js';
-export { migrate, checkSchema, type MigrateOptions } from './migrate.js';
+export { migrate, checkSchema, type MigrateOptions, type MigrateResult } from './migrate.js';
+export { loadAppMigrations, migrationChecksum, type AppMigration } from './app-migrations.js';
 export { migrations, type Migration } from './migrations/index.js';
 export {
   sweepExpired,

@@ -1,14 +1,14 @@
-// The application: the spec's routes bound to their handlers, served by the adapter svc.config.yaml names
-// (`server.adapter`: fastify, express or hono).
-import { adapterPlugin, createApp, type App } from 'svckit/core';
-import type { SvcConfig } from '../generated/config.js';
-import { routes } from '../generated/routes.js';
+// The application: the handlers of the routes svc.config.yaml declares. Everything else (the modules under
+// `modules:`, the stores under `stores:`, the adapter `server.adapter` names) is composed by
+// generated/service.ts from the spec.
+import type { App } from 'svckit/core';
+import { createService, type ServiceOptions } from '../generated/service.js';
 import { createTaskHandlers } from './modules/tasks/tasks.handlers.js';
 
-export async function buildApp(config: SvcConfig): Promise<App> {
-  const app = createApp({ name: config.name, version: config.version });
-  app.register(
-    await adapterPlugin(config.server.adapter, { routes: [...routes({ ...createTaskHandlers() })] }),
-  );
-  return app;
+/** One handler per route; a function of the service's pieces (`stores`, `auth`, `config`) when they need them. */
+export const handlers: ServiceOptions['handlers'] = () => createTaskHandlers();
+
+/** The service with these handlers; tests pass their own options (a config, a logger). */
+export function buildApp(options: Omit<ServiceOptions, 'handlers'> = {}): Promise<App> {
+  return createService({ handlers, ...options });
 }

@@ -1,7 +1,6 @@
-// Entry of `svc start`: read the configuration from the environment, build the app, listen.
-import { serve } from 'svckit/core';
-import { loadConfig } from '../generated/config.js';
-import { buildApp } from './app.js';
+// Entry of `svc start` and `svc dev`: compose the service from svc.config.yaml and listen where `server:`
+// says. A refusal to boot prints its code and a hint.
+import { startService } from '../generated/service.js';
+import { handlers } from './app.js';
 
-const config = loadConfig();
-await serve(await buildApp(config), config.server);
+await startService({ handlers });

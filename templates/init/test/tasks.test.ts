@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createClient } from '../generated/client.js';
-import { loadConfig } from '../generated/config.js';
 import { buildApp } from '../src/app.js';
 
-const app = await buildApp(loadConfig({}));
+// `svc test` runs with NODE_ENV=test and its own in-memory database, so tests never touch .svc/data.
+const app = await buildApp();
 let client: ReturnType<typeof createClient>;
 
 before(async () => {
