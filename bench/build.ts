@@ -125,6 +125,8 @@ export function largeSpec(routeCount: number): object {
     name: 'bench-build',
     version: '1.0.0',
     server: { port: '${PORT:-3000}' },
+    // Routes marked `mcp: true` need the module that enforces them.
+    modules: { mcp: true },
     resources,
     routes,
     errors: { NOT_FOUND_THING: { status: 404, message: 'Thing not found.' } },

@@ -151,8 +151,8 @@ function $s0(v, k, j) {
   }
   return $other(v, k, j, $s0);
 }
-const $valid0 = validate20;
-const schema31 = {
+const $valid0 = validate52;
+const schema19 = {
   $id: 'svc:resources/NoteList',
   type: 'object',
   description: 'One page of notes, newest first.',
@@ -166,7 +166,7 @@ const schema31 = {
   required: ['items', 'nextCursor'],
   additionalProperties: false,
 };
-const schema32 = {
+const schema20 = {
   $id: 'svc:resources/Note',
   type: 'object',
   description: 'A note; each user sees only their own.',
@@ -182,364 +182,13 @@ const schema32 = {
 const formats0 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 const formats2 = require('ajv-formats/dist/formats').fullFormats['date-time'];
 const func1 = require('ajv/dist/runtime/ucs2length').default;
-function validate20(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="svc:resources/NoteList" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate20.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.items === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'items' },
-        message: "must have required property '" + 'items' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.nextCursor === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'nextCursor' },
-        message: "must have required property '" + 'nextCursor' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'items' || key0 === 'nextCursor')) {
-        const err2 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.items !== undefined) {
-      let data0 = data.items;
-      if (Array.isArray(data0)) {
-        const len0 = data0.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data1 = data0[i0];
-          if (data1 && typeof data1 == 'object' && !Array.isArray(data1)) {
-            if (data1.id === undefined) {
-              const err3 = {
-                instancePath: instancePath + '/items/' + i0,
-                schemaPath: 'svc:resources/Note/required',
-                keyword: 'required',
-                params: { missingProperty: 'id' },
-                message: "must have required property '" + 'id' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-            if (data1.title === undefined) {
-              const err4 = {
-                instancePath: instancePath + '/items/' + i0,
-                schemaPath: 'svc:resources/Note/required',
-                keyword: 'required',
-                params: { missingProperty: 'title' },
-                message: "must have required property '" + 'title' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err4];
-              } else {
-                vErrors.push(err4);
-              }
-              errors++;
-            }
-            if (data1.createdAt === undefined) {
-              const err5 = {
-                instancePath: instancePath + '/items/' + i0,
-                schemaPath: 'svc:resources/Note/required',
-                keyword: 'required',
-                params: { missingProperty: 'createdAt' },
-                message: "must have required property '" + 'createdAt' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err5];
-              } else {
-                vErrors.push(err5);
-              }
-              errors++;
-            }
-            for (const key1 in data1) {
-              if (!(key1 === 'id' || key1 === 'title' || key1 === 'body' || key1 === 'createdAt')) {
-                const err6 = {
-                  instancePath: instancePath + '/items/' + i0,
-                  schemaPath: 'svc:resources/Note/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key1 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err6];
-                } else {
-                  vErrors.push(err6);
-                }
-                errors++;
-              }
-            }
-            if (data1.id !== undefined) {
-              let data2 = data1.id;
-              if (typeof data2 === 'string') {
-                if (!formats0.test(data2)) {
-                  const err7 = {
-                    instancePath: instancePath + '/items/' + i0 + '/id',
-                    schemaPath: 'svc:resources/Note/properties/id/format',
-                    keyword: 'format',
-                    params: { format: 'uuid' },
-                    message: 'must match format "' + 'uuid' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err7];
-                  } else {
-                    vErrors.push(err7);
-                  }
-                  errors++;
-                }
-              } else {
-                const err8 = {
-                  instancePath: instancePath + '/items/' + i0 + '/id',
-                  schemaPath: 'svc:resources/Note/properties/id/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err8];
-                } else {
-                  vErrors.push(err8);
-                }
-                errors++;
-              }
-            }
-            if (data1.title !== undefined) {
-              let data3 = data1.title;
-              if (typeof data3 === 'string') {
-                if (func1(data3) > 200) {
-                  const err9 = {
-                    instancePath: instancePath + '/items/' + i0 + '/title',
-                    schemaPath: 'svc:resources/Note/properties/title/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 200 },
-                    message: 'must NOT have more than 200 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err9];
-                  } else {
-                    vErrors.push(err9);
-                  }
-                  errors++;
-                }
-                if (func1(data3) < 1) {
-                  const err10 = {
-                    instancePath: instancePath + '/items/' + i0 + '/title',
-                    schemaPath: 'svc:resources/Note/properties/title/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err10];
-                  } else {
-                    vErrors.push(err10);
-                  }
-                  errors++;
-                }
-              } else {
-                const err11 = {
-                  instancePath: instancePath + '/items/' + i0 + '/title',
-                  schemaPath: 'svc:resources/Note/properties/title/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err11];
-                } else {
-                  vErrors.push(err11);
-                }
-                errors++;
-              }
-            }
-            if (data1.body !== undefined) {
-              let data4 = data1.body;
-              if (typeof data4 === 'string') {
-                if (func1(data4) > 10000) {
-                  const err12 = {
-                    instancePath: instancePath + '/items/' + i0 + '/body',
-                    schemaPath: 'svc:resources/Note/properties/body/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 10000 },
-                    message: 'must NOT have more than 10000 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err12];
-                  } else {
-                    vErrors.push(err12);
-                  }
-                  errors++;
-                }
-              } else {
-                const err13 = {
-                  instancePath: instancePath + '/items/' + i0 + '/body',
-                  schemaPath: 'svc:resources/Note/properties/body/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err13];
-                } else {
-                  vErrors.push(err13);
-                }
-                errors++;
-              }
-            }
-            if (data1.createdAt !== undefined) {
-              let data5 = data1.createdAt;
-              if (typeof data5 === 'string') {
-                if (!formats2.validate(data5)) {
-                  const err14 = {
-                    instancePath: instancePath + '/items/' + i0 + '/createdAt',
-                    schemaPath: 'svc:resources/Note/properties/createdAt/format',
-                    keyword: 'format',
-                    params: { format: 'date-time' },
-                    message: 'must match format "' + 'date-time' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err14];
-                  } else {
-                    vErrors.push(err14);
-                  }
-                  errors++;
-                }
-              } else {
-                const err15 = {
-                  instancePath: instancePath + '/items/' + i0 + '/createdAt',
-                  schemaPath: 'svc:resources/Note/properties/createdAt/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err15];
-                } else {
-                  vErrors.push(err15);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err16 = {
-              instancePath: instancePath + '/items/' + i0,
-              schemaPath: 'svc:resources/Note/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err16];
-            } else {
-              vErrors.push(err16);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err17 = {
-          instancePath: instancePath + '/items',
-          schemaPath: '#/properties/items/type',
-          keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-        };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-    }
-    if (data.nextCursor !== undefined) {
-      let data6 = data.nextCursor;
-      if (typeof data6 !== 'string' && data6 !== null) {
-        const err18 = {
-          instancePath: instancePath + '/nextCursor',
-          schemaPath: '#/properties/nextCursor/type',
-          keyword: 'type',
-          params: { type: schema31.properties.nextCursor.type },
-          message: 'must be string,null',
-        };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err19 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err19];
-    } else {
-      vErrors.push(err19);
-    }
-    errors++;
-  }
-  validate20.errors = vErrors;
-  return errors === 0;
-}
-validate20.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const $valid1 = validate21;
-function validate21(
+function validate53(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   /*# sourceURL="svc:resources/Note" */ let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate21.evaluated;
+  const evaluated0 = validate53.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -775,10 +424,143 @@ function validate21(
     }
     errors++;
   }
-  validate21.errors = vErrors;
+  validate53.errors = vErrors;
   return errors === 0;
 }
-validate21.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+validate53.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+function validate52(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="svc:resources/NoteList" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate52.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.items === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'items' },
+        message: "must have required property '" + 'items' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.nextCursor === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'nextCursor' },
+        message: "must have required property '" + 'nextCursor' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'items' || key0 === 'nextCursor')) {
+        const err2 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.items !== undefined) {
+      let data0 = data.items;
+      if (Array.isArray(data0)) {
+        const len0 = data0.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (
+            !validate53(data0[i0], {
+              instancePath: instancePath + '/items/' + i0,
+              parentData: data0,
+              parentDataProperty: i0,
+              rootData,
+              dynamicAnchors,
+            })
+          ) {
+            vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err3 = {
+          instancePath: instancePath + '/items',
+          schemaPath: '#/properties/items/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.nextCursor !== undefined) {
+      let data2 = data.nextCursor;
+      if (typeof data2 !== 'string' && data2 !== null) {
+        const err4 = {
+          instancePath: instancePath + '/nextCursor',
+          schemaPath: '#/properties/nextCursor/type',
+          keyword: 'type',
+          params: { type: schema19.properties.nextCursor.type },
+          message: 'must be string,null',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err5 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate52.errors = vErrors;
+  return errors === 0;
+}
+validate52.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const $valid1 = validate53;
 // One serializer and one validator per route and JSON response status.
 export const listNotes_200 = (value) => $root($s0(value, '', 0));
 export const listNotes_200_check = $valid0;

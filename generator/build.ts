@@ -92,8 +92,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 
 /**
  * svckit's own build: spec/errors.yaml into generated/modules/errors.ts, and every module spec
- * (spec/modules/<module>.yaml) into generated/modules/<module>/ (types.ts, validators.ts, routes.ts), all
- * with relative runtime imports. Each part has its own cache entry; check mode also reports files in those
+ * (spec/modules/<module>.yaml) into generated/modules/<module>/ (types.ts, validators.ts, serializers.ts,
+ * routes.ts), all with relative runtime imports. Each part has its own cache entry; check mode also reports files in those
  * folders the build does not produce, and the files of a generated/modules/<name>/ whose spec is gone.
  */
 export async function buildModules(

@@ -63,7 +63,9 @@ const SCHEMA_ID = (index: number) => `svc:serializers/${index}`;
 
 /** The ajv validators the serializers call, each compiled once. */
 class Validators {
-  readonly ajv = createAjv({ code: { source: true, esm: true }, useDefaults: false });
+  // No defaults: a validator never changes the value it checks. Referenced resources stay functions of their
+  // own rather than being inlined into every route's validator: the module is a third of the size.
+  readonly ajv = createAjv({ code: { source: true, esm: true }, useDefaults: false, inlineRefs: false });
   /** Internal name → schema id, in the order first asked for. */
   readonly used = new Map<string, string>();
   private readonly byKey = new Map<string, string>();

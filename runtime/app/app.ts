@@ -114,6 +114,7 @@ export class App {
     this.closed = true;
     await this.hooks.emit('app:closing', { app: this });
     await this.server?.close();
+    await this.hooks.emit('app:closed', { app: this });
   }
 
   private async runBoot(): Promise<void> {

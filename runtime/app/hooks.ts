@@ -6,8 +6,13 @@ export interface HookEvents {
   'app:booted': { app: unknown };
   /** Once the server listens; `url` is where (the port chosen when 0 was asked for). */
   'app:listening': { app: unknown; url: string };
-  /** Before the server stops listening. */
+  /** Before the server stops listening: stop taking work (timers, exporters, outgoing mail). */
   'app:closing': { app: unknown };
+  /**
+   * After the server stopped and every request in flight was answered: release what requests used
+   * (database connections, store clients).
+   */
+  'app:closed': { app: unknown };
 }
 
 export type HookName = keyof HookEvents;

@@ -11,10 +11,16 @@ import {
   rejectUnknownSettings,
 } from '../config/module-settings.js';
 import { isProductionEnv } from '../config/node-env.js';
+import { DURATION_FORMS, parseDuration } from '../../shared/duration.js';
 import type { MailTransport } from './message.js';
 import { buildMailPlugin, type MailPluginOptions } from './plugin.js';
 import { logTransport } from './transports/log.js';
-import { checkedSmtpUrl, smtpTransport } from './transports/smtp.js';
+import {
+  checkedSmtpUrl,
+  SMTP_TIMEOUT_NAMES,
+  smtpTransport,
+  type SmtpTransportOptions,
+} from './transports/smtp.js';
 
 export interface MailModuleContext {
   /** The spec's `name`: the default sender's name and the templates' `serviceName`. */
@@ -31,7 +37,7 @@ export interface MailModuleContext {
   write?: (line: string) => void;
 }
 
-const OPTION_NAMES = ['transport', 'url', 'from', 'templates', 'linkBaseUrl'];
+const OPTION_NAMES = ['transport', 'url', 'from', 'templates', 'linkBaseUrl', ...SMTP_TIMEOUT_NAMES];
 const SET_URL =
   'Set modules.mail.url: ${SMTP_URL} with SMTP_URL=smtp://user:password@host:587 (or smtps://…:465).';
 
@@ -81,10 +87,12 @@ function chosenTransport(
   // An empty url (`${SMTP_URL:-}` with SMTP_URL unset) is no url.
   const url = settings.url === '' ? undefined : settings.url;
   if (url !== undefined) fromSettings('mail', () => checkedSmtpUrl(url));
+  const timeouts = smtpTimeouts(settings);
   if (context.transport) return context.transport;
   const log = () => logTransport(context.write === undefined ? {} : { write: context.write });
   if (choice === 'log') return log();
-  if (url !== undefined) return fromSettings('mail', () => smtpTransport({ url: url as string }));
+  if (url !== undefined)
+    return fromSettings('mail', () => smtpTransport({ url: url as string, ...timeouts }));
   if (choice === 'smtp') {
     throw invalidSetting(
       'mail',
@@ -98,6 +106,24 @@ function chosenTransport(
       ? 'The auth module sends verification and password-reset mails, and modules.mail has no url.'
       : 'modules.mail is on but has no url.',
   );
+}
+
+/** The SMTP timeouts set (durations: `10s`, or milliseconds), checked whichever transport is chosen. */
+function smtpTimeouts(settings: Readonly<Record<string, unknown>>): Partial<SmtpTransportOptions> {
+  const timeouts: Partial<SmtpTransportOptions> = {};
+  for (const name of SMTP_TIMEOUT_NAMES) {
+    const value = settings[name];
+    if (value === undefined) continue;
+    const ms = parseDuration(value);
+    if (ms === undefined || ms < 1) {
+      throw invalidSetting(
+        'mail',
+        `${name} must be ${DURATION_FORMS}, at least 1ms; got ${JSON.stringify(value)}`,
+      );
+    }
+    timeouts[name] = ms;
+  }
+  return timeouts;
 }
 
 function transportRequired(env: Record<string, string | undefined>, why: string): Error {

@@ -31,6 +31,9 @@ export interface MailIntent {
 export interface MailTransport {
   /** Resolves once the mail is handed over; rejects when it was not (the module logs MAIL_SEND_FAILED). */
   send(message: MailMessage, intent?: MailIntent): Promise<void>;
-  /** Called once when the app closes, after the mails in flight settled. */
+  /**
+   * Called once when the app closes, after the mails in flight settled or the plugin's closeTimeout ran out;
+   * it should then end the sends still under way (the plugin has given them up).
+   */
   close?(): Promise<void>;
 }

@@ -1,7 +1,8 @@
 // The mail plugin: renders the auth module's verification and reset mails from the templates and hands them
 // to the transport. Listeners start the send and return at once, so neither the request that raised the
 // event nor later listeners wait for a mail server; a failed send is logged (MAIL_SEND_FAILED). On close, the
-// mails in flight settle before the transport closes.
+// mails in flight settle before the transport closes, for closeTimeout at most: a stalled server must not hold
+// a shutdown (and the orchestrator's kill after it) for minutes.
 import { resolve } from 'node:path';
 import { statSync } from 'node:fs';
 import type { App, Plugin } from '../app/app.js';
@@ -10,6 +11,7 @@ import type {} from '../auth/events.js';
 import type { PublicUser } from '../auth/stores/users.js';
 import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import { invalidOption } from '../config/option-errors.js';
+import { nonNegativeWholeNumber } from '../config/whole-number.js';
 import { defaultFrom, isMailbox } from './address.js';
 import { logSendFailure } from './failure-log.js';
 import { apiCall, lifetimeInWords, mailLink } from './links.js';
@@ -27,7 +29,15 @@ export interface MailPluginOptions {
   linkBaseUrl?: string;
   /** The `serviceName` templates see and the default sender's name. Default the app's name. */
   serviceName?: string;
+  /**
+   * Milliseconds app.close() waits for the mails in flight before it gives them up (one error line counts
+   * them) and closes the transport. Default 10000.
+   */
+  closeTimeout?: number;
 }
+
+/** How long close waits for the mails in flight by default, in milliseconds. */
+const MAIL_CLOSE_TIMEOUT_MS = 10_000;
 
 const MAIL_PLUGIN_OPTIONS = optionKeys<MailPluginOptions>({
   transport: true,
@@ -35,6 +45,7 @@ const MAIL_PLUGIN_OPTIONS = optionKeys<MailPluginOptions>({
   templates: true,
   linkBaseUrl: true,
   serviceName: true,
+  closeTimeout: true,
 });
 
 const OWNER = 'mailPlugin()';
@@ -55,10 +66,18 @@ export function buildMailPlugin(options: MailPluginOptions, baseDir: string): Pl
   if (options.serviceName !== undefined && typeof options.serviceName !== 'string')
     throw invalidOption(OWNER, 'serviceName', 'a string');
   const linkBaseUrl = checkedLinkBase(options.linkBaseUrl);
+  const closeTimeout = nonNegativeWholeNumber(
+    options.closeTimeout,
+    MAIL_CLOSE_TIMEOUT_MS,
+    OWNER,
+    'closeTimeout',
+    'milliseconds',
+  );
   const templates = loadMailTemplates(...templatesDir(options.templates, baseDir));
   return createMailPlugin({
     transport,
     templates,
+    closeTimeout,
     ...(options.from === undefined ? {} : { from: options.from.trim() }),
     ...(linkBaseUrl === undefined ? {} : { linkBaseUrl }),
     ...(options.serviceName === undefined ? {} : { serviceName: options.serviceName }),
@@ -106,9 +125,40 @@ function checkedLinkBase(value: unknown): string | undefined {
 interface CheckedOptions {
   transport: MailTransport;
   templates: MailTemplates;
+  closeTimeout: number;
   from?: string;
   linkBaseUrl?: string;
   serviceName?: string;
+}
+
+interface InFlightMail {
+  kind: MailKind;
+  userId: string;
+  abandoned: boolean;
+}
+
+/** Whether every promise settled within `ms`. */
+async function settledWithin(promises: Promise<unknown>[], ms: number): Promise<boolean> {
+  if (promises.length === 0) return true;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([Promise.allSettled(promises).then(() => true), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Gives up the mails still under way: one error line counts them and names whose they were. */
+function abandon(mails: InFlightMail[], waitedMs: number, app: App): void {
+  const pending = mails.filter((mail) => !mail.abandoned);
+  for (const mail of pending) mail.abandoned = true;
+  if (pending.length === 0) return;
+  const count = pending.length === 1 ? '1 mail' : `${pending.length} mails`;
+  app.logger.error(`Gave up ${count} still sending ${waitedMs} ms after the app began to close.`, {
+    abandoned: pending.length,
+    mails: pending.map(({ kind, userId }) => ({ kind, userId })),
+  });
 }
 
 interface TokenEvent {
@@ -122,7 +172,8 @@ function createMailPlugin(options: CheckedOptions): Plugin {
   return {
     name: 'svc:mail',
     setup(app: App) {
-      const inFlight = new Set<Promise<void>>();
+      // Each mail under way, with what the line about it names should close give it up.
+      const inFlight = new Map<Promise<void>, InFlightMail>();
       const serviceName = options.serviceName ?? app.name;
       const from = options.from ?? defaultFrom(serviceName);
       // Links point where the service listens unless set, known once it does (port 0 picks a free port).
@@ -147,17 +198,23 @@ function createMailPlugin(options: CheckedOptions): Plugin {
         );
       };
       const dispatch = (kind: MailKind, event: TokenEvent): void => {
-        const sending = deliver(kind, event).catch((error: unknown) =>
-          logSendFailure(app.logger, { kind, userId: event.user.id, token: event.token, error }),
-        );
-        inFlight.add(sending);
+        const mail: InFlightMail = { kind, userId: event.user.id, abandoned: false };
+        const sending = deliver(kind, event).catch((error: unknown) => {
+          // An abandoned mail was counted when close gave it up; its late failure (the abort) says nothing new.
+          if (mail.abandoned) return;
+          const { token } = event;
+          logSendFailure(app.logger, { kind, userId: mail.userId, to: event.user.email, token, error });
+        });
+        inFlight.set(sending, mail);
         void sending.finally(() => inFlight.delete(sending));
       };
 
       app.hooks.on('auth:verify_requested', (event) => dispatch('verify-email', event));
       app.hooks.on('auth:password_reset_requested', (event) => dispatch('password-reset', event));
-      app.hooks.on('app:closing', async () => {
-        await Promise.allSettled(inFlight);
+      // After the server drained: a request answered during the drain may still have asked for a mail.
+      app.hooks.on('app:closed', async () => {
+        const settled = await settledWithin([...inFlight.keys()], options.closeTimeout);
+        if (!settled) abandon([...inFlight.values()], options.closeTimeout, app);
         await transport.close?.();
       });
     },

@@ -149,7 +149,8 @@ async function compose<H extends object>(
   }
 
   const service: ServiceContext = { app, config, stores, auth };
-  app.hooks.on('app:closing', () => stores.close());
+  // Requests still in flight when the app starts closing use the stores until they are answered.
+  app.hooks.on('app:closed', () => stores.close());
   for (const plugin of plugins) app.register(plugin);
   for (const plugin of options.plugins === undefined ? [] : await resolve(options.plugins, service))
     app.register(plugin);

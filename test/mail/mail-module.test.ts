@@ -238,6 +238,51 @@ describe('sending', () => {
     expect(JSON.stringify(entry)).not.toContain(encodeURIComponent(TOKEN));
   });
 
+  it("a failed send's line holds neither the recipient's address nor its URL-encoded form", async () => {
+    const logger = collectingLogger();
+    const failing: MailTransport = {
+      send: (message) =>
+        Promise.reject(
+          new Error(`550 <${message.to.toUpperCase()}> unknown (${encodeURIComponent(message.to)})`),
+        ),
+    };
+    const app = await bootWith(mailPlugin({ transport: failing }), logger);
+    await requestReset(app);
+    await app.close();
+    const line = JSON.stringify(logger.at('error'));
+    expect(line).toContain('550 <[REDACTED]> unknown ([REDACTED])');
+    expect(line.toLowerCase()).not.toContain(USER.email);
+    expect(line).not.toContain(encodeURIComponent(USER.email));
+  });
+
+  it('close gives up a send still under way after closeTimeout, counts it in one line, then closes the transport', async () => {
+    const logger = collectingLogger();
+    const steps: string[] = [];
+    let fail!: (error: Error) => void;
+    const stalled: MailTransport = {
+      send: () => new Promise<void>((_resolve, reject) => (fail = reject)),
+      close: () => {
+        steps.push('transport closed');
+        // What a transport does with the sends under way when it closes: it ends them.
+        fail(new Error('aborted'));
+        return Promise.resolve();
+      },
+    };
+    const app = await bootWith(mailPlugin({ transport: stalled, closeTimeout: 0 }), logger);
+    await requestReset(app);
+    await app.close();
+    expect(steps).toEqual(['transport closed']);
+    // The abort that follows is not logged again as MAIL_SEND_FAILED.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(logger.at('error')).toEqual([
+      {
+        level: 'error',
+        msg: 'Gave up 1 mail still sending 0 ms after the app began to close.',
+        fields: { abandoned: 1, mails: [{ kind: 'password-reset', userId: USER.id }] },
+      },
+    ]);
+  });
+
   it('a slow transport holds up neither the event nor later listeners; close waits for it, then closes it', async () => {
     const steps: string[] = [];
     let deliver!: () => void;
@@ -275,6 +320,9 @@ describe('sending', () => {
     );
     expect(thrown(() => mailPlugin({ transport: {} as MailTransport })).message).toContain(
       'transport must be a MailTransport',
+    );
+    expect(thrown(() => mailPlugin({ transport, closeTimeout: -1 })).message).toContain(
+      'closeTimeout must be a whole number of milliseconds, 0 or more; got -1',
     );
   });
 });

@@ -15,12 +15,21 @@ describe('modules.mail in the spec', () => {
           "    from: 'Notes <no-reply@example.com>'",
           '    templates: templates/mail',
           "    linkBaseUrl: 'https://app.example.com'",
+          '    connectionTimeout: 5s',
+          '    greetingTimeout: 5000',
+          '    socketTimeout: 1m',
           '',
         ].join('\n'),
       ),
     );
     expect(ir.config.modules).toMatchObject({
-      mail: { transport: 'smtp', from: 'Notes <no-reply@example.com>' },
+      mail: {
+        transport: 'smtp',
+        from: 'Notes <no-reply@example.com>',
+        connectionTimeout: '5s',
+        greetingTimeout: 5000,
+        socketTimeout: '1m',
+      },
     });
     await expect(load(`${HEAD}routes: {}\nmodules:\n  mail: true\n`)).resolves.toBeDefined();
   });

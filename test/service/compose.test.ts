@@ -14,6 +14,7 @@ import {
 } from '../../runtime/core.js';
 import { collectingLogger } from '../../runtime/log/collecting-logger.js';
 import type { MailTransport } from '../../runtime/mail/index.js';
+import { createDatabase } from '../backends.js';
 import { composeService, type ServiceArtifacts, type ServiceOptions } from '../../runtime/service/index.js';
 
 const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
@@ -41,7 +42,7 @@ const artifacts = (config: SvcConfig): ServiceArtifacts => ({
   mcpTools: { tools: [] },
 });
 
-type Handlers = { hello: () => { hi: string }; later: () => { ok: boolean } };
+type Handlers = { hello: () => { hi: string } | Promise<{ hi: string }>; later: () => { ok: boolean } };
 const handlers: Handlers = { hello: () => ({ hi: 'there' }), later: () => ({ ok: true }) };
 
 /** A project without migrations of its own: the service's database stays in memory maps. */
@@ -219,4 +220,40 @@ describe('createService()', () => {
       composeService(artifacts(configWith({ auht: true })), { handlers, env: DEV, projectDir }),
     ).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringContaining('modules.auht') });
   });
+
+  test.each(['fastify', 'express', 'hono'] as const)(
+    'on %s, a request in flight when the service closes still reaches the database',
+    async (adapter) => {
+      const database = await createDatabase();
+      try {
+        let arrived!: () => void;
+        const inFlight = new Promise<void>((resolve) => (arrived = resolve));
+        let release!: () => void;
+        const released = new Promise<void>((resolve) => (release = resolve));
+        const config = { ...configWith({}, database.url), server: { ...configWith({}).server, adapter } };
+        const { app, url } = await listen(config, {
+          handlers: ({ stores }) => ({
+            ...handlers,
+            hello: async () => {
+              arrived();
+              await released;
+              const { rows } = await stores.sql!.query<{ answer: number }>('SELECT 42 AS answer');
+              return { hi: String(rows[0]?.answer) };
+            },
+          }),
+        });
+        const answer = fetch(`${url}/hello`);
+        await inFlight;
+        const closed = app.close();
+        release();
+        const response = await answer;
+        expect(response.status).toBe(200);
+        expect(await response.json()).toEqual({ hi: '42' });
+        await closed;
+      } finally {
+        for (const app of apps.splice(0)) await app.close();
+        await database.drop();
+      }
+    },
+  );
 });

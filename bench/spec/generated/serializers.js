@@ -256,20 +256,20 @@ function $s6(v, k, j) {
   }
   return $other(v, k, j, $s6);
 }
-const $valid0 = validate20;
-const schema31 = {
+const $valid0 = validate52;
+const schema19 = {
   $id: 'svc:resources/Greeting',
   type: 'object',
   properties: { hello: { type: 'string' }, n: { type: 'integer' } },
   required: ['hello', 'n'],
 };
-function validate20(
+function validate52(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   /*# sourceURL="svc:resources/Greeting" */ let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate20.evaluated;
+  const evaluated0 = validate52.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -357,12 +357,12 @@ function validate20(
     }
     errors++;
   }
-  validate20.errors = vErrors;
+  validate52.errors = vErrors;
   return errors === 0;
 }
-validate20.evaluated = { props: { hello: true, n: true }, dynamicProps: false, dynamicItems: false };
-const $valid1 = validate21;
-const schema32 = {
+validate52.evaluated = { props: { hello: true, n: true }, dynamicProps: false, dynamicItems: false };
+const $valid1 = validate53;
+const schema20 = {
   $id: 'svc:resources/Item',
   type: 'object',
   properties: {
@@ -374,13 +374,13 @@ const schema32 = {
   additionalProperties: false,
 };
 const func1 = require('ajv/dist/runtime/ucs2length').default;
-function validate21(
+function validate53(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   /*# sourceURL="svc:resources/Item" */ let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate21.evaluated;
+  const evaluated0 = validate53.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -603,24 +603,24 @@ function validate21(
     }
     errors++;
   }
-  validate21.errors = vErrors;
+  validate53.errors = vErrors;
   return errors === 0;
 }
-validate21.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const $valid2 = validate22;
-const schema33 = {
+validate53.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const $valid2 = validate54;
+const schema21 = {
   $id: 'svc:resources/UploadResult',
   type: 'object',
   properties: { bytes: { type: 'integer', minimum: 0 } },
   required: ['bytes'],
 };
-function validate22(
+function validate54(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   /*# sourceURL="svc:resources/UploadResult" */ let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate22.evaluated;
+  const evaluated0 = validate54.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -693,12 +693,12 @@ function validate22(
     }
     errors++;
   }
-  validate22.errors = vErrors;
+  validate54.errors = vErrors;
   return errors === 0;
 }
-validate22.evaluated = { props: { bytes: true }, dynamicProps: false, dynamicItems: false };
-const $valid3 = validate23;
-const schema34 = {
+validate54.evaluated = { props: { bytes: true }, dynamicProps: false, dynamicItems: false };
+const $valid3 = validate55;
+const schema22 = {
   $id: 'svc:resources/ProductPage',
   type: 'object',
   properties: {
@@ -708,7 +708,7 @@ const schema34 = {
   required: ['items', 'nextCursor'],
   additionalProperties: false,
 };
-const schema35 = {
+const schema23 = {
   $id: 'svc:resources/Product',
   type: 'object',
   properties: {
@@ -724,520 +724,13 @@ const schema35 = {
 };
 const formats0 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 const formats2 = require('ajv-formats/dist/formats').fullFormats['date-time'];
-function validate23(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  /*# sourceURL="svc:resources/ProductPage" */ let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate23.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.items === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'items' },
-        message: "must have required property '" + 'items' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.nextCursor === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'nextCursor' },
-        message: "must have required property '" + 'nextCursor' + "'",
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'items' || key0 === 'nextCursor')) {
-        const err2 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.items !== undefined) {
-      let data0 = data.items;
-      if (Array.isArray(data0)) {
-        const len0 = data0.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data1 = data0[i0];
-          if (data1 && typeof data1 == 'object' && !Array.isArray(data1)) {
-            if (data1.id === undefined) {
-              const err3 = {
-                instancePath: instancePath + '/items/' + i0,
-                schemaPath: 'svc:resources/Product/required',
-                keyword: 'required',
-                params: { missingProperty: 'id' },
-                message: "must have required property '" + 'id' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-            if (data1.name === undefined) {
-              const err4 = {
-                instancePath: instancePath + '/items/' + i0,
-                schemaPath: 'svc:resources/Product/required',
-                keyword: 'required',
-                params: { missingProperty: 'name' },
-                message: "must have required property '" + 'name' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err4];
-              } else {
-                vErrors.push(err4);
-              }
-              errors++;
-            }
-            if (data1.price === undefined) {
-              const err5 = {
-                instancePath: instancePath + '/items/' + i0,
-                schemaPath: 'svc:resources/Product/required',
-                keyword: 'required',
-                params: { missingProperty: 'price' },
-                message: "must have required property '" + 'price' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err5];
-              } else {
-                vErrors.push(err5);
-              }
-              errors++;
-            }
-            if (data1.quantity === undefined) {
-              const err6 = {
-                instancePath: instancePath + '/items/' + i0,
-                schemaPath: 'svc:resources/Product/required',
-                keyword: 'required',
-                params: { missingProperty: 'quantity' },
-                message: "must have required property '" + 'quantity' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err6];
-              } else {
-                vErrors.push(err6);
-              }
-              errors++;
-            }
-            if (data1.tags === undefined) {
-              const err7 = {
-                instancePath: instancePath + '/items/' + i0,
-                schemaPath: 'svc:resources/Product/required',
-                keyword: 'required',
-                params: { missingProperty: 'tags' },
-                message: "must have required property '" + 'tags' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err7];
-              } else {
-                vErrors.push(err7);
-              }
-              errors++;
-            }
-            if (data1.createdAt === undefined) {
-              const err8 = {
-                instancePath: instancePath + '/items/' + i0,
-                schemaPath: 'svc:resources/Product/required',
-                keyword: 'required',
-                params: { missingProperty: 'createdAt' },
-                message: "must have required property '" + 'createdAt' + "'",
-              };
-              if (vErrors === null) {
-                vErrors = [err8];
-              } else {
-                vErrors.push(err8);
-              }
-              errors++;
-            }
-            for (const key1 in data1) {
-              if (!(
-                key1 === 'id' ||
-                key1 === 'name' ||
-                key1 === 'price' ||
-                key1 === 'quantity' ||
-                key1 === 'tags' ||
-                key1 === 'createdAt'
-              )) {
-                const err9 = {
-                  instancePath: instancePath + '/items/' + i0,
-                  schemaPath: 'svc:resources/Product/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key1 },
-                  message: 'must NOT have additional properties',
-                };
-                if (vErrors === null) {
-                  vErrors = [err9];
-                } else {
-                  vErrors.push(err9);
-                }
-                errors++;
-              }
-            }
-            if (data1.id !== undefined) {
-              let data2 = data1.id;
-              if (typeof data2 === 'string') {
-                if (!formats0.test(data2)) {
-                  const err10 = {
-                    instancePath: instancePath + '/items/' + i0 + '/id',
-                    schemaPath: 'svc:resources/Product/properties/id/format',
-                    keyword: 'format',
-                    params: { format: 'uuid' },
-                    message: 'must match format "' + 'uuid' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err10];
-                  } else {
-                    vErrors.push(err10);
-                  }
-                  errors++;
-                }
-              } else {
-                const err11 = {
-                  instancePath: instancePath + '/items/' + i0 + '/id',
-                  schemaPath: 'svc:resources/Product/properties/id/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err11];
-                } else {
-                  vErrors.push(err11);
-                }
-                errors++;
-              }
-            }
-            if (data1.name !== undefined) {
-              let data3 = data1.name;
-              if (typeof data3 === 'string') {
-                if (func1(data3) > 100) {
-                  const err12 = {
-                    instancePath: instancePath + '/items/' + i0 + '/name',
-                    schemaPath: 'svc:resources/Product/properties/name/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 100 },
-                    message: 'must NOT have more than 100 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err12];
-                  } else {
-                    vErrors.push(err12);
-                  }
-                  errors++;
-                }
-                if (func1(data3) < 1) {
-                  const err13 = {
-                    instancePath: instancePath + '/items/' + i0 + '/name',
-                    schemaPath: 'svc:resources/Product/properties/name/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err13];
-                  } else {
-                    vErrors.push(err13);
-                  }
-                  errors++;
-                }
-              } else {
-                const err14 = {
-                  instancePath: instancePath + '/items/' + i0 + '/name',
-                  schemaPath: 'svc:resources/Product/properties/name/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err14];
-                } else {
-                  vErrors.push(err14);
-                }
-                errors++;
-              }
-            }
-            if (data1.price !== undefined) {
-              let data4 = data1.price;
-              if (typeof data4 == 'number' && isFinite(data4)) {
-                if (data4 < 0 || isNaN(data4)) {
-                  const err15 = {
-                    instancePath: instancePath + '/items/' + i0 + '/price',
-                    schemaPath: 'svc:resources/Product/properties/price/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err15];
-                  } else {
-                    vErrors.push(err15);
-                  }
-                  errors++;
-                }
-              } else {
-                const err16 = {
-                  instancePath: instancePath + '/items/' + i0 + '/price',
-                  schemaPath: 'svc:resources/Product/properties/price/type',
-                  keyword: 'type',
-                  params: { type: 'number' },
-                  message: 'must be number',
-                };
-                if (vErrors === null) {
-                  vErrors = [err16];
-                } else {
-                  vErrors.push(err16);
-                }
-                errors++;
-              }
-            }
-            if (data1.quantity !== undefined) {
-              let data5 = data1.quantity;
-              if (!(typeof data5 == 'number' && !(data5 % 1) && !isNaN(data5) && isFinite(data5))) {
-                const err17 = {
-                  instancePath: instancePath + '/items/' + i0 + '/quantity',
-                  schemaPath: 'svc:resources/Product/properties/quantity/type',
-                  keyword: 'type',
-                  params: { type: 'integer' },
-                  message: 'must be integer',
-                };
-                if (vErrors === null) {
-                  vErrors = [err17];
-                } else {
-                  vErrors.push(err17);
-                }
-                errors++;
-              }
-              if (typeof data5 == 'number' && isFinite(data5)) {
-                if (data5 < 0 || isNaN(data5)) {
-                  const err18 = {
-                    instancePath: instancePath + '/items/' + i0 + '/quantity',
-                    schemaPath: 'svc:resources/Product/properties/quantity/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err18];
-                  } else {
-                    vErrors.push(err18);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data1.tags !== undefined) {
-              let data6 = data1.tags;
-              if (Array.isArray(data6)) {
-                if (data6.length > 10) {
-                  const err19 = {
-                    instancePath: instancePath + '/items/' + i0 + '/tags',
-                    schemaPath: 'svc:resources/Product/properties/tags/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 10 },
-                    message: 'must NOT have more than 10 items',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err19];
-                  } else {
-                    vErrors.push(err19);
-                  }
-                  errors++;
-                }
-                const len1 = data6.length;
-                for (let i1 = 0; i1 < len1; i1++) {
-                  let data7 = data6[i1];
-                  if (typeof data7 === 'string') {
-                    if (func1(data7) > 20) {
-                      const err20 = {
-                        instancePath: instancePath + '/items/' + i0 + '/tags/' + i1,
-                        schemaPath: 'svc:resources/Product/properties/tags/items/maxLength',
-                        keyword: 'maxLength',
-                        params: { limit: 20 },
-                        message: 'must NOT have more than 20 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err20];
-                      } else {
-                        vErrors.push(err20);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err21 = {
-                      instancePath: instancePath + '/items/' + i0 + '/tags/' + i1,
-                      schemaPath: 'svc:resources/Product/properties/tags/items/type',
-                      keyword: 'type',
-                      params: { type: 'string' },
-                      message: 'must be string',
-                    };
-                    if (vErrors === null) {
-                      vErrors = [err21];
-                    } else {
-                      vErrors.push(err21);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err22 = {
-                  instancePath: instancePath + '/items/' + i0 + '/tags',
-                  schemaPath: 'svc:resources/Product/properties/tags/type',
-                  keyword: 'type',
-                  params: { type: 'array' },
-                  message: 'must be array',
-                };
-                if (vErrors === null) {
-                  vErrors = [err22];
-                } else {
-                  vErrors.push(err22);
-                }
-                errors++;
-              }
-            }
-            if (data1.createdAt !== undefined) {
-              let data8 = data1.createdAt;
-              if (typeof data8 === 'string') {
-                if (!formats2.validate(data8)) {
-                  const err23 = {
-                    instancePath: instancePath + '/items/' + i0 + '/createdAt',
-                    schemaPath: 'svc:resources/Product/properties/createdAt/format',
-                    keyword: 'format',
-                    params: { format: 'date-time' },
-                    message: 'must match format "' + 'date-time' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err23];
-                  } else {
-                    vErrors.push(err23);
-                  }
-                  errors++;
-                }
-              } else {
-                const err24 = {
-                  instancePath: instancePath + '/items/' + i0 + '/createdAt',
-                  schemaPath: 'svc:resources/Product/properties/createdAt/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                };
-                if (vErrors === null) {
-                  vErrors = [err24];
-                } else {
-                  vErrors.push(err24);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err25 = {
-              instancePath: instancePath + '/items/' + i0,
-              schemaPath: 'svc:resources/Product/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err25];
-            } else {
-              vErrors.push(err25);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err26 = {
-          instancePath: instancePath + '/items',
-          schemaPath: '#/properties/items/type',
-          keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-        };
-        if (vErrors === null) {
-          vErrors = [err26];
-        } else {
-          vErrors.push(err26);
-        }
-        errors++;
-      }
-    }
-    if (data.nextCursor !== undefined) {
-      let data9 = data.nextCursor;
-      if (typeof data9 !== 'string' && data9 !== null) {
-        const err27 = {
-          instancePath: instancePath + '/nextCursor',
-          schemaPath: '#/properties/nextCursor/type',
-          keyword: 'type',
-          params: { type: schema34.properties.nextCursor.type },
-          message: 'must be string,null',
-        };
-        if (vErrors === null) {
-          vErrors = [err27];
-        } else {
-          vErrors.push(err27);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err28 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    };
-    if (vErrors === null) {
-      vErrors = [err28];
-    } else {
-      vErrors.push(err28);
-    }
-    errors++;
-  }
-  validate23.errors = vErrors;
-  return errors === 0;
-}
-validate23.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const $valid4 = validate24;
-function validate24(
+function validate56(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   /*# sourceURL="svc:resources/Product" */ let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate24.evaluated;
+  const evaluated0 = validate56.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -1629,10 +1122,143 @@ function validate24(
     }
     errors++;
   }
-  validate24.errors = vErrors;
+  validate56.errors = vErrors;
   return errors === 0;
 }
-validate24.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+validate56.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+function validate55(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="svc:resources/ProductPage" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate55.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.items === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'items' },
+        message: "must have required property '" + 'items' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.nextCursor === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'nextCursor' },
+        message: "must have required property '" + 'nextCursor' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'items' || key0 === 'nextCursor')) {
+        const err2 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.items !== undefined) {
+      let data0 = data.items;
+      if (Array.isArray(data0)) {
+        const len0 = data0.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (
+            !validate56(data0[i0], {
+              instancePath: instancePath + '/items/' + i0,
+              parentData: data0,
+              parentDataProperty: i0,
+              rootData,
+              dynamicAnchors,
+            })
+          ) {
+            vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err3 = {
+          instancePath: instancePath + '/items',
+          schemaPath: '#/properties/items/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.nextCursor !== undefined) {
+      let data2 = data.nextCursor;
+      if (typeof data2 !== 'string' && data2 !== null) {
+        const err4 = {
+          instancePath: instancePath + '/nextCursor',
+          schemaPath: '#/properties/nextCursor/type',
+          keyword: 'type',
+          params: { type: schema22.properties.nextCursor.type },
+          message: 'must be string,null',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err5 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate55.errors = vErrors;
+  return errors === 0;
+}
+validate55.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const $valid4 = validate56;
 // One serializer and one validator per route and JSON response status.
 export const hello_200 = (value) => $root($s0(value, '', 0));
 export const hello_200_check = $valid0;

@@ -208,8 +208,8 @@ function $s7(v, k, j) {
   }
   return $other(v, k, j, $s7);
 }
-const $valid0 = validate20;
-const schema31 = {
+const $valid0 = validate52;
+const schema19 = {
   $id: 'svc:resources/SignedIn',
   type: 'object',
   description: 'The signed-in user and a fresh token pair. Browser clients also get the session cookie.',
@@ -224,7 +224,7 @@ const schema31 = {
   required: ['user', 'accessToken', 'refreshToken'],
   additionalProperties: false,
 };
-const schema32 = {
+const schema20 = {
   $id: 'svc:resources/PublicUser',
   type: 'object',
   description: 'A user as the API shows it; never carries the password hash.',
@@ -238,13 +238,176 @@ const schema32 = {
 };
 const formats0 =
   /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
-function validate20(
+function validate53(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="svc:resources/PublicUser" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate53.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.id === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'id' },
+        message: "must have required property '" + 'id' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.email === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'email' },
+        message: "must have required property '" + 'email' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.emailVerified === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'emailVerified' },
+        message: "must have required property '" + 'emailVerified' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'id' || key0 === 'email' || key0 === 'emailVerified')) {
+        const err3 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.id !== undefined) {
+      if (typeof data.id !== 'string') {
+        const err4 = {
+          instancePath: instancePath + '/id',
+          schemaPath: '#/properties/id/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.email !== undefined) {
+      let data1 = data.email;
+      if (typeof data1 === 'string') {
+        if (!formats0.test(data1)) {
+          const err5 = {
+            instancePath: instancePath + '/email',
+            schemaPath: '#/properties/email/format',
+            keyword: 'format',
+            params: { format: 'email' },
+            message: 'must match format "' + 'email' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      } else {
+        const err6 = {
+          instancePath: instancePath + '/email',
+          schemaPath: '#/properties/email/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.emailVerified !== undefined) {
+      if (typeof data.emailVerified !== 'boolean') {
+        const err7 = {
+          instancePath: instancePath + '/emailVerified',
+          schemaPath: '#/properties/emailVerified/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err8 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err8];
+    } else {
+      vErrors.push(err8);
+    }
+    errors++;
+  }
+  validate53.errors = vErrors;
+  return errors === 0;
+}
+validate53.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+function validate52(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   /*# sourceURL="svc:resources/SignedIn" */ let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate20.evaluated;
+  const evaluated0 = validate52.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -315,157 +478,22 @@ function validate20(
       }
     }
     if (data.user !== undefined) {
-      let data0 = data.user;
-      if (data0 && typeof data0 == 'object' && !Array.isArray(data0)) {
-        if (data0.id === undefined) {
-          const err4 = {
-            instancePath: instancePath + '/user',
-            schemaPath: 'svc:resources/PublicUser/required',
-            keyword: 'required',
-            params: { missingProperty: 'id' },
-            message: "must have required property '" + 'id' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-        if (data0.email === undefined) {
-          const err5 = {
-            instancePath: instancePath + '/user',
-            schemaPath: 'svc:resources/PublicUser/required',
-            keyword: 'required',
-            params: { missingProperty: 'email' },
-            message: "must have required property '" + 'email' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-        if (data0.emailVerified === undefined) {
-          const err6 = {
-            instancePath: instancePath + '/user',
-            schemaPath: 'svc:resources/PublicUser/required',
-            keyword: 'required',
-            params: { missingProperty: 'emailVerified' },
-            message: "must have required property '" + 'emailVerified' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-        for (const key1 in data0) {
-          if (!(key1 === 'id' || key1 === 'email' || key1 === 'emailVerified')) {
-            const err7 = {
-              instancePath: instancePath + '/user',
-              schemaPath: 'svc:resources/PublicUser/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key1 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err7];
-            } else {
-              vErrors.push(err7);
-            }
-            errors++;
-          }
-        }
-        if (data0.id !== undefined) {
-          if (typeof data0.id !== 'string') {
-            const err8 = {
-              instancePath: instancePath + '/user/id',
-              schemaPath: 'svc:resources/PublicUser/properties/id/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err8];
-            } else {
-              vErrors.push(err8);
-            }
-            errors++;
-          }
-        }
-        if (data0.email !== undefined) {
-          let data2 = data0.email;
-          if (typeof data2 === 'string') {
-            if (!formats0.test(data2)) {
-              const err9 = {
-                instancePath: instancePath + '/user/email',
-                schemaPath: 'svc:resources/PublicUser/properties/email/format',
-                keyword: 'format',
-                params: { format: 'email' },
-                message: 'must match format "' + 'email' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err9];
-              } else {
-                vErrors.push(err9);
-              }
-              errors++;
-            }
-          } else {
-            const err10 = {
-              instancePath: instancePath + '/user/email',
-              schemaPath: 'svc:resources/PublicUser/properties/email/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err10];
-            } else {
-              vErrors.push(err10);
-            }
-            errors++;
-          }
-        }
-        if (data0.emailVerified !== undefined) {
-          if (typeof data0.emailVerified !== 'boolean') {
-            const err11 = {
-              instancePath: instancePath + '/user/emailVerified',
-              schemaPath: 'svc:resources/PublicUser/properties/emailVerified/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err11];
-            } else {
-              vErrors.push(err11);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err12 = {
+      if (
+        !validate53(data.user, {
           instancePath: instancePath + '/user',
-          schemaPath: 'svc:resources/PublicUser/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
+          parentData: data,
+          parentDataProperty: 'user',
+          rootData,
+          dynamicAnchors,
+        })
+      ) {
+        vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+        errors = vErrors.length;
       }
     }
     if (data.accessToken !== undefined) {
       if (typeof data.accessToken !== 'string') {
-        const err13 = {
+        const err4 = {
           instancePath: instancePath + '/accessToken',
           schemaPath: '#/properties/accessToken/type',
           keyword: 'type',
@@ -473,16 +501,16 @@ function validate20(
           message: 'must be string',
         };
         if (vErrors === null) {
-          vErrors = [err13];
+          vErrors = [err4];
         } else {
-          vErrors.push(err13);
+          vErrors.push(err4);
         }
         errors++;
       }
     }
     if (data.refreshToken !== undefined) {
       if (typeof data.refreshToken !== 'string') {
-        const err14 = {
+        const err5 = {
           instancePath: instancePath + '/refreshToken',
           schemaPath: '#/properties/refreshToken/type',
           keyword: 'type',
@@ -490,15 +518,15 @@ function validate20(
           message: 'must be string',
         };
         if (vErrors === null) {
-          vErrors = [err14];
+          vErrors = [err5];
         } else {
-          vErrors.push(err14);
+          vErrors.push(err5);
         }
         errors++;
       }
     }
   } else {
-    const err15 = {
+    const err6 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -506,18 +534,18 @@ function validate20(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err15];
+      vErrors = [err6];
     } else {
-      vErrors.push(err15);
+      vErrors.push(err6);
     }
     errors++;
   }
-  validate20.errors = vErrors;
+  validate52.errors = vErrors;
   return errors === 0;
 }
-validate20.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const $valid1 = validate21;
-const schema33 = {
+validate52.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const $valid1 = validate55;
+const schema21 = {
   $id: 'svc:resources/TokenPair',
   type: 'object',
   description: 'A new access token and the refresh token that replaces the one presented.',
@@ -525,13 +553,13 @@ const schema33 = {
   required: ['accessToken', 'refreshToken'],
   additionalProperties: false,
 };
-function validate21(
+function validate55(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   /*# sourceURL="svc:resources/TokenPair" */ let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate21.evaluated;
+  const evaluated0 = validate55.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -635,12 +663,12 @@ function validate21(
     }
     errors++;
   }
-  validate21.errors = vErrors;
+  validate55.errors = vErrors;
   return errors === 0;
 }
-validate21.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const $valid2 = validate22;
-const schema34 = {
+validate55.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const $valid2 = validate56;
+const schema22 = {
   $id: 'svc:resources/Me',
   type: 'object',
   description: 'The signed-in user and how the credential was obtained.',
@@ -655,13 +683,13 @@ const schema34 = {
   required: ['user', 'amr'],
   additionalProperties: false,
 };
-function validate22(
+function validate56(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   /*# sourceURL="svc:resources/Me" */ let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate22.evaluated;
+  const evaluated0 = validate56.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -717,161 +745,26 @@ function validate22(
       }
     }
     if (data.user !== undefined) {
-      let data0 = data.user;
-      if (data0 && typeof data0 == 'object' && !Array.isArray(data0)) {
-        if (data0.id === undefined) {
-          const err3 = {
-            instancePath: instancePath + '/user',
-            schemaPath: 'svc:resources/PublicUser/required',
-            keyword: 'required',
-            params: { missingProperty: 'id' },
-            message: "must have required property '" + 'id' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-        if (data0.email === undefined) {
-          const err4 = {
-            instancePath: instancePath + '/user',
-            schemaPath: 'svc:resources/PublicUser/required',
-            keyword: 'required',
-            params: { missingProperty: 'email' },
-            message: "must have required property '" + 'email' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-        if (data0.emailVerified === undefined) {
-          const err5 = {
-            instancePath: instancePath + '/user',
-            schemaPath: 'svc:resources/PublicUser/required',
-            keyword: 'required',
-            params: { missingProperty: 'emailVerified' },
-            message: "must have required property '" + 'emailVerified' + "'",
-          };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-        for (const key1 in data0) {
-          if (!(key1 === 'id' || key1 === 'email' || key1 === 'emailVerified')) {
-            const err6 = {
-              instancePath: instancePath + '/user',
-              schemaPath: 'svc:resources/PublicUser/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key1 },
-              message: 'must NOT have additional properties',
-            };
-            if (vErrors === null) {
-              vErrors = [err6];
-            } else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
-        }
-        if (data0.id !== undefined) {
-          if (typeof data0.id !== 'string') {
-            const err7 = {
-              instancePath: instancePath + '/user/id',
-              schemaPath: 'svc:resources/PublicUser/properties/id/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err7];
-            } else {
-              vErrors.push(err7);
-            }
-            errors++;
-          }
-        }
-        if (data0.email !== undefined) {
-          let data2 = data0.email;
-          if (typeof data2 === 'string') {
-            if (!formats0.test(data2)) {
-              const err8 = {
-                instancePath: instancePath + '/user/email',
-                schemaPath: 'svc:resources/PublicUser/properties/email/format',
-                keyword: 'format',
-                params: { format: 'email' },
-                message: 'must match format "' + 'email' + '"',
-              };
-              if (vErrors === null) {
-                vErrors = [err8];
-              } else {
-                vErrors.push(err8);
-              }
-              errors++;
-            }
-          } else {
-            const err9 = {
-              instancePath: instancePath + '/user/email',
-              schemaPath: 'svc:resources/PublicUser/properties/email/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-            };
-            if (vErrors === null) {
-              vErrors = [err9];
-            } else {
-              vErrors.push(err9);
-            }
-            errors++;
-          }
-        }
-        if (data0.emailVerified !== undefined) {
-          if (typeof data0.emailVerified !== 'boolean') {
-            const err10 = {
-              instancePath: instancePath + '/user/emailVerified',
-              schemaPath: 'svc:resources/PublicUser/properties/emailVerified/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
-            };
-            if (vErrors === null) {
-              vErrors = [err10];
-            } else {
-              vErrors.push(err10);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err11 = {
+      if (
+        !validate53(data.user, {
           instancePath: instancePath + '/user',
-          schemaPath: 'svc:resources/PublicUser/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-        };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
+          parentData: data,
+          parentDataProperty: 'user',
+          rootData,
+          dynamicAnchors,
+        })
+      ) {
+        vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
+        errors = vErrors.length;
       }
     }
     if (data.amr !== undefined) {
-      let data4 = data.amr;
-      if (Array.isArray(data4)) {
-        const len0 = data4.length;
+      let data1 = data.amr;
+      if (Array.isArray(data1)) {
+        const len0 = data1.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (typeof data4[i0] !== 'string') {
-            const err12 = {
+          if (typeof data1[i0] !== 'string') {
+            const err3 = {
               instancePath: instancePath + '/amr/' + i0,
               schemaPath: '#/properties/amr/items/type',
               keyword: 'type',
@@ -879,15 +772,15 @@ function validate22(
               message: 'must be string',
             };
             if (vErrors === null) {
-              vErrors = [err12];
+              vErrors = [err3];
             } else {
-              vErrors.push(err12);
+              vErrors.push(err3);
             }
             errors++;
           }
         }
       } else {
-        const err13 = {
+        const err4 = {
           instancePath: instancePath + '/amr',
           schemaPath: '#/properties/amr/type',
           keyword: 'type',
@@ -895,15 +788,15 @@ function validate22(
           message: 'must be array',
         };
         if (vErrors === null) {
-          vErrors = [err13];
+          vErrors = [err4];
         } else {
-          vErrors.push(err13);
+          vErrors.push(err4);
         }
         errors++;
       }
     }
   } else {
-    const err14 = {
+    const err5 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -911,18 +804,18 @@ function validate22(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err14];
+      vErrors = [err5];
     } else {
-      vErrors.push(err14);
+      vErrors.push(err5);
     }
     errors++;
   }
-  validate22.errors = vErrors;
+  validate56.errors = vErrors;
   return errors === 0;
 }
-validate22.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
-const $valid3 = validate23;
-const schema36 = {
+validate56.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const $valid3 = validate58;
+const schema23 = {
   $id: 'svc:resources/Accepted',
   type: 'object',
   description: 'The request was taken; for requests about an email it never says whether the email exists.',
@@ -930,13 +823,13 @@ const schema36 = {
   required: ['ok'],
   additionalProperties: false,
 };
-function validate23(
+function validate58(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
 ) {
   /*# sourceURL="svc:resources/Accepted" */ let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate23.evaluated;
+  const evaluated0 = validate58.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = undefined;
   }
@@ -1024,10 +917,10 @@ function validate23(
     }
     errors++;
   }
-  validate23.errors = vErrors;
+  validate58.errors = vErrors;
   return errors === 0;
 }
-validate23.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+validate58.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 // One serializer and one validator per route and JSON response status.
 export const register_201: ResponseSerializer = (value) => $root($s0(value, '', 0));
 export const register_201_check: CompiledValidator = $valid0;

@@ -27,6 +27,7 @@ import { requestIdFrom } from '../../http/request-id.js';
 import { originForm, pathOf } from '../../http/url.js';
 import { FastifySvcReply, FastifySvcRequest } from './request.js';
 import { fastifyPath } from './path.js';
+import { closeDraining } from './close.js';
 import { templateParameterNames } from '../../../shared/path-template.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../http/limits.js';
 
@@ -121,7 +122,7 @@ class FastifyAdapter implements Plugin, HttpServer {
   }
 
   async close(): Promise<void> {
-    await this.instance?.close();
+    if (this.instance) await closeDraining(this.instance);
   }
 
   private createInstance(pipeline: Pipeline): FastifyInstance {

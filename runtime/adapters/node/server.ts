@@ -4,13 +4,12 @@
 import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import type { ClientError } from '../../http/client-error.js';
 import type { Duplex } from 'node:stream';
+import { sweepIdleConnections } from './idle-sweep.js';
 import { listenOn, type ServerAddress } from './listen.js';
 
 /** Checks per request timeout: node only notices a late request when it checks (every 30 s by default). */
 const CHECKS_PER_TIMEOUT = 10;
 const MAX_CHECK_INTERVAL_MS = 30_000;
-/** While closing, how often connections that became idle (a request finished) are closed. */
-const IDLE_SWEEP_MS = 25;
 
 export class NodeServer {
   private readonly requestTimeout: number;
@@ -66,14 +65,13 @@ export class NodeServer {
     if (server === undefined) return Promise.resolve();
     this.server = undefined;
     return new Promise<void>((resolve, reject) => {
-      const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
-      sweep.unref();
+      let stopSweeping = () => {};
       server.close((error) => {
-        clearInterval(sweep);
+        stopSweeping();
         if (error) reject(error);
         else resolve();
       });
-      server.closeIdleConnections();
+      stopSweeping = sweepIdleConnections(server);
     });
   }
 }
