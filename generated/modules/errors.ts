@@ -216,6 +216,12 @@ export const catalog = {
     module: 'stores',
     hint: 'start the PostgreSQL or Redis server the service uses (DATABASE_URL, REDIS_URL), or correct its URL',
   },
+  STORE_DATABASE_REFUSED: {
+    status: 'boot',
+    message: "PostgreSQL refused the service's database.",
+    module: 'stores',
+    hint: 'check the database name, user and password in stores.database (DATABASE_URL), and that the database exists',
+  },
   STORE_SCHEMA_MISMATCH: {
     status: 'boot',
     message: 'The database schema does not match this version of svckit.',
@@ -726,6 +732,12 @@ export const errors = {
     new HttpError(503, 'STORE_UNAVAILABLE', options.message ?? catalog.STORE_UNAVAILABLE.message, {
       ...options,
       hint: options.hint ?? catalog.STORE_UNAVAILABLE.hint,
+    }),
+  /** Named here. At start or `svc db:migrate`, the PostgreSQL server answered but turned the connection away: the database does not exist (3D000), the password is wrong (28P01), or the user is unknown or not let in from this host (28000). The message gives the server's reason (it names the database or the user, never the password) and the hint what to correct. */
+  STORE_DATABASE_REFUSED: (options: ErrorFactoryOptions = {}) =>
+    new BootError('STORE_DATABASE_REFUSED', options.message ?? catalog.STORE_DATABASE_REFUSED.message, {
+      ...options,
+      hint: options.hint ?? catalog.STORE_DATABASE_REFUSED.hint,
     }),
   /** Named here. The database lacks migrations this svckit or the application needs (run `svc db:migrate`) or holds svckit migrations it does not know (a newer svckit migrated it). */
   STORE_SCHEMA_MISMATCH: (options: ErrorFactoryOptions = {}) =>

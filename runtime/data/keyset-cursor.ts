@@ -1,57 +1,27 @@
 // A list's cursor: the position of a page's last row (its order column's value, then its id), as base64url
-// JSON. Each value carries its kind (text, number, bigint, timestamp) so it travels back as the same JS
-// value, and the cursor carries a short fingerprint of its list (table, order, direction) so a cursor made by
-// another list is refused rather than read as a position in this one. Anything that does not decode answers
-// DATA_CURSOR_INVALID. A cursor is opaque, not secret: it holds no more than the row it points after showed.
+// JSON. Each value is the database's own text for it (`column::text`), read back as the column's type when
+// the next page binds it as a parameter: text keeps the column's full precision (a timestamptz's
+// microseconds, a bigint past 2^53), where a JavaScript Date or number would round it and so repeat or skip
+// rows. The cursor also carries a short fingerprint of its list (table, order, direction), so a cursor made
+// by another list is refused rather than read as a position in this one. Anything that does not decode
+// answers DATA_CURSOR_INVALID. A cursor is opaque, not secret: it holds no more than the row it points after
+// showed.
 import { createHash } from 'node:crypto';
 import { errors } from '../../generated/modules/errors.js';
-
-/** The values a position may hold: what the drivers answer for text, uuid, integer, bigint and timestamp columns. */
-export type KeyValue = string | number | bigint | Date;
-
-type Tagged = ['s', string] | ['n', number] | ['b', string] | ['d', string];
 
 /** A few characters naming the list, so cursors of different lists never pass for one another. */
 export function listFingerprint(parts: readonly string[]): string {
   return createHash('sha256').update(parts.join('\u0000')).digest('base64url').slice(0, 8);
 }
 
-/** `value`'s tagged form, or undefined for a value no cursor can hold (null, an object, NaN). */
-function tag(value: unknown): Tagged | undefined {
-  if (typeof value === 'string') return ['s', value];
-  if (typeof value === 'number') return Number.isFinite(value) ? ['n', value] : undefined;
-  if (typeof value === 'bigint') return ['b', value.toString()];
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : ['d', value.toISOString()];
-  return undefined;
-}
-
-function untag(tagged: unknown): KeyValue | undefined {
-  if (!Array.isArray(tagged) || tagged.length !== 2) return undefined;
-  const [kind, value] = tagged as [unknown, unknown];
-  if (kind === 's' && typeof value === 'string') return value;
-  if (kind === 'n' && typeof value === 'number' && Number.isFinite(value)) return value;
-  if (kind === 'b' && typeof value === 'string' && /^-?\d{1,40}$/.test(value)) return BigInt(value);
-  if (kind === 'd' && typeof value === 'string') {
-    const date = new Date(value);
-    // Only the form toISOString writes: a hand-made date is not a position this list gave out.
-    return !Number.isNaN(date.getTime()) && date.toISOString() === value ? date : undefined;
-  }
-  return undefined;
-}
-
-/** The cursor for the position `values`, or undefined when a value cannot be held (see KeyValue). */
+/** The cursor for the position `values` (the columns' text), or undefined when one is not text (NULL). */
 export function encodeCursor(fingerprint: string, values: readonly unknown[]): string | undefined {
-  const tagged: Tagged[] = [];
-  for (const value of values) {
-    const one = tag(value);
-    if (one === undefined) return undefined;
-    tagged.push(one);
-  }
-  return Buffer.from(JSON.stringify([fingerprint, ...tagged])).toString('base64url');
+  if (!values.every((value) => typeof value === 'string')) return undefined;
+  return Buffer.from(JSON.stringify([fingerprint, ...values])).toString('base64url');
 }
 
-/** The position a cursor of this list holds (`count` values), or DATA_CURSOR_INVALID. */
-export function decodeCursor(fingerprint: string, cursor: unknown, count: number): KeyValue[] {
+/** The position a cursor of this list holds (`count` texts), or DATA_CURSOR_INVALID. */
+export function decodeCursor(fingerprint: string, cursor: unknown, count: number): string[] {
   const refuse = () => errors.DATA_CURSOR_INVALID();
   if (typeof cursor !== 'string' || cursor === '' || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw refuse();
   let decoded: unknown;
@@ -61,11 +31,10 @@ export function decodeCursor(fingerprint: string, cursor: unknown, count: number
     throw refuse();
   }
   if (!Array.isArray(decoded) || decoded.length !== count + 1 || decoded[0] !== fingerprint) throw refuse();
-  const values: KeyValue[] = [];
-  for (const tagged of decoded.slice(1)) {
-    const value = untag(tagged);
-    if (value === undefined) throw refuse();
-    values.push(value);
+  const values = decoded.slice(1);
+  // A NUL cannot be in a PostgreSQL text value: it would only make the driver fail.
+  if (!values.every((value): value is string => typeof value === 'string' && !value.includes('\u0000'))) {
+    throw refuse();
   }
   return values;
 }

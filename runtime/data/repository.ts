@@ -6,7 +6,8 @@
 //
 // A repository declared with a `scope` column is bound to it: every call names the scope value (the
 // signed-in user, the tenant) and every statement filters on it, so another scope's row is as absent as a
-// missing one: get answers undefined, update undefined, delete false, and list never shows it.
+// missing one: get answers undefined, update undefined, delete false, and list never shows it. So is an id or
+// scope its column cannot hold (text that is not a uuid, a number past an integer's range): no row has it.
 import { errors } from '../../generated/modules/errors.js';
 import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import { invalidOption } from '../config/option-errors.js';
@@ -48,7 +49,10 @@ export interface ListOptions<Row> {
    * not one of this list's.
    */
   cursor?: string | null;
-  /** Instead of `cursor`: start after this row (its order property and id are read). */
+  /**
+   * Instead of `cursor`: start after this row (its order property and id are read). While the row exists,
+   * its stored order value is used, to the column's full precision; once deleted, the value given.
+   */
   after?: Partial<Row>;
 }
 
@@ -118,8 +122,20 @@ interface Plan {
   id: Column;
   scope: Column | undefined;
   orderBy: Column;
+  /** The order column, then the id; the id alone when it is the order column. */
+  keys: Column[];
+  /** `"created_at"::text AS "svc:position:0", "id"::text AS "svc:position:1"`: a row's position, as text. */
+  positions: string;
   direction: 'ASC' | 'DESC';
   fingerprint: string;
+}
+
+/**
+ * The alias of a row's n-th position value. The colon keeps it apart from every property, whose names are
+ * letters, digits and underscores.
+ */
+function positionAlias(index: number): string {
+  return `svc:position:${index}`;
 }
 
 function columnsOf(owner: string, columns: unknown): Map<string, Column> {
@@ -190,6 +206,7 @@ function planFor(options: AnyOptions): Plan {
     throw invalidOption(owner, 'order.direction', "'asc' or 'desc'", `got ${JSON.stringify(direction)}`);
   }
   const select = [...columns.values()].map(({ property, column }) => `${column} AS "${property}"`).join(', ');
+  const keys = orderBy === id ? [id] : [orderBy, id];
   return {
     owner,
     table,
@@ -198,6 +215,8 @@ function planFor(options: AnyOptions): Plan {
     id,
     scope,
     orderBy,
+    keys,
+    positions: keys.map((key, index) => `${key.column}::text AS "${positionAlias(index)}"`).join(', '),
     direction: direction === 'asc' ? 'ASC' : 'DESC',
     fingerprint: listFingerprint([table, orderBy.column, direction]),
   };
@@ -242,6 +261,60 @@ function assignments(
   return pairs;
 }
 
+/** SQLSTATE class 22, data exception: a value its column cannot hold ('x' for a uuid, 2^40 for an integer). */
+function isDataException(error: unknown): boolean {
+  return sqlState(error)?.startsWith('22') === true;
+}
+
+/** Whether each statement on `db` stands alone (a client: stores.sql), rather than inside a transaction. */
+function isClient(db: SqlQueryable): boolean {
+  return typeof (db as { transaction?: unknown }).transaction === 'function';
+}
+
+const SAVEPOINT = 'svc_repository';
+const NO_TRANSACTION = '25P01';
+
+/**
+ * What `run()` answers, or what `refused(error)` makes of a data exception: the database could not read a
+ * value as its column's type. On a client the failed statement stands alone. Inside a transaction it runs
+ * under a savepoint, rolled back to on a data exception: PostgreSQL aborts the whole transaction on an
+ * error, and answering "no such row" from a dead transaction would let the caller go on to a COMMIT that
+ * silently rolls everything back.
+ */
+async function unlessDataException<T>(
+  db: SqlQueryable,
+  run: () => Promise<T>,
+  refused: (error: unknown) => Promise<T>,
+): Promise<T> {
+  const plain = async () => {
+    try {
+      return await run();
+    } catch (error) {
+      if (!isDataException(error)) throw error;
+      return refused(error);
+    }
+  };
+  if (isClient(db)) return plain();
+  try {
+    await db.query(`SAVEPOINT ${SAVEPOINT}`);
+  } catch (error) {
+    // A queryable of the caller's own that is not in a transaction: its statements stand alone too.
+    if (sqlState(error) === NO_TRANSACTION) return plain();
+    throw error;
+  }
+  let result: T;
+  try {
+    result = await run();
+  } catch (error) {
+    if (!isDataException(error)) throw error;
+    await db.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
+    await db.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);
+    return refused(error);
+  }
+  await db.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);
+  return result;
+}
+
 /** `$n` placeholders numbered after those already in `params`, which receives the values. */
 function placeholder(params: unknown[], value: unknown): string {
   params.push(value);
@@ -251,13 +324,31 @@ function placeholder(params: unknown[], value: unknown): string {
 class Statements {
   constructor(private readonly plan: Plan) {}
 
-  /** `WHERE id = $n [AND scope = $m]`, its values pushed onto params. */
-  private whereRow(params: unknown[], scope: KeyValue | undefined, id: KeyValue): string {
+  /** `id = $n [AND scope = $m]` (either left out when undefined), its values pushed onto params. */
+  private whereRow(params: unknown[], scope: KeyValue | undefined, id: KeyValue | undefined): string {
     const { plan } = this;
-    const byId = `${plan.id.column} = ${placeholder(params, id)}`;
-    return plan.scope === undefined
-      ? byId
-      : `${byId} AND ${plan.scope.column} = ${placeholder(params, scope)}`;
+    const conditions: string[] = [];
+    if (id !== undefined) conditions.push(`${plan.id.column} = ${placeholder(params, id)}`);
+    if (plan.scope !== undefined) conditions.push(`${plan.scope.column} = ${placeholder(params, scope)}`);
+    return conditions.join(' AND ');
+  }
+
+  /**
+   * Whether the database can read `id` (when given) and `scope` as their columns' types: a statement that
+   * reads no row, for telling a bad key apart from a bad value after a data exception.
+   */
+  private async keysReadable(db: SqlQueryable, scope: KeyValue | undefined, id?: KeyValue): Promise<boolean> {
+    const params: unknown[] = [];
+    const where = this.whereRow(params, scope, id);
+    if (where === '') return true;
+    return unlessDataException(
+      db,
+      async () => {
+        await db.query(`SELECT 1 FROM ${this.plan.table} WHERE ${where} LIMIT 0`, params);
+        return true;
+      },
+      async () => false,
+    );
   }
 
   async insert(db: SqlQueryable, scope: KeyValue | undefined, values: unknown): Promise<unknown> {
@@ -277,11 +368,17 @@ class Statements {
   async get(db: SqlQueryable, scope: KeyValue | undefined, id: KeyValue): Promise<unknown> {
     const params: unknown[] = [];
     const where = this.whereRow(params, scope, id);
-    const { rows } = await db.query(
-      `SELECT ${this.plan.select} FROM ${this.plan.table} WHERE ${where}`,
-      params,
+    return unlessDataException(
+      db,
+      async () => {
+        const { rows } = await db.query(
+          `SELECT ${this.plan.select} FROM ${this.plan.table} WHERE ${where}`,
+          params,
+        );
+        return rows[0];
+      },
+      async () => undefined, // an id or scope its column cannot hold: no row has it
     );
-    return rows[0];
   }
 
   async update(
@@ -296,41 +393,76 @@ class Statements {
     const params: unknown[] = [];
     const set = pairs.map(([column, value]) => `${column.column} = ${placeholder(params, value)}`).join(', ');
     const where = this.whereRow(params, scope, id);
-    const { rows } = await db.query(
-      `UPDATE ${plan.table} SET ${set} WHERE ${where} RETURNING ${plan.select}`,
-      params,
+    return unlessDataException(
+      db,
+      async () => {
+        const { rows } = await db.query(
+          `UPDATE ${plan.table} SET ${set} WHERE ${where} RETURNING ${plan.select}`,
+          params,
+        );
+        return rows[0];
+      },
+      // No row has an unreadable id or scope; a value of the patch its column cannot hold is the caller's.
+      async (error) => {
+        if (await this.keysReadable(db, scope, id)) throw error;
+        return undefined;
+      },
     );
-    return rows[0];
   }
 
   async delete(db: SqlQueryable, scope: KeyValue | undefined, id: KeyValue): Promise<boolean> {
     const params: unknown[] = [];
     const where = this.whereRow(params, scope, id);
-    const { rowCount } = await db.query(`DELETE FROM ${this.plan.table} WHERE ${where}`, params);
-    return rowCount > 0;
+    return unlessDataException(
+      db,
+      async () => (await db.query(`DELETE FROM ${this.plan.table} WHERE ${where}`, params)).rowCount > 0,
+      async () => false,
+    );
   }
 
   /** The order values of `row`: the order property, then the id (once when they are the same column). */
   private keyOf(row: Record<string, unknown>): unknown[] {
-    const { orderBy, id } = this.plan;
-    return orderBy === id ? [row[id.property]] : [row[orderBy.property], row[id.property]];
+    return this.plan.keys.map((key) => row[key.property]);
   }
 
-  private startAfter(options: ListOptions<object>): unknown[] | undefined {
+  /**
+   * `(by, id) > (…)` (`<` descending) for a list starting after a position: a cursor's texts, or a row's
+   * values, its params pushed. For a row, the stored order value is read by its id while it exists: the
+   * value given may have lost precision on its way through JavaScript (a timestamptz's microseconds).
+   */
+  private startAfter(
+    params: unknown[],
+    scopeParam: string | undefined,
+    options: ListOptions<object>,
+  ): string | undefined {
     const { plan } = this;
-    const keyCount = plan.orderBy === plan.id ? 1 : 2;
     const cursor = options.cursor ?? undefined;
     if (cursor !== undefined && options.after !== undefined) {
       throw invalidOption(`${plan.owner}.list()`, 'after', 'left out when a cursor is given');
     }
-    if (cursor !== undefined) return decodeCursor(plan.fingerprint, cursor, keyCount);
-    if (options.after === undefined) return undefined;
-    const key = this.keyOf(options.after as Record<string, unknown>);
-    if (key.some((value) => value === undefined || value === null)) {
-      const needed = [...new Set([plan.orderBy.property, plan.id.property])].join(' and ');
-      throw invalidOption(`${plan.owner}.list()`, 'after', `a row with ${needed}`);
-    }
-    return key;
+    let right: string;
+    if (cursor !== undefined) {
+      const position = decodeCursor(plan.fingerprint, cursor, plan.keys.length);
+      right = position.map((value) => placeholder(params, value)).join(', ');
+    } else if (options.after !== undefined) {
+      const key = this.keyOf(options.after as Record<string, unknown>);
+      if (key.some((value) => value === undefined || value === null)) {
+        const needed = plan.keys.map((column) => column.property).join(' and ');
+        throw invalidOption(`${plan.owner}.list()`, 'after', `a row with ${needed}`);
+      }
+      if (key.length === 1) right = placeholder(params, key[0]);
+      else {
+        const id = placeholder(params, key[1]);
+        const given = placeholder(params, key[0]);
+        const inScope = scopeParam === undefined ? '' : ` AND ${plan.scope!.column} = ${scopeParam}`;
+        const stored = `SELECT ${plan.orderBy.column} FROM ${plan.table} WHERE ${plan.id.column} = ${id}${inScope}`;
+        right = `COALESCE((${stored}), ${given}), ${id}`;
+      }
+    } else return undefined;
+    // A row value comparison: (by, id) < ($1, $2) is "strictly after" in descending order, one index range.
+    const operator = plan.direction === 'DESC' ? '<' : '>';
+    const left = plan.keys.map((column) => column.column).join(', ');
+    return plan.keys.length === 1 ? `${left} ${operator} ${right}` : `(${left}) ${operator} (${right})`;
   }
 
   async list(
@@ -343,48 +475,52 @@ class Statements {
     if (typeof options !== 'object' || options === null) throw invalidOption(owner, 'options', 'an object');
     rejectUnknownOptions(options, LIST_OPTIONS, owner);
     const { limit } = options;
-    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
-      throw invalidOption(owner, 'limit', 'a whole number, 1 or more', `got ${String(limit)}`);
-    }
-    const after = this.startAfter(options);
-    const params: unknown[] = [];
-    const conditions: string[] = [];
-    if (plan.scope !== undefined) conditions.push(`${plan.scope.column} = ${placeholder(params, scope)}`);
-    if (after !== undefined) {
-      // A row value comparison: (by, id) < ($1, $2) is "strictly after" in descending order, one index range.
-      const columns = plan.orderBy === plan.id ? [plan.id] : [plan.orderBy, plan.id];
-      const operator = plan.direction === 'DESC' ? '<' : '>';
-      const left = columns.map((column) => column.column).join(', ');
-      const right = after.map((value) => placeholder(params, value)).join(', ');
-      conditions.push(
-        columns.length === 1 ? `${left} ${operator} ${right}` : `(${left}) ${operator} (${right})`,
+    // limit + 1 must still be a whole number a bigint LIMIT reads.
+    if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1) {
+      throw invalidOption(
+        owner,
+        'limit',
+        'a whole number, 1 or more (at most 2^53 - 1)',
+        `got ${String(limit)}`,
       );
     }
-    const orderColumns = plan.orderBy === plan.id ? [plan.id] : [plan.orderBy, plan.id];
+    const params: unknown[] = [];
+    const conditions: string[] = [];
+    const scopeParam = plan.scope === undefined ? undefined : placeholder(params, scope);
+    if (scopeParam !== undefined) conditions.push(`${plan.scope!.column} = ${scopeParam}`);
+    const after = this.startAfter(params, scopeParam, options);
+    if (after !== undefined) conditions.push(after);
     const sql =
-      `SELECT ${plan.select} FROM ${plan.table}` +
+      `SELECT ${plan.select}, ${plan.positions} FROM ${plan.table}` +
       (conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`) +
-      ` ORDER BY ${orderColumns.map((column) => `${column.column} ${plan.direction}`).join(', ')}` +
+      ` ORDER BY ${plan.keys.map((column) => `${column.column} ${plan.direction}`).join(', ')}` +
       ` LIMIT ${placeholder(params, limit + 1)}`; // one more than asked: is there a next page?
-    let rows: Record<string, unknown>[];
-    try {
-      ({ rows } = await db.query<Record<string, unknown>>(sql, params));
-    } catch (error) {
-      // Class 22 (data exception): the position holds a value its column cannot hold, e.g. a forged cursor
-      // with text where a uuid belongs. The request was wrong, not the database.
-      if (after !== undefined && sqlState(error)?.startsWith('22')) throw errors.DATA_CURSOR_INVALID();
-      throw error;
-    }
+    const rows = await unlessDataException(
+      db,
+      async () => (await db.query<Record<string, unknown>>(sql, params)).rows,
+      async (error) => {
+        // A scope its column cannot hold has no rows. Otherwise the position holds a value its column cannot
+        // hold, e.g. a forged cursor with text where a uuid belongs: the request was wrong, not the database.
+        if (!(await this.keysReadable(db, scope))) return [];
+        if (after !== undefined) throw errors.DATA_CURSOR_INVALID();
+        throw error;
+      },
+    );
+    const positions = rows.map((row) => {
+      const position = plan.keys.map((_key, index) => row[positionAlias(index)]);
+      for (const index of plan.keys.keys()) delete row[positionAlias(index)];
+      return position;
+    });
     const items = rows.slice(0, limit);
-    const last = items.at(-1);
+    const last = positions[items.length - 1];
     if (rows.length <= limit || last === undefined) return { items, nextCursor: null };
-    const nextCursor = encodeCursor(plan.fingerprint, this.keyOf(last));
+    const nextCursor = encodeCursor(plan.fingerprint, last);
     if (nextCursor === undefined) {
       throw invalidOption(
         owner,
         'order.by',
-        'a NOT NULL column of text, uuid, number, bigint or timestamp values, as is the id',
-        `a row holds ${this.keyOf(last)
+        'a NOT NULL column, as is the id',
+        `a row holds ${this.keyOf(items[items.length - 1]!)
           .map((value) => JSON.stringify(value))
           .join(', ')}`,
       );

@@ -79,7 +79,7 @@ export interface Stores {
   readonly mcpSessions: McpSessionStoreFactory;
   /** Readiness checks for /readyz, one per backend in use (`database`, `redis`). */
   readonly healthChecks: Readonly<Record<string, HealthCheck>>;
-  /** Stops the sweeper and closes the connections. */
+  /** Stops the sweeper and closes the connections. Called again, answers the first call's promise. */
   close(): Promise<void>;
 }
 
@@ -95,20 +95,43 @@ const OPEN_STORES_OPTIONS = optionKeys<OpenStoresOptions>({
 });
 const STORES_CONFIG_KEYS = optionKeys<StoresConfig>({ database: true, redis: true });
 
+/**
+ * A refused URL as a message shows it: with its password as `***` and its query cut (`?password=…` is a
+ * password too), since a refusal is printed and logged. A value without `//host` shows its scheme alone (its
+ * rest may be a password); a value without a scheme (`memroy`) as written, unless it has an `@` or a `:`.
+ */
+function refusedUrl(url: string): string {
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url)?.[1];
+  if (scheme === undefined) return /[@:]/.test(url) ? 'a value that is not a URL' : JSON.stringify(url);
+  if (url === `${scheme}:`) return `"${scheme}:" and nothing after it`;
+  if (!url.startsWith(`${scheme}://`)) return `a "${scheme}:" value without //host`;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `a "${scheme}:" URL`;
+  }
+  if (parsed.password !== '') parsed.password = '***';
+  const query = parsed.search === '' ? '' : '?…';
+  parsed.search = '';
+  parsed.hash = '';
+  return JSON.stringify(`${parsed.toString()}${query}`);
+}
+
 /** The database a `stores.database` value names; a value svc cannot use refuses to boot (CONFIG_INVALID). */
 export function databaseKind(url: string | undefined): DatabaseKind {
   if (url === undefined || url === 'memory') return 'memory';
   if (/^postgres(ql)?:\/\//.test(url)) return 'postgres';
   if (url.startsWith('pglite:') && url.length > 'pglite:'.length) return 'pglite';
   throw errors.CONFIG_INVALID({
-    message: `stores.database: expected postgres://…, pglite:<dir> or memory, got ${JSON.stringify(url)}`,
+    message: `stores.database: expected postgres://…, pglite:<dir> or memory, got ${refusedUrl(url)}`,
   });
 }
 
 function checkRedisUrl(url: string): void {
   if (!/^rediss?:\/\//.test(url)) {
     throw errors.CONFIG_INVALID({
-      message: `stores.redis: expected redis://… or rediss://…, got ${JSON.stringify(url)}`,
+      message: `stores.redis: expected redis://… or rediss://…, got ${refusedUrl(url)}`,
     });
   }
 }
@@ -203,9 +226,26 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
     };
   }
 
+  let closing: Promise<void> | undefined;
+  /** Last opened, first closed; each closer runs even when one before it failed, and the first failure is thrown. */
+  const closeAll = async () => {
+    let failure: { error: unknown } | undefined;
+    for (const close of [...closers].reverse()) {
+      try {
+        await close();
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (failure !== undefined) throw failure.error;
+  };
   let redis: ReturnType<typeof redisStores> | undefined;
   if (config.redis !== undefined) {
-    const client = await openRedis(config.redis);
+    // Should Redis not open, the database opened above is closed rather than left holding its directory.
+    const client = await openRedis(config.redis).catch(async (error: unknown) => {
+      await closeAll().catch(() => undefined);
+      throw error;
+    });
     redis = redisStores(client, { prefix: options.redisPrefix });
     closers.push(() => closeRedis(client)); // waits for replies still in flight
     healthChecks.redis = async () => {
@@ -228,8 +268,10 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
     idempotency: (ttlMs) => hot?.idempotency(ttlMs) ?? new MemoryIdempotencyStore({ ttlMs }),
     mcpSessions: (limits) => hot?.mcpSessions(limits) ?? memoryMcpSessions(limits),
     healthChecks,
-    async close() {
-      for (const close of closers.reverse()) await close();
+    // Once: a second call (a shutdown hook and a test's cleanup both closing) waits for the first.
+    close() {
+      closing ??= closeAll();
+      return closing;
     },
   };
 }

@@ -1,9 +1,10 @@
 // The file patterns of `include:` (`specs/*.yaml`, `areas/**/routes.yaml`): `*` and `?` match within one
 // path segment, `**` any number of directories. Dot-entries are never listed (editor swap files, .svc/, .git/)
-// and `**` does not descend into node_modules. Only node:fs: the build cache re-lists the same directories
-// without loading the spec loader.
+// and `**` does not descend into node_modules. A wildcard never enters a directory whose real path is outside
+// the base directory (a symbolic link to /usr): it would read, and the build watch, a tree that is not the
+// project's. Only node:fs: the build cache re-lists the same directories without loading the spec loader.
 import { readdirSync, realpathSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 
 /** Whether an include path is a pattern rather than one file. */
 export function isPattern(path: string): boolean {
@@ -30,7 +31,8 @@ export interface PatternMatches {
 
 /**
  * The files matching `pattern`, a '/'-separated path relative to `baseDir` that the caller has normalised
- * (no '.' or '..' segments). Directories are never matches.
+ * (no '.' or '..' segments). Directories are never matches, and a wildcard never enters a directory outside
+ * `baseDir` (by real path).
  */
 export function matchPattern(baseDir: string, pattern: string): PatternMatches {
   const segments = pattern.split('/').filter((segment) => segment !== '');
@@ -38,6 +40,13 @@ export function matchPattern(baseDir: string, pattern: string): PatternMatches {
   const directories = new Set<string>();
   // Real paths of the directories `**` has entered, so a symbolic link to a parent cannot loop.
   const entered = new Set<string>();
+  const root = realPath(baseDir) ?? baseDir;
+  const inside = (dir: string): boolean => {
+    const real = realPath(dir);
+    if (real === undefined) return false;
+    const rel = relative(root, real);
+    return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+  };
 
   const walk = (dir: string, index: number): void => {
     const segment = segments[index];
@@ -50,7 +59,8 @@ export function matchPattern(baseDir: string, pattern: string): PatternMatches {
       entered.add(real);
       walk(dir, index + 1);
       for (const name of list(dir)) {
-        if (name !== 'node_modules' && kindOf(join(dir, name)) === 'directory') walk(join(dir, name), index);
+        const path = join(dir, name);
+        if (name !== 'node_modules' && kindOf(path) === 'directory' && inside(path)) walk(path, index);
       }
       return;
     }
@@ -61,7 +71,8 @@ export function matchPattern(baseDir: string, pattern: string): PatternMatches {
       const path = join(dir, name);
       const kind = kindOf(path);
       if (last && kind === 'file') files.add(path);
-      else if (!last && kind === 'directory') walk(path, index + 1);
+      // A folder the pattern names outright is entered: what it holds outside is reported by the caller.
+      else if (!last && kind === 'directory' && (!isPattern(segment) || inside(path))) walk(path, index + 1);
     }
   };
   // A trailing `**` matches every file below.
@@ -73,7 +84,7 @@ export function matchPattern(baseDir: string, pattern: string): PatternMatches {
       const path = join(dir, name);
       const kind = kindOf(path);
       if (kind === 'file') files.add(path);
-      else if (kind === 'directory' && name !== 'node_modules') walkAll(path);
+      else if (kind === 'directory' && name !== 'node_modules' && inside(path)) walkAll(path);
     }
   };
   const list = (dir: string): string[] => {

@@ -47,8 +47,12 @@ class Includer {
   private realProjectDir: string | undefined;
   private readonly files: string[];
   private readonly directories = new Set<string>();
-  /** Files merged through `include:` so far: a file named or matched twice is merged once. */
+  /**
+   * Real paths of the files merged through `include:` so far: a file named, matched or reached through a
+   * symbolic link twice is merged once.
+   */
   private readonly partials = new Set<string>();
+  private readonly realPaths = new Map<string, Promise<string>>();
 
   constructor(
     private readonly ctx: LoadContext,
@@ -80,13 +84,21 @@ class Includer {
     for (const [index, item] of list.value.items.entries()) {
       const path = ['include', index];
       const targets = await this.targets(item, path, 'include');
-      for (const target of targets ?? []) {
-        if (chain.includes(target)) {
-          this.cycle(item, path, chain, target);
+      if (targets === undefined) continue;
+      const written = item.kind === 'scalar' && typeof item.value === 'string' ? item.value : '';
+      // A pattern matching the file it is written in (`*.yaml` beside svc.config.yaml), or one including
+      // it, means the other files; a file named outright that includes itself is a cycle.
+      const pattern = isPattern(written);
+      for (const target of targets) {
+        const start = await this.chainIndex(chain, target);
+        if (start >= 0) {
+          if (!pattern) this.cycle(item, path, chain.slice(start), target);
           continue;
         }
-        if (this.partials.has(target)) continue;
-        this.partials.add(target);
+        // The same file reached by another path (a symbolic link) is merged once.
+        const real = await this.real(target);
+        if (this.partials.has(real)) continue;
+        this.partials.add(real);
         const partial = await this.partial(target, item, path, chain);
         if (partial) this.merge(map, partial);
       }
@@ -112,8 +124,9 @@ class Includer {
       const where = [...path, INCLUDE_KEY];
       const [target] = (await this.targets(reference.value, where, '$include')) ?? [];
       if (target === undefined) return placeholder(reference.value.loc);
-      if (currentChain.includes(target)) {
-        this.cycle(reference.value, where, currentChain, target);
+      const start = await this.chainIndex(currentChain, target);
+      if (start >= 0) {
+        this.cycle(reference.value, where, currentChain.slice(start), target);
         return placeholder(reference.value.loc);
       }
       const content = await this.read(target, reference.value, where, 'write the value in it');
@@ -317,7 +330,7 @@ class Includer {
     }
     const inside: string[] = [];
     for (const file of files) {
-      const real = await realpath(file).catch(() => file);
+      const real = await this.real(file);
       if (this.insideProject(real, await this.realProject())) inside.push(file);
       else {
         this.problem(
@@ -348,10 +361,27 @@ class Includer {
     return parseYaml(file, text, this.env, this.ctx.problems, emptyHint);
   }
 
-  private cycle(at: Node, path: Path, chain: readonly string[], target: string): void {
-    const start = chain.indexOf(target);
-    const loop = [...chain.slice(start), target].map((file) => displayPath(file)).join(' → ');
-    this.problem(at, path, `include cycle: ${loop}`, 'remove one of these includes');
+  /** `loop`: the files from the one `target` names again to the one naming it. */
+  private cycle(at: Node, path: Path, loop: readonly string[], target: string): void {
+    const files = [...loop, target].map((file) => displayPath(file)).join(' → ');
+    this.problem(at, path, `include cycle: ${files}`, 'remove one of these includes');
+  }
+
+  /** The real path of `file` (symbolic links resolved), or `file` when it has none. */
+  private real(file: string): Promise<string> {
+    let real = this.realPaths.get(file);
+    if (real === undefined) {
+      real = realpath(file).catch(() => file);
+      this.realPaths.set(file, real);
+    }
+    return real;
+  }
+
+  /** Where `target` is in `chain`, comparing real paths (a link to a file is that file); -1 when absent. */
+  private async chainIndex(chain: readonly string[], target: string): Promise<number> {
+    const real = await this.real(target);
+    for (const [index, file] of chain.entries()) if ((await this.real(file)) === real) return index;
+    return -1;
   }
 
   /**

@@ -26,7 +26,10 @@ const NOTES = `CREATE TABLE notes (
   created_at timestamptz NOT NULL DEFAULT '2030-01-01T00:00:00Z',
   word_count integer NOT NULL DEFAULT 0
 );
-CREATE TABLE tags (label_id bigint PRIMARY KEY, label text NOT NULL)`;
+CREATE TABLE tags (label_id bigint PRIMARY KEY, label text NOT NULL);
+CREATE TABLE events (id bigint PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(), label text NOT NULL);
+CREATE TABLE big (id bigint PRIMARY KEY, label text NOT NULL);
+CREATE TABLE accounts (id bigint PRIMARY KEY, owner uuid NOT NULL, n integer NOT NULL DEFAULT 0)`;
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const at = (offsetMs: number) => new Date(T0 + offsetMs);
@@ -194,6 +197,124 @@ describe.each(backends)('repository() on %s', (_name, open) => {
     expect(await tags.get(2)).toEqual({ labelId: 2, label: 't2' });
   });
 
+  it('pages rows apart by microseconds only, both ways, ties by id, each row once; `after` a row too', async () => {
+    // Seven rows within one millisecond (a Date holds .123 for each), two pairs tied, and one at now().
+    await client.query(`INSERT INTO events (id, at, label) VALUES
+      (1, '2026-01-01 00:00:00.1231+00', 'a'), (3, '2026-01-01 00:00:00.1232+00', 'c'),
+      (2, '2026-01-01 00:00:00.1232+00', 'b'), (4, '2026-01-01 00:00:00.123301+00', 'd'),
+      (6, '2026-01-01 00:00:00.1234+00', 'f'), (5, '2026-01-01 00:00:00.1234+00', 'e'),
+      (7, '2026-01-01 00:00:00.1235+00', 'g')`);
+    await client.query(`INSERT INTO events (id, label) VALUES (8, 'now')`);
+    type Event = { id: number; at: Date; label: string };
+    const ordered = await client.query<{ label: string }>('SELECT label FROM events ORDER BY at, id');
+    const ascending = ordered.rows.map((row) => row.label);
+    expect(ascending.filter((label) => label !== 'now')).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+    for (const direction of ['asc', 'desc'] as const) {
+      const events = repository<Event>(client, {
+        table: 'events',
+        columns: ['id', 'at', 'label'],
+        order: { by: 'at', direction },
+      });
+      const expected = direction === 'asc' ? ascending : [...ascending].reverse();
+      for (const limit of [1, 2, 3]) {
+        const seen: string[] = [];
+        let cursor: string | null = null;
+        for (let page = 0; page <= ascending.length; page++) {
+          const result: { items: Event[]; nextCursor: string | null } = await events.list({ limit, cursor });
+          seen.push(...result.items.map((event) => event.label));
+          cursor = result.nextCursor;
+          if (cursor === null) break;
+        }
+        expect({ direction, limit, seen, more: cursor !== null }).toEqual({
+          direction,
+          limit,
+          seen: expected,
+          more: false,
+        });
+      }
+      // The row held in JavaScript lost its microseconds; the page after it still starts right after it.
+      const b = (await events.get(2))!;
+      expect(b.at.toISOString()).toBe('2026-01-01T00:00:00.123Z');
+      const next = await events.list({ limit: 2, after: b });
+      expect(next.items.map((event) => event.label)).toEqual(
+        expected.slice(expected.indexOf('b') + 1, expected.indexOf('b') + 3),
+      );
+      // A row that is not there: the values given are the position.
+      const gone = await events.list({
+        limit: 8,
+        after: { id: 9, at: new Date('2026-01-01T00:00:00.124Z') },
+      });
+      expect(gone.items.map((event) => event.label)).toEqual(
+        direction === 'asc'
+          ? expected.slice(expected.indexOf('g') + 1)
+          : expected.slice(expected.indexOf('g')),
+      );
+    }
+  });
+
+  it('pages bigint ids past 2^53 (equal as JavaScript numbers) each once', async () => {
+    await client.query(
+      "INSERT INTO big (id, label) VALUES (9007199254740993, 'a'), (9007199254740994, 'b'), (9007199254740995, 'c')",
+    );
+    const big = repository<{ id: number; label: string }>(client, { table: 'big', columns: ['id', 'label'] });
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 5 && (page === 0 || cursor !== null); page++) {
+      const result: { items: { label: string }[]; nextCursor: string | null } = await big.list({
+        limit: 1,
+        cursor,
+      });
+      seen.push(...result.items.map((row) => row.label));
+      cursor = result.nextCursor;
+    }
+    expect(seen).toEqual(['a', 'b', 'c']);
+  });
+
+  it('an id or scope its column cannot hold is no row: get, update, delete, list; in a transaction too', async () => {
+    type Account = { id: number; owner: string; n: number };
+    const accounts = repository<Account>(client, {
+      table: 'accounts',
+      columns: ['id', 'owner', 'n'],
+      scope: 'owner',
+    });
+    const owner = randomUUID();
+    await accounts.insert(owner, { id: 1, n: 1 });
+    await accounts.insert(owner, { id: 2, n: 2 });
+    const unreadable: [string, number | string][] = [
+      ['not-a-uuid', 1], // a scope that is not a uuid
+      [owner, 'one'], // an id that is not a number
+      [owner, 2 ** 70], // an id past bigint
+    ];
+    for (const [scope, id] of unreadable) {
+      expect(await accounts.get(scope, id)).toBeUndefined();
+      expect(await accounts.update(scope, id, { n: 9 })).toBeUndefined();
+      expect(await accounts.delete(scope, id)).toBe(false);
+    }
+    const first = await accounts.list(owner, { limit: 1 });
+    for (const options of [{ limit: 5 }, { limit: 5, cursor: first.nextCursor }]) {
+      expect(await accounts.list('not-a-uuid', options)).toEqual({ items: [], nextCursor: null });
+    }
+    // A value its column cannot hold in the values or the patch is the caller's mistake: it still fails.
+    await expect(accounts.update(owner, 1, { n: 'many' as unknown as number })).rejects.toMatchObject({
+      code: '22P02',
+    });
+    await expect(accounts.insert('not-a-uuid', { id: 3 })).rejects.toMatchObject({ code: '22P02' });
+    expect((await accounts.list(owner, { limit: 5 })).items).toEqual([
+      { id: 1, owner, n: 1 },
+      { id: 2, owner, n: 2 },
+    ]);
+    // In a transaction the answer is the same, and the transaction goes on to commit what it wrote.
+    await client.transaction(async (tx) => {
+      const inTx = accounts.on(tx);
+      expect(await inTx.get(owner, 'one')).toBeUndefined();
+      expect(await inTx.update('not-a-uuid', 1, { n: 9 })).toBeUndefined();
+      expect(await inTx.delete(owner, 2 ** 70)).toBe(false);
+      expect(await inTx.list('not-a-uuid', { limit: 1 })).toEqual({ items: [], nextCursor: null });
+      await inTx.update(owner, 1, { n: 3 });
+    });
+    expect(await accounts.get(owner, 1)).toEqual({ id: 1, owner, n: 3 });
+  });
+
   it('a forged, altered or foreign cursor answers DATA_CURSOR_INVALID, never a wrong page', async () => {
     const owner = randomUUID();
     for (const offset of [1, 2, 3]) await notes.insert(owner, { title: 't', createdAt: at(offset) });
@@ -210,13 +331,15 @@ describe.each(backends)('repository() on %s', (_name, open) => {
     const bad = [
       'not-a-cursor!',
       forge('plain text'),
-      forge([fingerprint, ['d', '2026-01-01T00:00:00.000Z']]),
-      forge([fingerprint, ['d', 'yesterday'], ['s', randomUUID()]]),
-      forge([fingerprint, ['x', 1], ['s', randomUUID()]]),
-      forge(['other', ['d', '2026-01-01T00:00:00.000Z'], ['s', randomUUID()]]),
+      forge([fingerprint, '2026-01-01 00:00:00+00']),
+      forge([fingerprint, 1, randomUUID()]),
+      forge([fingerprint, ['s', '2026-01-01 00:00:00+00'], ['s', randomUUID()]]),
+      forge([fingerprint, '2026-01-01 00:00:00+00', null]),
+      forge([fingerprint, '2026-01-01 00:00:00+00', 'nul\u0000']),
+      forge(['other', '2026-01-01 00:00:00+00', randomUUID()]),
       // Decodes, but the database cannot hold the values: text where a uuid belongs.
-      forge([fingerprint, ['d', '2026-01-01T00:00:00.000Z'], ['s', 'not-a-uuid']]),
-      forge([fingerprint, ['s', 'not a date'], ['s', randomUUID()]]),
+      forge([fingerprint, '2026-01-01 00:00:00+00', 'not-a-uuid']),
+      forge([fingerprint, 'not a date', randomUUID()]),
       foreignCursor,
     ];
     for (const cursor of bad) {
@@ -242,12 +365,18 @@ describe.each(backends)('repository() on %s', (_name, open) => {
 
 describe('repository(): names and arguments are checked before any SQL', () => {
   const statements: string[] = [];
-  const recorder: SqlQueryable = {
+  const recording = {
     async query<Row>(text: string) {
       statements.push(text);
       return { rows: [] as Row[], rowCount: 0 };
     },
   };
+  // A client, as stores.sql: it has transaction(), so each statement stands alone.
+  const client = {
+    ...recording,
+    transaction: () => Promise.reject(new Error('not used here')),
+  };
+  const recorder: SqlQueryable = client;
   const optionError = (make: () => unknown) => {
     try {
       make();
@@ -326,10 +455,21 @@ describe('repository(): names and arguments are checked before any SQL', () => {
     });
     await notes.get('u1', 'n1');
     await notes.list('u1', { limit: 5, after: { id: 'n1', createdAt: new Date(T0) } });
+    const get =
+      'SELECT "id" AS "id", "owner" AS "owner", "created_at" AS "createdAt" FROM "app"."notes" WHERE "id" = $1 AND "owner" = $2';
     expect(statements).toEqual([
-      'SELECT "id" AS "id", "owner" AS "owner", "created_at" AS "createdAt" FROM "app"."notes" WHERE "id" = $1 AND "owner" = $2',
-      'SELECT "id" AS "id", "owner" AS "owner", "created_at" AS "createdAt" FROM "app"."notes" WHERE "owner" = $1 AND ("created_at", "id") < ($2, $3) ORDER BY "created_at" DESC, "id" DESC LIMIT $4',
+      get,
+      // The row's position as text (full precision), and `after` a row reads its stored order value.
+      'SELECT "id" AS "id", "owner" AS "owner", "created_at" AS "createdAt", "created_at"::text AS "svc:position:0", "id"::text AS "svc:position:1" ' +
+        'FROM "app"."notes" WHERE "owner" = $1 AND ("created_at", "id") < ' +
+        '(COALESCE((SELECT "created_at" FROM "app"."notes" WHERE "id" = $2 AND "owner" = $1), $3), $2) ' +
+        'ORDER BY "created_at" DESC, "id" DESC LIMIT $4',
     ]);
+    statements.length = 0;
+    // Inside a transaction (no transaction() of its own), under a savepoint: a value its column cannot
+    // hold then answers "no row" without aborting the caller's transaction.
+    await notes.on(recording).get('u1', 'n1');
+    expect(statements).toEqual(['SAVEPOINT svc_repository', get, 'RELEASE SAVEPOINT svc_repository']);
     statements.length = 0;
   });
 

@@ -17,10 +17,23 @@ import {
   SqlUserSource,
   databaseKind,
   idempotencyPlugins,
+  openSqlClient,
   openStores,
 } from 'svckit';
+import { formatBootFailure } from 'svckit/core';
+import { createDatabase } from '../backends.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** DATABASE_URL's server with another user, password and database. */
+function serverUrl(change: { user?: string; password: string; database?: string }): string {
+  const url = new URL(DATABASE_URL);
+  if (change.user !== undefined) url.username = change.user;
+  url.password = change.password;
+  if (change.database !== undefined) url.pathname = `/${change.database}`;
+  return url.toString();
+}
 
 async function bootError(action: Promise<unknown>): Promise<{ code: string; message: string }> {
   try {
@@ -65,6 +78,88 @@ describe('openStores', () => {
     expect(redis.code).toBe('CONFIG_INVALID');
     expect(redis.message).toContain('stores.redis');
   });
+
+  it('never shows the password of a URL it refuses: *** instead, the query cut', async () => {
+    const refused: [string, string, RegExp][] = [
+      [
+        'database',
+        'postgress://admin:hunter2@db.internal/app',
+        /got "postgress:\/\/admin:\*\*\*@db\.internal\/app"$/,
+      ],
+      ['database', 'mysql://db.internal/app?password=hunter2#x', /got "mysql:\/\/db\.internal\/app\?…"$/],
+      ['database', 'postgres:admin:hunter2@db.internal', /got a "postgres:" value without \/\/host$/],
+      ['database', 'admin:hunter2@db.internal', /got a "admin:" value without \/\/host$/],
+      ['database', 'hunter2@db.internal', /got a value that is not a URL$/],
+      ['database', 'memroy', /got "memroy"$/],
+      [
+        'redis',
+        'http://:hunter2@cache.internal:6379',
+        /^stores\.redis: .* got "http:\/\/:\*\*\*@cache\.internal:6379\/"$/,
+      ],
+    ];
+    for (const [setting, url, shown] of refused) {
+      const error = await bootError(openStores({ [setting]: url }));
+      expect(error.code).toBe('CONFIG_INVALID');
+      expect(error.message).toMatch(shown);
+      expect(formatBootFailure(error)).not.toContain('hunter2');
+    }
+  });
+
+  it('refuses to start on a database that does not exist, or a user the server refuses, saying which', async () => {
+    const missing = `svc_missing_${Date.now().toString(36)}`;
+    for (const migrate of [true, false]) {
+      // With migrate, the migration's transaction connects first; without, the schema check.
+      const error = await bootError(
+        openStores(
+          { database: serverUrl({ password: 'hunter2', database: missing }) },
+          { migrate, appMigrations: false },
+        ),
+      );
+      expect(error).toMatchObject({
+        code: 'STORE_DATABASE_REFUSED',
+        message: `PostgreSQL refused the connection: database "${missing}" does not exist.`,
+        hint: `create the database (createdb ${missing}), or correct the database name in stores.database (DATABASE_URL)`,
+        details: { sqlState: '3D000' },
+      });
+      const report = formatBootFailure(error);
+      expect(report).toMatch(/^Refused to start \(STORE_DATABASE_REFUSED\)/);
+      expect(report).not.toContain('hunter2');
+      expect(report).not.toMatch(/\n\s+at /); // no stack
+    }
+    const role = await bootError(
+      openStores(
+        { database: serverUrl({ user: 'svc_no_such_role', password: 'hunter2' }) },
+        { migrate: true, appMigrations: false },
+      ),
+    );
+    expect(role).toMatchObject({
+      code: 'STORE_DATABASE_REFUSED',
+      message: 'PostgreSQL refused the connection: role "svc_no_such_role" does not exist.',
+      details: { sqlState: '28000' },
+    });
+    expect(formatBootFailure(role)).not.toContain('hunter2');
+  });
+
+  it('closes once: a second close, at once or later, answers as the first (PostgreSQL and Redis)', async () => {
+    const database = await createDatabase();
+    try {
+      const stores = await openStores(
+        { database: database.url, redis: REDIS_URL },
+        { migrate: true, appMigrations: false, sweepIntervalMs: 0 },
+      );
+      const first = stores.close();
+      expect(stores.close()).toBe(first); // the same close, not a second one
+      await first;
+      await stores.close();
+      await expect(stores.sql!.query('SELECT 1')).rejects.toThrow();
+      // The pool underneath too: pg's own pool throws when ended twice.
+      const client = await openSqlClient(database.url);
+      await Promise.all([client.close(), client.close()]);
+      await client.close();
+    } finally {
+      await database.drop();
+    }
+  }, 30_000);
 
   it('puts everything in a PGlite directory, relative to the project, once migrated', async () => {
     const refused = await bootError(openStores({ database: 'pglite:data' }, { projectDir: dir }));

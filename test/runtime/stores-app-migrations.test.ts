@@ -344,3 +344,80 @@ describe('app migrations on PostgreSQL', () => {
     await checkSchema(b, { appMigrations });
   });
 });
+
+describe.each([
+  ['PGlite', async () => ({ client: await openSqlClient('pglite:memory'), drop: async () => undefined })],
+  [
+    'PostgreSQL',
+    async () => {
+      const database = await createDatabase();
+      return { client: await openSqlClient(database.url), drop: () => database.drop() };
+    },
+  ],
+] as const)('a migration that ends the transaction, on %s', (_name, open) => {
+  let client: SqlClient;
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    ({ client, drop } = await open());
+  });
+  afterAll(async () => {
+    await client?.close();
+    await drop?.();
+  });
+
+  const exists = async (table: string) =>
+    (await client.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [table])).rows[0]?.t !=
+    null;
+
+  it('is refused naming the file, with all or none kept; COMMIT in strings, comments and bodies is fine', async () => {
+    const dir = folder({
+      '0001-items.sql': ITEMS,
+      '0002-wrapped.sql':
+        'BEGIN;\nCREATE TABLE early (id integer);\nCOMMIT;\nCREATE TABLE late (id integer);\n',
+    });
+    const committing = await refusal(migrate(client, { appMigrations: loadAppMigrations(dir) }));
+    expect(committing.code).toBe('STORE_MIGRATION_FAILED');
+    expect(committing.message).toBe(
+      'Migration 0002-wrapped.sql ends the transaction (a COMMIT in it): svckit runs every pending migration in ' +
+        'one transaction of its own, so a migration must not end the transaction: remove its BEGIN, COMMIT, END ' +
+        'or ROLLBACK. Nothing was applied.',
+    );
+    // Truly nothing: not svckit's tables, not 0001, not what 0002 did before or after its COMMIT.
+    for (const table of ['svc_migrations', 'svc_app_migrations', 'items', 'early', 'late']) {
+      expect(await exists(table), table).toBe(false);
+    }
+
+    fs.writeFileSync(path.join(dir, '0002-wrapped.sql'), 'SET CONSTRAINTS ALL IMMEDIATE;\n');
+    const immediate = await refusal(migrate(client, { appMigrations: loadAppMigrations(dir) }));
+    expect(immediate.message).toMatch(/^Migration 0002-wrapped\.sql runs SET CONSTRAINTS ALL IMMEDIATE/);
+    expect(await exists('items')).toBe(false);
+
+    // The word alone ends nothing: in a string, a comment, a function body.
+    fs.writeFileSync(
+      path.join(dir, '0002-wrapped.sql'),
+      `-- COMMIT;
+/* ROLLBACK; */
+CREATE FUNCTION word() RETURNS text LANGUAGE sql AS $$ SELECT 'COMMIT;' $$;
+CREATE PROCEDURE tidy() LANGUAGE plpgsql AS $body$ BEGIN COMMIT; END $body$;
+INSERT INTO items (id, label) VALUES (2, 'END; ROLLBACK;');`,
+    );
+    const run = await migrate(client, { appMigrations: loadAppMigrations(dir) });
+    expect(run).toEqual({ applied: SVCKIT_IDS, appApplied: ['0001-items.sql', '0002-wrapped.sql'] });
+    expect((await client.query('SELECT word() AS w')).rows).toEqual([{ w: 'COMMIT;' }]);
+
+    // A ROLLBACK undoes the run; what follows it runs on its own and is kept, and the message says so.
+    fs.writeFileSync(
+      path.join(dir, '0003-rollback.sql'),
+      "INSERT INTO items (id, label) VALUES (3, 'three');\nROLLBACK;\nCREATE TABLE kept (id integer);\n",
+    );
+    const rolledBack = await refusal(migrate(client, { appMigrations: loadAppMigrations(dir) }));
+    expect(rolledBack.code).toBe('STORE_MIGRATION_FAILED');
+    expect(rolledBack.message).toMatch(
+      /^Migration 0003-rollback\.sql ends the transaction \(a ROLLBACK in it\): .* the statements after its ROLLBACK ran on their own and were kept\.$/,
+    );
+    expect((rolledBack as SvcError).hint).toContain('undo by hand what 0003-rollback.sql kept');
+    expect((await client.query('SELECT id FROM items ORDER BY id')).rows).toEqual([{ id: 1 }, { id: 2 }]);
+    expect((await recorded(client)).map((row) => row.id)).toEqual([1, 2]);
+    expect(await exists('kept')).toBe(true);
+  });
+});

@@ -132,6 +132,36 @@ metaKeys:
     expect((await loadProject(dir)).routes.map((route) => route.id)).toEqual(['a']);
   });
 
+  it('includes a file reached through a symbolic link once, matched or named', async () => {
+    for (const include of ['[specs/*.yaml]', '[specs/a.yaml, specs/b.yaml]']) {
+      const dir = project({
+        'svc.config.yaml': `${HEAD}include: ${include}\n`,
+        'specs/a.yaml': 'routes:\n  a: { method: GET, path: /a }\n',
+      });
+      symlinkSync(join(dir, 'specs/a.yaml'), join(dir, 'specs/b.yaml'));
+      expect((await loadProject(dir)).routes.map((route) => route.id)).toEqual(['a']);
+    }
+  });
+
+  it('a pattern matching the file it is written in means the other files', async () => {
+    const dir = project({
+      'svc.config.yaml': `${HEAD}include: ['*.yaml']\nroutes:\n  health: { method: GET, path: /health }\n`,
+      'notes.yaml': "include: ['*.yaml', 'more/*.yaml']\nroutes:\n  a: { method: GET, path: /a }\n",
+      'more/b.yaml': "include: ['../*.yaml']\nroutes:\n  b: { method: GET, path: /b }\n",
+    });
+    expect((await loadProject(dir)).routes.map((route) => route.id).sort()).toEqual(['a', 'b', 'health']);
+    // Matching only itself, it merges nothing; a file naming itself outright is a cycle.
+    const aloneDir = project({ 'svc.config.yaml': `${HEAD}include: ['*.yaml']\nroutes: {}\n` });
+    expect((await loadProject(aloneDir)).routes).toEqual([]);
+    const self = `${HEAD}include: [svc.config.yaml]\nroutes: {}\n`;
+    const selfDir = project({ 'svc.config.yaml': self });
+    expect(
+      problemAt(await failure(selfDir), selfDir, 'svc.config.yaml', self, 'svc.config.yaml]'),
+    ).toMatchObject({
+      message: expect.stringMatching(/^include cycle: .*svc\.config\.yaml → .*svc\.config\.yaml$/),
+    });
+  });
+
   it('reports a mistake inside an included file at its own line and column, with the did-you-mean', async () => {
     const notes = `routes:
   getNote:
@@ -321,6 +351,32 @@ describe('files an include may not read', () => {
       message: expect.stringMatching(/also\.yaml' is a symbolic link to/),
     });
     expect(error.sources?.files).toEqual([join(dir, 'svc.config.yaml')]);
+  });
+
+  it('** never enters a linked folder outside the project, nor lists it for the build watch', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'svc-outside-'));
+    mkdirSync(join(outside, 'deep'));
+    writeFileSync(join(outside, 'leak.yaml'), 'routes:\n  leak: { method: GET, path: /leak }\n');
+    writeFileSync(join(outside, 'deep/leak.yaml'), 'routes:\n  deep: { method: GET, path: /deep }\n');
+    for (const pattern of ['specs/**/*.yaml', 'specs/**', 'specs/*/*.yaml']) {
+      const dir = project({
+        'svc.config.yaml': `${HEAD}include: ['${pattern}']\n`,
+        'specs/a.yaml': 'routes:\n  a: { method: GET, path: /a }\n',
+        'specs/inner/b.yaml': 'routes:\n  b: { method: GET, path: /b }\n',
+      });
+      symlinkSync(outside, join(dir, 'specs/vendor'));
+      symlinkSync(join(dir, 'specs/inner'), join(dir, 'specs/linked-inner')); // inside: entered
+      const spec = await loadProject(dir);
+      const expected = pattern === 'specs/*/*.yaml' ? ['b'] : ['a', 'b'];
+      expect(
+        spec.routes.map((route) => route.id),
+        pattern,
+      ).toEqual(expected);
+      expect(
+        spec.sources?.directories.filter((listed) => !listed.startsWith(dir)),
+        pattern,
+      ).toEqual([]);
+    }
   });
 
   it('accepts a symbolic link that stays inside the project', async () => {

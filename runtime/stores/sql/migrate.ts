@@ -5,6 +5,7 @@ import { errors } from '../../../generated/modules/errors.js';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import type { AppMigration } from './app-migrations.js';
 import type { SqlClient, SqlQueryable } from './client.js';
+import { databaseRefused } from './database-refused.js';
 import { migrations as knownMigrations, type Migration } from './migrations/index.js';
 import { isStoreUnavailable, sqlState } from './unavailable.js';
 
@@ -105,6 +106,62 @@ function pendingAppMigrations(
   return pending;
 }
 
+/**
+ * A check PostgreSQL runs when the transaction commits, and that fails until finishGuard: a migration that
+ * ends svckit's transaction (COMMIT, END, COMMIT AND CHAIN, PREPARE TRANSACTION) fails there, so what ran
+ * before it is rolled back instead of committed, and nothing after it runs. The tables are temporary: this
+ * session's alone, gone with the transaction.
+ */
+const OPEN_GUARD = `CREATE TEMP TABLE svc_migration_guard_parent (id integer PRIMARY KEY) ON COMMIT DROP;
+CREATE TEMP TABLE svc_migration_guard (
+  id integer CONSTRAINT svc_migration_guard_open REFERENCES svc_migration_guard_parent
+    DEFERRABLE INITIALLY DEFERRED
+) ON COMMIT DROP;
+INSERT INTO svc_migration_guard (id) VALUES (1)`;
+const FINISH_GUARD = 'DELETE FROM pg_temp.svc_migration_guard';
+const GUARD_CONSTRAINT = 'svc_migration_guard_open';
+const TRANSACTION_ID = 'SELECT txid_current()::text AS id';
+
+const ENDS_TRANSACTION =
+  'svckit runs every pending migration in one transaction of its own, so a migration must not end the transaction: ' +
+  'remove its BEGIN, COMMIT, END or ROLLBACK';
+
+async function transactionId(tx: SqlQueryable): Promise<string> {
+  const { rows } = await tx.query<{ id: string }>(TRANSACTION_ID);
+  return rows[0]!.id;
+}
+
+function constraintOf(error: unknown): string | undefined {
+  const constraint = (error as { constraint?: unknown } | null)?.constraint;
+  return typeof constraint === 'string' ? constraint : undefined;
+}
+
+/** STORE_MIGRATION_FAILED for `migration`, whose statements the database refused with `error`. */
+async function failed(tx: SqlQueryable, migration: AppMigration, error: unknown): Promise<never> {
+  // The database's own reason, with the file it came from; an outage stays STORE_UNAVAILABLE.
+  if (isStoreUnavailable(error)) throw error;
+  if (constraintOf(error) === GUARD_CONSTRAINT) {
+    // The guard fired: at a COMMIT (the transaction is over, so a statement runs) or because the migration
+    // made every deferred check immediate (the transaction is aborted, so none does).
+    const ended = await tx.query('SELECT 1').then(
+      () => true,
+      () => false,
+    );
+    throw errors.STORE_MIGRATION_FAILED({
+      message: ended
+        ? `Migration ${migration.file} ends the transaction (a COMMIT in it): ${ENDS_TRANSACTION}. Nothing was applied.`
+        : `Migration ${migration.file} runs SET CONSTRAINTS ALL IMMEDIATE, which also checks svckit's guard against a COMMIT: name its own constraints instead. Nothing was applied.`,
+      details: { file: migration.file },
+      cause: error,
+    });
+  }
+  throw errors.STORE_MIGRATION_FAILED({
+    message: `Migration ${migration.file} failed: ${error instanceof Error ? error.message : String(error)}. Nothing was applied.`,
+    details: { file: migration.file, sqlState: sqlState(error) },
+    cause: error,
+  });
+}
+
 async function applyAppMigrations(
   tx: SqlQueryable,
   list: readonly AppMigration[],
@@ -112,17 +169,26 @@ async function applyAppMigrations(
 ): Promise<string[]> {
   if (list.length === 0) return [];
   await tx.query(CREATE_APP_MIGRATIONS_TABLE);
+  const pending = pendingAppMigrations(list, await appliedAppMigrations(tx));
+  if (pending.length === 0) return [];
+  await tx.query(OPEN_GUARD);
+  const transaction = await transactionId(tx);
   const applied: string[] = [];
-  for (const migration of pendingAppMigrations(list, await appliedAppMigrations(tx))) {
+  for (const migration of pending) {
     try {
       await tx.query(migration.sql);
     } catch (error) {
-      // The database's own reason, with the file it came from; an outage stays STORE_UNAVAILABLE.
-      if (isStoreUnavailable(error)) throw error;
+      await failed(tx, migration, error);
+    }
+    // A ROLLBACK passes the guard (nothing to commit): the statements after it ran in a transaction of their
+    // own and were kept, while everything before it, this run's earlier migrations included, is undone.
+    if ((await transactionId(tx)) !== transaction) {
       throw errors.STORE_MIGRATION_FAILED({
-        message: `Migration ${migration.file} failed: ${error instanceof Error ? error.message : String(error)}. Nothing was applied.`,
-        details: { file: migration.file, sqlState: sqlState(error) },
-        cause: error,
+        message:
+          `Migration ${migration.file} ends the transaction (a ROLLBACK in it): ${ENDS_TRANSACTION}. ` +
+          'The rest of the run was undone, but the statements after its ROLLBACK ran on their own and were kept.',
+        hint: `undo by hand what ${migration.file} kept after its ROLLBACK, remove the ROLLBACK, then migrate again`,
+        details: { file: migration.file },
       });
     }
     await tx.query(
@@ -131,6 +197,7 @@ async function applyAppMigrations(
     );
     applied.push(migration.file);
   }
+  await tx.query(FINISH_GUARD);
   return applied;
 }
 
@@ -144,25 +211,30 @@ export async function migrate(client: SqlClient, options: MigrateOptions = {}): 
   const list = [...(options.migrations ?? knownMigrations)].sort((a, b) => a.id - b.id);
   const appList = options.appMigrations;
   const now = options.now ?? Date.now;
-  return client.transaction(async (tx) => {
-    // The lock comes first: CREATE TABLE IF NOT EXISTS itself races when two migrators start together.
-    await tx.query(MIGRATION_LOCK);
-    await tx.query(CREATE_MIGRATIONS_TABLE);
-    const done = new Set(await appliedIds(tx));
-    const applied: number[] = [];
-    for (const migration of list) {
-      if (done.has(migration.id)) continue;
-      await tx.query(migration.sql);
-      await tx.query('INSERT INTO svc_migrations (id, name, applied_at) VALUES ($1, $2, $3)', [
-        migration.id,
-        migration.name,
-        now(),
-      ]);
-      applied.push(migration.id);
-    }
-    if (appList === undefined) return { applied };
-    return { applied, appApplied: await applyAppMigrations(tx, appList, now) };
-  });
+  // The first connection is made here: a database that does not exist, or refused credentials, surface now.
+  return client
+    .transaction(async (tx) => {
+      // The lock comes first: CREATE TABLE IF NOT EXISTS itself races when two migrators start together.
+      await tx.query(MIGRATION_LOCK);
+      await tx.query(CREATE_MIGRATIONS_TABLE);
+      const done = new Set(await appliedIds(tx));
+      const applied: number[] = [];
+      for (const migration of list) {
+        if (done.has(migration.id)) continue;
+        await tx.query(migration.sql);
+        await tx.query('INSERT INTO svc_migrations (id, name, applied_at) VALUES ($1, $2, $3)', [
+          migration.id,
+          migration.name,
+          now(),
+        ]);
+        applied.push(migration.id);
+      }
+      if (appList === undefined) return { applied };
+      return { applied, appApplied: await applyAppMigrations(tx, appList, now) };
+    })
+    .catch((error: unknown) => {
+      throw databaseRefused(error);
+    });
 }
 
 /** What `read` answers, or `empty` when its table does not exist yet (never migrated). */
@@ -189,7 +261,10 @@ export async function checkSchema(
   rejectUnknownOptions(options, CHECK_SCHEMA_OPTIONS, 'checkSchema()');
   const list = options.migrations ?? knownMigrations;
   const appList = options.appMigrations ?? [];
-  const applied = await orEmpty(() => appliedIds(client), []);
+  // The first query connects: a database that does not exist, or refused credentials, surface here.
+  const applied = await orEmpty(() => appliedIds(client), []).catch((error: unknown) => {
+    throw databaseRefused(error);
+  });
   const appApplied =
     appList.length === 0 ? new Map() : await orEmpty(() => appliedAppMigrations(client), new Map());
   refuseChanged(appList, appApplied);

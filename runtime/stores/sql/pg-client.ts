@@ -47,6 +47,7 @@ export async function openPgClient(url: string, options: SqlClientOptions): Prom
   // An idle connection the server drops emits 'error' on the pool; unheard, it would crash the process.
   const onIdleError = options.onIdleError ?? (() => undefined);
   pool.on('error', (error) => onIdleError(error));
+  let ending: Promise<void> | undefined;
 
   return {
     kind: 'postgres',
@@ -82,8 +83,10 @@ export async function openPgClient(url: string, options: SqlClientOptions): Prom
     async ping(): Promise<void> {
       await run(pool, 'SELECT 1', undefined);
     },
-    async close(): Promise<void> {
-      await pool.end();
+    // Once: pg's pool throws when ended twice; a second call waits for the first.
+    close(): Promise<void> {
+      ending ??= pool.end();
+      return ending;
     },
   };
 }
