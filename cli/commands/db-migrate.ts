@@ -22,14 +22,16 @@ export async function dbMigrateCommand(args: string[], io: CliIo): Promise<numbe
   const { stores } = resolveSvcConfig({ ...spec, source: SPEC_FILE }, io.env);
   // Read first, wherever the database is: a misnamed migration file is reported even in memory mode.
   const appMigrations = appMigrationsFor(undefined, dir);
-  const url = stores.database;
+  // The value as written is checked first: `pglite:` alone must not become the project directory.
+  databaseKind(stores.database);
+  const url = stores.database === undefined ? undefined : resolvedDatabaseUrl(stores.database, dir, io.env);
   if (url === undefined || databaseKind(url) === 'memory') {
     io.stdout.write(
       'svc db:migrate: stores.database is memory or not set; nothing to migrate (an in-memory database is migrated at each start).\n',
     );
     return 0;
   }
-  const resolved = resolvedDatabaseUrl(url, dir, io.env);
+  const resolved = url;
   if (resolved === 'pglite:memory') {
     io.stdout.write(
       'svc db:migrate: the database is pglite:memory; nothing to migrate (an in-memory database is migrated at each start).\n',

@@ -142,7 +142,8 @@ export const PGLITE_DIR_VARIABLE = 'SVC_PGLITE_DIR';
 /**
  * `pglite:<dir>` with a relative dir resolved against the project; `pglite:memory` stays as it is. When
  * SVC_PGLITE_DIR is set (not empty) in `env`, it replaces the dir of a `pglite:<dir>` URL: `memory` gives
- * `pglite:memory`, a relative path resolves against the project. Other URLs are returned unchanged.
+ * `memory` (the stores in memory), a relative path resolves against the project. Other URLs are returned
+ * unchanged.
  */
 export function resolvedDatabaseUrl(
   url: string,
@@ -153,7 +154,11 @@ export function resolvedDatabaseUrl(
   const configured = url.slice('pglite:'.length);
   const override = env[PGLITE_DIR_VARIABLE];
   // An in-memory database collides with nothing: only a directory is moved.
-  const dir = configured !== 'memory' && override !== undefined && override !== '' ? override : configured;
+  const moved = configured !== 'memory' && override !== undefined && override !== '';
+  // Moved to `memory`: the stores' own memory (a fresh PGlite costs seconds of CPU per process, which every
+  // test file would pay); the application's tables still get an in-memory database when it has migrations.
+  if (moved && override === 'memory') return 'memory';
+  const dir = moved ? override : configured;
   return dir === 'memory' || isAbsolute(dir) ? `pglite:${dir}` : `pglite:${resolve(projectDir, dir)}`;
 }
 
@@ -185,9 +190,15 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
   // Before anything opens: a misspelt `databse` would otherwise keep every store in memory without a word.
   rejectUnknownOptions(config, STORES_CONFIG_KEYS, 'openStores(): config');
   rejectUnknownOptions(options, OPEN_STORES_OPTIONS, 'openStores()');
-  const database = databaseKind(config.database);
-  if (config.redis !== undefined) checkRedisUrl(config.redis);
+  // The value as written is checked first: `pglite:` alone must not become the project directory.
+  databaseKind(config.database);
   const projectDir = options.projectDir ?? process.cwd();
+  const url =
+    config.database === undefined
+      ? undefined
+      : resolvedDatabaseUrl(config.database, projectDir, options.env ?? process.env);
+  const database = databaseKind(url);
+  if (config.redis !== undefined) checkRedisUrl(config.redis);
   // Read before anything opens: a misnamed migration file refuses to boot at once.
   const appMigrations = appMigrationsFor(options.appMigrations, projectDir);
   const healthChecks: Record<string, HealthCheck> = {};
@@ -202,8 +213,7 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
       closers.push(() => memory.close());
       shared = memory.client;
     }
-  } else if (config.database !== undefined) {
-    const url = resolvedDatabaseUrl(config.database, projectDir, options.env ?? process.env);
+  } else if (url !== undefined) {
     const opened = await openSqlClient(url);
     // An in-memory database starts empty: there is nothing `svc db:migrate` could have prepared.
     const migrating = options.migrate === true || url === 'pglite:memory';

@@ -45,7 +45,7 @@ describe('svc db:migrate', () => {
     expect(existsSync(configured)).toBe(false);
     const memory = await runSvc(['db:migrate'], { env: { ...env, SVC_PGLITE_DIR: 'memory' } });
     expect(memory.code).toBe(0);
-    expect(memory.stdout).toContain('the database is pglite:memory; nothing to migrate');
+    expect(memory.stdout).toContain('stores.database is memory or not set; nothing to migrate');
   }, 60_000);
 
   test('refuses a misnamed migration file, naming it, before touching the database', async () => {

@@ -135,7 +135,8 @@ async function installNode(): Promise<void> {
 
 /** `port` 0: each service gets a free port of its own. */
 function startDev(port = 0): DevProcess {
-  const started = new DevProcess(app, node, port);
+  // Builds and restarts are the subject: the stores stay in memory (an embedded database costs each start).
+  const started = new DevProcess(app, node, port, { DATABASE_URL: 'memory' });
   devs.push(started);
   return started;
 }

@@ -7,16 +7,24 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createDatabase, type TestDatabase } from '../backends.js';
 import { REPO_ROOT, SVC_BIN } from '../cli/run-svc.js';
 import { startService, type RunningService } from './service-process.js';
 
 const SECRET = randomBytes(32).toString('base64url');
 const SERVICE_ENV = {
   NODE_ENV: 'development',
-  DATABASE_URL: 'memory',
+  // A database of the suite's own on the local PostgreSQL, shared by the HTTP service and `svc mcp`.
+  DATABASE_URL: '',
   REDIS_URL: '',
   SVC_SECRET: SECRET,
 };
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createDatabase();
+  SERVICE_ENV.DATABASE_URL = database.url;
+});
+afterAll(() => database.drop());
 const NOTE_TOOLS = ['get_notes', 'get_notes_by_id', 'post_notes'];
 
 interface ToolOutcome {

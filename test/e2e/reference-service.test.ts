@@ -3,12 +3,22 @@
 // user, so the client signs up first and sends its access token.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClient } from '../../generated/client.js';
+import { createDatabase, type TestDatabase } from '../backends.js';
 import { REPO_ROOT } from '../cli/run-svc.js';
 import { startService, type RunningService } from './service-process.js';
 
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
-/** Stores in memory: these suites are about the routes (test/e2e/shared-stores.test.ts covers the stores). */
-const IN_MEMORY = { DATABASE_URL: 'memory', REDIS_URL: '' };
+/**
+ * A database of the suite's own on the local PostgreSQL (the notes live in SQL; a fresh one costs far less than
+ * an embedded in-memory PGlite per service process); no Redis. test/e2e/shared-stores.test.ts covers the stores.
+ */
+const SUITE_STORES = { DATABASE_URL: '', REDIS_URL: '' };
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createDatabase();
+  SUITE_STORES.DATABASE_URL = database.url;
+});
+afterAll(() => database.drop());
 
 /** Polls `find` until it returns a value (the service writes its log asynchronously). */
 async function waitFor(find: () => string | undefined, timeoutMs = 5000): Promise<string> {
@@ -41,7 +51,7 @@ describe.each(['fastify', 'express', 'hono'])(
       service = await startService(REPO_ROOT, ['start'], {
         SVC_ADAPTER: adapter,
         NODE_ENV: 'development',
-        ...IN_MEMORY,
+        ...SUITE_STORES,
       });
       anonymous = createClient({ baseUrl: service.url });
       client = await signUp('owner');
@@ -176,7 +186,7 @@ describe.each(['fastify', 'express', 'hono'])(
       expect(live.headers.get('x-content-type-options')).toBe('nosniff');
       const ready = await fetch(`${service.url}/readyz`);
       expect(ready.status).toBe(200);
-      expect(await ready.json()).toEqual({ status: 'ok', checks: {} });
+      expect(await ready.json()).toEqual({ status: 'ok', checks: { database: { ok: true } } });
       const metrics = await (await fetch(`${service.url}/metrics`)).text();
       expect(metrics).toMatch(/http_requests_total\{method="GET",route="\/livez",status="200"\} 1/);
       const notes = await fetch(`${service.url}/notes`);
@@ -236,7 +246,7 @@ describe.each(['fastify', 'express', 'hono'])(
 );
 
 test('in production the reference service refuses to start without a strong SVC_SECRET', async () => {
-  const env = { NODE_ENV: 'production', SVC_SECRET: '', ...IN_MEMORY };
+  const env = { NODE_ENV: 'production', SVC_SECRET: '', ...SUITE_STORES };
   const failure = await startService(REPO_ROOT, ['start'], env).then(
     async (service) => {
       await service.stop();

@@ -118,7 +118,7 @@ describe('resolvedDatabaseUrl and SVC_PGLITE_DIR', () => {
   it('replaces the directory of a pglite:<dir> database; memory, relative and absolute values', () => {
     const url = 'pglite:.svc/data';
     expect(resolvedDatabaseUrl(url, project, {})).toBe('pglite:/srv/app/.svc/data');
-    expect(resolvedDatabaseUrl(url, project, { SVC_PGLITE_DIR: 'memory' })).toBe('pglite:memory');
+    expect(resolvedDatabaseUrl(url, project, { SVC_PGLITE_DIR: 'memory' })).toBe('memory');
     expect(resolvedDatabaseUrl(url, project, { SVC_PGLITE_DIR: '.svc/mcp-data' })).toBe(
       'pglite:/srv/app/.svc/mcp-data',
     );
@@ -244,15 +244,15 @@ describe('openStores(): stores.sql and the app migrations (PGlite)', () => {
     }
   });
 
-  it('SVC_PGLITE_DIR moves the directory: memory (migrated though migrate is off) or another folder', async () => {
+  it('SVC_PGLITE_DIR moves the directory: memory (the stores in memory, app tables migrated on first use) or another folder', async () => {
     const inMemory = await openStores(
       { database: 'pglite:.svc/data' },
       { projectDir: project, sweepIntervalMs: 0, env: { SVC_PGLITE_DIR: 'memory' } },
     );
     try {
-      expect(inMemory.database).toBe('pglite');
-      // A fresh database: its own users, the app's table created at once.
-      expect(await inMemory.users!.findByEmail('one@example.com')).toBeNull();
+      // The stores in memory, the app's tables in an in-memory database of their own, migrated on first use.
+      expect(inMemory.database).toBe('memory');
+      expect(inMemory.users).toBeUndefined();
       expect((await inMemory.sql!.query('SELECT id FROM items')).rows).toEqual([{ id: 1 }]);
       expect(fs.existsSync(path.join(data, 'svc.lock'))).toBe(false);
     } finally {
