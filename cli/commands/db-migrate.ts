@@ -22,23 +22,20 @@ export async function dbMigrateCommand(args: string[], io: CliIo): Promise<numbe
   const { stores } = resolveSvcConfig({ ...spec, source: SPEC_FILE }, io.env);
   // Read first, wherever the database is: a misnamed migration file is reported even in memory mode.
   const appMigrations = appMigrationsFor(undefined, dir);
-  // The value as written is checked first: `pglite:` alone must not become the project directory.
-  databaseKind(stores.database);
-  const url = stores.database === undefined ? undefined : resolvedDatabaseUrl(stores.database, dir, io.env);
+  const url = resolvedDatabaseUrl(stores.database, dir, io.env);
   if (url === undefined || databaseKind(url) === 'memory') {
     io.stdout.write(
       'svc db:migrate: stores.database is memory or not set; nothing to migrate (an in-memory database is migrated at each start).\n',
     );
     return 0;
   }
-  const resolved = url;
-  if (resolved === 'pglite:memory') {
+  if (url === 'pglite:memory') {
     io.stdout.write(
       'svc db:migrate: the database is pglite:memory; nothing to migrate (an in-memory database is migrated at each start).\n',
     );
     return 0;
   }
-  const client = await openSqlClient(resolved);
+  const client = await openSqlClient(url);
   try {
     const { applied, appApplied } = await migrate(client, { appMigrations });
     const report = (subject: string, done: readonly string[]) =>

@@ -188,6 +188,18 @@ export interface RouteDefinition extends Omit<Route, 'handler'> {
 }
 
 /**
+ * The handler `handlers` holds for route `id`, or undefined: a function of its own or of its class, never one
+ * inherited from Object.prototype (`constructor`, `toString`...).
+ */
+export function handlerOf(handlers: object, id: string): ((input: HandlerInput) => unknown) | undefined {
+  const handler: unknown = (handlers as Record<string, unknown>)[id];
+  const inherited = (Object.prototype as unknown as Record<string, unknown>)[id];
+  return typeof handler === 'function' && handler !== inherited
+    ? (handler as (input: HandlerInput) => unknown)
+    : undefined;
+}
+
+/**
  * Pairs each generated definition with `handlers[definition.id]`. A missing or non-function handler throws at
  * once naming the route id (JavaScript callers have no type checker). Handlers are called with `handlers` as
  * `this`, so class instances work.
@@ -197,16 +209,14 @@ export function bindRoutes<H extends object>(definitions: readonly RouteDefiniti
     throw new InvalidRouteError('bindRoutes', 'handlers must be an object with one function per route id');
   }
   return definitions.map((definition) => {
-    const handler: unknown = (handlers as Record<string, unknown>)[definition.id];
-    // `constructor`, `toString`... inherited from Object.prototype are not handlers.
-    const inherited = (Object.prototype as unknown as Record<string, unknown>)[definition.id];
-    if (typeof handler !== 'function' || handler === inherited) {
+    const handler = handlerOf(handlers, definition.id);
+    if (handler === undefined) {
       throw new InvalidRouteError(
         describe(definition.method, definition.url, definition.id),
         `no handler: handlers.${definition.id} must be a function`,
       );
     }
-    const bound = (handler as (input: HandlerInput) => unknown).bind(handlers);
+    const bound = handler.bind(handlers);
     return { ...definition, handler: bound as Route['handler'] };
   });
 }

@@ -6,7 +6,7 @@ import { createApp, type App, type Plugin } from '../app/app.js';
 import { requestedServeMode } from '../app/serve-mode.js';
 import { adapterPlugin } from '../adapters/by-name.js';
 import { rejectUnknownOptions } from '../config/known-options.js';
-import { invalidSetting } from '../config/module-settings.js';
+import { invalidSetting, moduleSettings } from '../config/module-settings.js';
 import { bindRoutes } from '../http/route.js';
 import { openStores, type Stores } from '../stores/open.js';
 import { completeHandlers } from './handlers.js';
@@ -22,8 +22,9 @@ import {
 /** The modules a spec may enable; the loader refuses others, this catches a hand-made config. */
 const MODULES = ['auth', 'mail', 'edge', 'idempotency', 'mcp'] as const;
 
-function isOn(setting: unknown): boolean {
-  return setting !== undefined && setting !== null && setting !== false;
+/** The module's own reading of its setting: `true` or a mapping is on, `false` or nothing off. */
+function isOn(setting: unknown, name: string): boolean {
+  return moduleSettings(setting, name) !== undefined;
 }
 
 async function resolve<T>(value: FromService<T>, service: ServiceContext): Promise<T> {
@@ -87,7 +88,7 @@ async function compose<H extends object>(
   // Accounts first: their enricher puts the user on the context before any other plugin's guard runs.
   let auth: ServiceContext['auth'];
   let secret: string | undefined;
-  if (isOn(modules.auth)) {
+  if (isOn(modules.auth, 'auth')) {
     const { authModule } = await import('../auth/config.js');
     const built = authModule(modules.auth, {
       stores,
@@ -104,7 +105,7 @@ async function compose<H extends object>(
   }
   // Mail follows the modules that send it: with auth on, a development service logs its mails by default
   // and a production one refuses to start without a way to send them.
-  if (isOn(modules.mail) || auth !== undefined) {
+  if (isOn(modules.mail, 'mail') || auth !== undefined) {
     const { mailModule } = await import('../mail/index.js');
     const mail = mailModule(modules.mail, {
       serviceName: config.name,
@@ -119,7 +120,7 @@ async function compose<H extends object>(
     });
     if (mail) plugins.push(mail.plugin);
   }
-  if (isOn(modules.edge)) {
+  if (isOn(modules.edge, 'edge')) {
     const { edgePlugins } = await import('../edge/config.js');
     plugins.push(
       ...edgePlugins(modules.edge, {
@@ -130,11 +131,11 @@ async function compose<H extends object>(
       }),
     );
   }
-  if (isOn(modules.idempotency)) {
+  if (isOn(modules.idempotency, 'idempotency')) {
     const { idempotencyPlugins } = await import('../idempotency/config.js');
     plugins.push(...idempotencyPlugins(modules.idempotency, { store: stores.idempotency }));
   }
-  if (isOn(modules.mcp)) {
+  if (isOn(modules.mcp, 'mcp')) {
     const { mcpModule } = await import('../mcp/config.js');
     plugins.push(
       ...mcpModule(modules.mcp, {

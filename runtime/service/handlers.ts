@@ -4,20 +4,11 @@
 // service instead (HANDLERS_MISSING), listing every route left without one.
 import { errors } from '../../generated/modules/errors.js';
 import { isProductionEnv } from '../config/node-env.js';
-import type { RouteDefinition } from '../http/route.js';
-
-type HandlerTable = Record<string, unknown>;
+import { handlerOf, type RouteDefinition } from '../http/route.js';
 
 /** Route ids of `definitions` whose handler is missing from `handlers` (or is not a function). */
 export function missingHandlers(definitions: readonly RouteDefinition[], handlers: object): string[] {
-  const table = handlers as HandlerTable;
-  return definitions
-    .map((definition) => definition.id)
-    .filter((id) => {
-      const handler = table[id];
-      // `constructor`, `toString`... inherited from Object.prototype are not handlers.
-      return typeof handler !== 'function' || handler === (Object.prototype as HandlerTable)[id];
-    });
+  return definitions.map((definition) => definition.id).filter((id) => handlerOf(handlers, id) === undefined);
 }
 
 /**
@@ -37,13 +28,9 @@ export function completeHandlers(
       details: { routes: missing },
     });
   }
-  const table = handlers as HandlerTable;
-  const complete: HandlerTable = {};
-  for (const definition of definitions) {
-    const handler = table[definition.id];
-    complete[definition.id] = missing.includes(definition.id)
-      ? notImplemented(definition.id)
-      : (handler as (...args: unknown[]) => unknown).bind(handlers);
+  const complete: Record<string, unknown> = {};
+  for (const { id } of definitions) {
+    complete[id] = handlerOf(handlers, id)?.bind(handlers) ?? notImplemented(id);
   }
   return complete;
 }

@@ -143,14 +143,16 @@ export const PGLITE_DIR_VARIABLE = 'SVC_PGLITE_DIR';
  * `pglite:<dir>` with a relative dir resolved against the project; `pglite:memory` stays as it is. When
  * SVC_PGLITE_DIR is set (not empty) in `env`, it replaces the dir of a `pglite:<dir>` URL: `memory` gives
  * `memory` (the stores in memory), a relative path resolves against the project. Other URLs are returned
- * unchanged.
+ * unchanged; undefined (not set) stays undefined. A value svc cannot use is CONFIG_INVALID, checked as
+ * written: `pglite:` alone must not become the project directory.
  */
 export function resolvedDatabaseUrl(
-  url: string,
+  url: string | undefined,
   projectDir: string,
   env: Record<string, string | undefined> = process.env,
-): string {
-  if (!url.startsWith('pglite:')) return url;
+): string | undefined {
+  databaseKind(url);
+  if (url === undefined || !url.startsWith('pglite:')) return url;
   const configured = url.slice('pglite:'.length);
   const override = env[PGLITE_DIR_VARIABLE];
   // An in-memory database collides with nothing: only a directory is moved.
@@ -190,13 +192,8 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
   // Before anything opens: a misspelt `databse` would otherwise keep every store in memory without a word.
   rejectUnknownOptions(config, STORES_CONFIG_KEYS, 'openStores(): config');
   rejectUnknownOptions(options, OPEN_STORES_OPTIONS, 'openStores()');
-  // The value as written is checked first: `pglite:` alone must not become the project directory.
-  databaseKind(config.database);
   const projectDir = options.projectDir ?? process.cwd();
-  const url =
-    config.database === undefined
-      ? undefined
-      : resolvedDatabaseUrl(config.database, projectDir, options.env ?? process.env);
+  const url = resolvedDatabaseUrl(config.database, projectDir, options.env ?? process.env);
   const database = databaseKind(url);
   if (config.redis !== undefined) checkRedisUrl(config.redis);
   // Read before anything opens: a misnamed migration file refuses to boot at once.

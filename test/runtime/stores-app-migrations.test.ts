@@ -130,6 +130,12 @@ describe('resolvedDatabaseUrl and SVC_PGLITE_DIR', () => {
     const env = { SVC_PGLITE_DIR: '/tmp/other' };
     expect(resolvedDatabaseUrl('postgres://db/app', project, env)).toBe('postgres://db/app');
     expect(resolvedDatabaseUrl('pglite:memory', project, env)).toBe('pglite:memory');
+    // Checked as written: an empty directory must not become the project directory, moved or not.
+    for (const moves of [{}, env]) {
+      expect(() => resolvedDatabaseUrl('pglite:', project, moves)).toThrow(
+        expect.objectContaining({ code: 'CONFIG_INVALID' }),
+      );
+    }
   });
 });
 
