@@ -6,6 +6,7 @@ import { layersPlugin } from './lint/layers.js';
 /** The runtime's feature folders: an app loads the ones it uses, so the kernel must not import them. */
 const RUNTIME_FEATURES = [
   'runtime/auth',
+  'runtime/tenancy',
   'runtime/edge',
   'runtime/mcp',
   'runtime/idempotency',

@@ -37,7 +37,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'in-process',
-          include: ['test/{spec,generator,runtime,http,mcp,mail,data,service,bench,lint}/**/*.test.ts'],
+          include: [
+            'test/{spec,generator,runtime,http,mcp,mail,data,service,tenancy,bench,lint}/**/*.test.ts',
+          ],
           exclude: NEEDS_ISOLATION,
           isolate: false,
         },

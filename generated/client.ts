@@ -89,8 +89,9 @@ export interface ListNotesInput extends RequestOptions {
 export type ListNotesResponse =
   | Success<200, T.ListNotesResponse200>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'NOTE_CURSOR_INVALID'>>
+  | Failure<400, ApiError<'NOTE_CURSOR_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'TENANT_ACCESS_DENIED'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
@@ -102,9 +103,9 @@ export interface CreateNoteInput extends RequestOptions {
 export type CreateNoteResponse =
   | Success<201, T.CreateNoteResponse201>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID'>>
+  | Failure<400, ApiError<'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'TENANT_ACCESS_DENIED'>>
   | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
@@ -120,7 +121,9 @@ export interface GetNoteInput extends RequestOptions {
 export type GetNoteResponse =
   | Success<200, T.GetNoteResponse200>
   | Failure<400, ValidationError>
+  | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'TENANT_ACCESS_DENIED'>>
   | Failure<404, ApiError<'NOTE_NOT_FOUND'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
@@ -134,9 +137,9 @@ export interface UpdateNoteInput extends RequestOptions {
 export type UpdateNoteResponse =
   | Success<200, T.UpdateNoteResponse200>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'BAD_REQUEST'>>
+  | Failure<400, ApiError<'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'TENANT_ACCESS_DENIED'>>
   | Failure<404, ApiError<'NOTE_NOT_FOUND'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
@@ -151,8 +154,9 @@ export interface DeleteNoteInput extends RequestOptions {
 export type DeleteNoteResponse =
   | Success<204, undefined>
   | Failure<400, ValidationError>
+  | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'PERMISSION_DENIED' | 'TENANT_ACCESS_DENIED'>>
   | Failure<404, ApiError<'NOTE_NOT_FOUND'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
@@ -165,7 +169,7 @@ export interface RegisterInput extends RequestOptions {
 export type RegisterResponse =
   | Success<201, T.RegisterResponse201>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'BAD_REQUEST'>>
+  | Failure<400, ApiError<'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
   | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
   | Failure<409, ApiError<'AUTH_EMAIL_TAKEN'>>
@@ -182,7 +186,7 @@ export interface LoginInput extends RequestOptions {
 export type LoginResponse =
   | Success<200, T.LoginResponse200>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'BAD_REQUEST'>>
+  | Failure<400, ApiError<'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<
       401,
       ApiError<
@@ -207,7 +211,7 @@ export interface RefreshInput extends RequestOptions {
 export type RefreshResponse =
   | Success<200, T.RefreshResponse200>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'BAD_REQUEST'>>
+  | Failure<400, ApiError<'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<
       401,
       ApiError<'AUTH_REFRESH_INVALID' | 'AUTH_REFRESH_REUSED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>
@@ -226,7 +230,7 @@ export interface LogoutInput extends RequestOptions {
 export type LogoutResponse =
   | Success<204, undefined>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID'>>
+  | Failure<400, ApiError<'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
   | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
   | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
@@ -241,6 +245,7 @@ export type MeInput = RequestOptions;
 
 export type MeResponse =
   | Success<200, T.MeResponse200>
+  | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
@@ -253,7 +258,7 @@ export interface RequestVerificationInput extends RequestOptions {
 export type RequestVerificationResponse =
   | Success<200, T.RequestVerificationResponse200>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID'>>
+  | Failure<400, ApiError<'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
   | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
   | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
@@ -271,7 +276,16 @@ export interface VerifyEmailInput extends RequestOptions {
 export type VerifyEmailResponse =
   | Success<200, T.VerifyEmailResponse200>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'AUTH_TOKEN_INVALID' | 'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID'>>
+  | Failure<
+      400,
+      ApiError<
+        | 'AUTH_TOKEN_INVALID'
+        | 'BAD_REQUEST'
+        | 'IDEMPOTENCY_KEY_INVALID'
+        | 'TENANT_CONFLICT'
+        | 'TENANT_INVALID'
+      >
+    >
   | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
   | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
   | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
@@ -289,7 +303,7 @@ export interface ForgotPasswordInput extends RequestOptions {
 export type ForgotPasswordResponse =
   | Success<200, T.ForgotPasswordResponse200>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID'>>
+  | Failure<400, ApiError<'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
   | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
   | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
@@ -307,7 +321,16 @@ export interface ResetPasswordInput extends RequestOptions {
 export type ResetPasswordResponse =
   | Success<200, T.ResetPasswordResponse200>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'AUTH_TOKEN_INVALID' | 'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID'>>
+  | Failure<
+      400,
+      ApiError<
+        | 'AUTH_TOKEN_INVALID'
+        | 'BAD_REQUEST'
+        | 'IDEMPOTENCY_KEY_INVALID'
+        | 'TENANT_CONFLICT'
+        | 'TENANT_INVALID'
+      >
+    >
   | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
   | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
   | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
@@ -318,16 +341,153 @@ export type ResetPasswordResponse =
   | Failure<500, ApiError<'AUTH_UPDATE_UNSUPPORTED' | 'INTERNAL_ERROR'>>
   | Unexpected;
 
+export interface CreateTenantInput extends RequestOptions {
+  body: T.CreateTenantBody;
+}
+
+export type CreateTenantResponse =
+  | Success<201, T.CreateTenantResponse201>
+  | Failure<400, ValidationError>
+  | Failure<400, ApiError<'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
+  | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
+  | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<422, ApiError<'IDEMPOTENCY_KEY_REUSED'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export type ListTenantsInput = RequestOptions;
+
+export type ListTenantsResponse =
+  | Success<200, T.ListTenantsResponse200>
+  | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface ListMembersInput extends RequestOptions {
+  params: T.ListMembersParams;
+}
+
+export type ListMembersResponse =
+  | Success<200, T.ListMembersResponse200>
+  | Failure<400, ValidationError>
+  | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'TENANT_ACCESS_DENIED'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface AddMemberInput extends RequestOptions {
+  params: T.AddMemberParams;
+  body: T.AddMemberBody;
+}
+
+export type AddMemberResponse =
+  | Success<201, T.AddMemberResponse201>
+  | Failure<400, ValidationError>
+  | Failure<
+      400,
+      ApiError<
+        | 'BAD_REQUEST'
+        | 'IDEMPOTENCY_KEY_INVALID'
+        | 'TENANT_CONFLICT'
+        | 'TENANT_INVALID'
+        | 'TENANT_REQUIRED'
+        | 'TENANT_ROLE_UNKNOWN'
+      >
+    >
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<
+      403,
+      ApiError<'AUTH_CSRF_REJECTED' | 'PERMISSION_DENIED' | 'TENANT_ACCESS_DENIED' | 'TENANT_ROLE_REQUIRED'>
+    >
+  | Failure<404, ApiError<'TENANT_USER_NOT_FOUND'>>
+  | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT' | 'TENANT_MEMBER_EXISTS'>>
+  | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
+  | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<422, ApiError<'IDEMPOTENCY_KEY_REUSED'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface UpdateMemberInput extends RequestOptions {
+  params: T.UpdateMemberParams;
+  body: T.UpdateMemberBody;
+}
+
+export type UpdateMemberResponse =
+  | Success<200, T.UpdateMemberResponse200>
+  | Failure<400, ValidationError>
+  | Failure<
+      400,
+      ApiError<
+        'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID' | 'TENANT_REQUIRED' | 'TENANT_ROLE_UNKNOWN'
+      >
+    >
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<
+      403,
+      ApiError<'AUTH_CSRF_REJECTED' | 'PERMISSION_DENIED' | 'TENANT_ACCESS_DENIED' | 'TENANT_ROLE_REQUIRED'>
+    >
+  | Failure<404, ApiError<'TENANT_MEMBER_NOT_FOUND'>>
+  | Failure<409, ApiError<'TENANT_LAST_OWNER'>>
+  | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
+  | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface RemoveMemberInput extends RequestOptions {
+  params: T.RemoveMemberParams;
+}
+
+export type RemoveMemberResponse =
+  | Success<204, undefined>
+  | Failure<400, ValidationError>
+  | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID' | 'TENANT_REQUIRED'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<
+      403,
+      ApiError<'AUTH_CSRF_REJECTED' | 'PERMISSION_DENIED' | 'TENANT_ACCESS_DENIED' | 'TENANT_ROLE_REQUIRED'>
+    >
+  | Failure<404, ApiError<'TENANT_MEMBER_NOT_FOUND'>>
+  | Failure<409, ApiError<'TENANT_LAST_OWNER'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface LeaveTenantInput extends RequestOptions {
+  params: T.LeaveTenantParams;
+}
+
+export type LeaveTenantResponse =
+  | Success<204, undefined>
+  | Failure<400, ValidationError>
+  | Failure<400, ApiError<'IDEMPOTENCY_KEY_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'TENANT_ACCESS_DENIED'>>
+  | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT' | 'TENANT_LAST_OWNER'>>
+  | Failure<422, ApiError<'IDEMPOTENCY_KEY_REUSED'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
 export interface Client {
-  /** GET /notes: List my notes */
+  /** GET /notes: List my notes (or my team's) */
   listNotes(input?: ListNotesInput): Promise<ListNotesResponse>;
   /** POST /notes: Create a note */
   createNote(input: CreateNoteInput): Promise<CreateNoteResponse>;
-  /** GET /notes/:id: Read one of my notes */
+  /** GET /notes/:id: Read a note */
   getNote(input: GetNoteInput): Promise<GetNoteResponse>;
-  /** PATCH /notes/:id: Change one of my notes */
+  /** PATCH /notes/:id: Change a note */
   updateNote(input: UpdateNoteInput): Promise<UpdateNoteResponse>;
-  /** DELETE /notes/:id: Delete one of my notes */
+  /** DELETE /notes/:id: Delete a note */
   deleteNote(input: DeleteNoteInput): Promise<DeleteNoteResponse>;
   /** POST /auth/register: Create an account and sign in */
   register(input: RegisterInput): Promise<RegisterResponse>;
@@ -347,6 +507,20 @@ export interface Client {
   forgotPassword(input: ForgotPasswordInput): Promise<ForgotPasswordResponse>;
   /** POST /auth/password/reset: Set a new password with a reset token */
   resetPassword(input: ResetPasswordInput): Promise<ResetPasswordResponse>;
+  /** POST /tenants: Create a team (the creator becomes its owner) */
+  createTenant(input: CreateTenantInput): Promise<CreateTenantResponse>;
+  /** GET /tenants: The teams I belong to */
+  listTenants(input?: ListTenantsInput): Promise<ListTenantsResponse>;
+  /** GET /tenants/:tenantId/members: The members of a team */
+  listMembers(input: ListMembersInput): Promise<ListMembersResponse>;
+  /** POST /tenants/:tenantId/members: Add an existing account to a team */
+  addMember(input: AddMemberInput): Promise<AddMemberResponse>;
+  /** PATCH /tenants/:tenantId/members/:userId: Change a member's role */
+  updateMember(input: UpdateMemberInput): Promise<UpdateMemberResponse>;
+  /** DELETE /tenants/:tenantId/members/:userId: Remove a member from a team */
+  removeMember(input: RemoveMemberInput): Promise<RemoveMemberResponse>;
+  /** POST /tenants/:tenantId/leave: Leave a team */
+  leaveTenant(input: LeaveTenantInput): Promise<LeaveTenantResponse>;
 }
 
 /** Declared statuses with the body each carries, and error statuses with the codes answered with each. */
@@ -357,8 +531,9 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['notes'],
     responses: { '200': 'json' },
     errors: {
-      '400': ['HTTP_VALIDATION', 'NOTE_CURSOR_INVALID'],
+      '400': ['HTTP_VALIDATION', 'NOTE_CURSOR_INVALID', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['TENANT_ACCESS_DENIED'],
       '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
     },
@@ -370,9 +545,15 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     idempotencyKey: 'idempotency-key',
     responses: { '201': 'json' },
     errors: {
-      '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'IDEMPOTENCY_KEY_INVALID'],
+      '400': [
+        'BAD_REQUEST',
+        'HTTP_VALIDATION',
+        'IDEMPOTENCY_KEY_INVALID',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+      ],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED'],
+      '403': ['AUTH_CSRF_REJECTED', 'TENANT_ACCESS_DENIED'],
       '409': ['IDEMPOTENCY_CONFLICT'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
@@ -387,8 +568,9 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['notes', { param: 'id' }],
     responses: { '200': 'json' },
     errors: {
-      '400': ['HTTP_VALIDATION'],
+      '400': ['HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['TENANT_ACCESS_DENIED'],
       '404': ['NOTE_NOT_FOUND'],
       '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
@@ -400,9 +582,9 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['notes', { param: 'id' }],
     responses: { '200': 'json' },
     errors: {
-      '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
+      '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED'],
+      '403': ['AUTH_CSRF_REJECTED', 'TENANT_ACCESS_DENIED'],
       '404': ['NOTE_NOT_FOUND'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
@@ -416,9 +598,9 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['notes', { param: 'id' }],
     responses: { '204': 'empty' },
     errors: {
-      '400': ['HTTP_VALIDATION'],
+      '400': ['HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED'],
+      '403': ['AUTH_CSRF_REJECTED', 'PERMISSION_DENIED', 'TENANT_ACCESS_DENIED'],
       '404': ['NOTE_NOT_FOUND'],
       '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
@@ -430,7 +612,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['auth', 'register'],
     responses: { '201': 'json' },
     errors: {
-      '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
+      '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
       '403': ['AUTH_CSRF_REJECTED'],
       '409': ['AUTH_EMAIL_TAKEN'],
@@ -446,7 +628,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['auth', 'login'],
     responses: { '200': 'json' },
     errors: {
-      '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
+      '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': [
         'AUTH_INVALID_CREDENTIALS',
         'AUTH_MFA_INVALID_CODE',
@@ -467,7 +649,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['auth', 'refresh'],
     responses: { '200': 'json' },
     errors: {
-      '400': ['BAD_REQUEST', 'HTTP_VALIDATION'],
+      '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': ['AUTH_REFRESH_INVALID', 'AUTH_REFRESH_REUSED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
       '403': ['AUTH_CSRF_REJECTED'],
       '413': ['PAYLOAD_TOO_LARGE'],
@@ -482,7 +664,13 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['auth', 'logout'],
     responses: { '204': 'empty' },
     errors: {
-      '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'IDEMPOTENCY_KEY_INVALID'],
+      '400': [
+        'BAD_REQUEST',
+        'HTTP_VALIDATION',
+        'IDEMPOTENCY_KEY_INVALID',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+      ],
       '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
       '403': ['AUTH_CSRF_REJECTED'],
       '409': ['IDEMPOTENCY_CONFLICT'],
@@ -499,6 +687,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['auth', 'me'],
     responses: { '200': 'json' },
     errors: {
+      '400': ['TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
       '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
@@ -510,7 +699,13 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['auth', 'verify', 'request'],
     responses: { '200': 'json' },
     errors: {
-      '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'IDEMPOTENCY_KEY_INVALID'],
+      '400': [
+        'BAD_REQUEST',
+        'HTTP_VALIDATION',
+        'IDEMPOTENCY_KEY_INVALID',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+      ],
       '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
       '403': ['AUTH_CSRF_REJECTED'],
       '409': ['IDEMPOTENCY_CONFLICT'],
@@ -527,7 +722,14 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['auth', 'verify'],
     responses: { '200': 'json' },
     errors: {
-      '400': ['AUTH_TOKEN_INVALID', 'BAD_REQUEST', 'HTTP_VALIDATION', 'IDEMPOTENCY_KEY_INVALID'],
+      '400': [
+        'AUTH_TOKEN_INVALID',
+        'BAD_REQUEST',
+        'HTTP_VALIDATION',
+        'IDEMPOTENCY_KEY_INVALID',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+      ],
       '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
       '403': ['AUTH_CSRF_REJECTED'],
       '409': ['IDEMPOTENCY_CONFLICT'],
@@ -544,7 +746,13 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['auth', 'password', 'forgot'],
     responses: { '200': 'json' },
     errors: {
-      '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'IDEMPOTENCY_KEY_INVALID'],
+      '400': [
+        'BAD_REQUEST',
+        'HTTP_VALIDATION',
+        'IDEMPOTENCY_KEY_INVALID',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+      ],
       '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
       '403': ['AUTH_CSRF_REJECTED'],
       '409': ['IDEMPOTENCY_CONFLICT'],
@@ -561,7 +769,14 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['auth', 'password', 'reset'],
     responses: { '200': 'json' },
     errors: {
-      '400': ['AUTH_TOKEN_INVALID', 'BAD_REQUEST', 'HTTP_VALIDATION', 'IDEMPOTENCY_KEY_INVALID'],
+      '400': [
+        'AUTH_TOKEN_INVALID',
+        'BAD_REQUEST',
+        'HTTP_VALIDATION',
+        'IDEMPOTENCY_KEY_INVALID',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+      ],
       '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
       '403': ['AUTH_CSRF_REJECTED'],
       '409': ['IDEMPOTENCY_CONFLICT'],
@@ -570,6 +785,134 @@ const routeTable: Record<keyof Client, RouteInfo> = {
       '422': ['IDEMPOTENCY_KEY_REUSED'],
       '429': ['RATE_LIMITED'],
       '500': ['AUTH_UPDATE_UNSUPPORTED', 'INTERNAL_ERROR'],
+    },
+  },
+  createTenant: {
+    method: 'POST',
+    path: '/tenants',
+    parts: ['tenants'],
+    responses: { '201': 'json' },
+    errors: {
+      '400': [
+        'BAD_REQUEST',
+        'HTTP_VALIDATION',
+        'IDEMPOTENCY_KEY_INVALID',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+      ],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED'],
+      '409': ['IDEMPOTENCY_CONFLICT'],
+      '413': ['PAYLOAD_TOO_LARGE'],
+      '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '422': ['IDEMPOTENCY_KEY_REUSED'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  listTenants: {
+    method: 'GET',
+    path: '/tenants',
+    parts: ['tenants'],
+    responses: { '200': 'json' },
+    errors: {
+      '400': ['TENANT_CONFLICT', 'TENANT_INVALID'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  listMembers: {
+    method: 'GET',
+    path: '/tenants/:tenantId/members',
+    parts: ['tenants', { param: 'tenantId' }, 'members'],
+    responses: { '200': 'json' },
+    errors: {
+      '400': ['HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['TENANT_ACCESS_DENIED'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  addMember: {
+    method: 'POST',
+    path: '/tenants/:tenantId/members',
+    parts: ['tenants', { param: 'tenantId' }, 'members'],
+    responses: { '201': 'json' },
+    errors: {
+      '400': [
+        'BAD_REQUEST',
+        'HTTP_VALIDATION',
+        'IDEMPOTENCY_KEY_INVALID',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+        'TENANT_REQUIRED',
+        'TENANT_ROLE_UNKNOWN',
+      ],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED', 'PERMISSION_DENIED', 'TENANT_ACCESS_DENIED', 'TENANT_ROLE_REQUIRED'],
+      '404': ['TENANT_USER_NOT_FOUND'],
+      '409': ['IDEMPOTENCY_CONFLICT', 'TENANT_MEMBER_EXISTS'],
+      '413': ['PAYLOAD_TOO_LARGE'],
+      '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '422': ['IDEMPOTENCY_KEY_REUSED'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  updateMember: {
+    method: 'PATCH',
+    path: '/tenants/:tenantId/members/:userId',
+    parts: ['tenants', { param: 'tenantId' }, 'members', { param: 'userId' }],
+    responses: { '200': 'json' },
+    errors: {
+      '400': [
+        'BAD_REQUEST',
+        'HTTP_VALIDATION',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+        'TENANT_REQUIRED',
+        'TENANT_ROLE_UNKNOWN',
+      ],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED', 'PERMISSION_DENIED', 'TENANT_ACCESS_DENIED', 'TENANT_ROLE_REQUIRED'],
+      '404': ['TENANT_MEMBER_NOT_FOUND'],
+      '409': ['TENANT_LAST_OWNER'],
+      '413': ['PAYLOAD_TOO_LARGE'],
+      '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  removeMember: {
+    method: 'DELETE',
+    path: '/tenants/:tenantId/members/:userId',
+    parts: ['tenants', { param: 'tenantId' }, 'members', { param: 'userId' }],
+    responses: { '204': 'empty' },
+    errors: {
+      '400': ['HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID', 'TENANT_REQUIRED'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED', 'PERMISSION_DENIED', 'TENANT_ACCESS_DENIED', 'TENANT_ROLE_REQUIRED'],
+      '404': ['TENANT_MEMBER_NOT_FOUND'],
+      '409': ['TENANT_LAST_OWNER'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  leaveTenant: {
+    method: 'POST',
+    path: '/tenants/:tenantId/leave',
+    parts: ['tenants', { param: 'tenantId' }, 'leave'],
+    responses: { '204': 'empty' },
+    errors: {
+      '400': ['HTTP_VALIDATION', 'IDEMPOTENCY_KEY_INVALID', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED', 'TENANT_ACCESS_DENIED'],
+      '409': ['IDEMPOTENCY_CONFLICT', 'TENANT_LAST_OWNER'],
+      '422': ['IDEMPOTENCY_KEY_REUSED'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
     },
   },
 };
@@ -591,6 +934,13 @@ export function createClient(options: ClientOptions): Client {
     verifyEmail: (input) => send<VerifyEmailResponse>(routeTable.verifyEmail, input),
     forgotPassword: (input) => send<ForgotPasswordResponse>(routeTable.forgotPassword, input),
     resetPassword: (input) => send<ResetPasswordResponse>(routeTable.resetPassword, input),
+    createTenant: (input) => send<CreateTenantResponse>(routeTable.createTenant, input),
+    listTenants: (input) => send<ListTenantsResponse>(routeTable.listTenants, input),
+    listMembers: (input) => send<ListMembersResponse>(routeTable.listMembers, input),
+    addMember: (input) => send<AddMemberResponse>(routeTable.addMember, input),
+    updateMember: (input) => send<UpdateMemberResponse>(routeTable.updateMember, input),
+    removeMember: (input) => send<RemoveMemberResponse>(routeTable.removeMember, input),
+    leaveTenant: (input) => send<LeaveTenantResponse>(routeTable.leaveTenant, input),
   };
 }
 

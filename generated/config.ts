@@ -34,6 +34,7 @@ export const configSpec: { readonly [key: string]: ConfigValue } = {
     },
     idempotency: true,
     mcp: true,
+    tenancy: { roles: ['owner', 'admin', 'member'], permissions: { 'notes:delete': ['owner', 'admin'] } },
     mail: { url: { $template: [{ env: 'SMTP_URL', default: '' }] } },
   },
 };

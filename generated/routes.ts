@@ -6,7 +6,7 @@ import type * as T from './types.js';
 
 /** One handler per route of svc.config.yaml: typed input (validated params, query and body), typed result. */
 export interface Handlers {
-  /** GET /notes: List my notes */
+  /** GET /notes: List my notes (or my team's) */
   listNotes: RouteHandler<Record<string, never>, T.ListNotesQuery, undefined, T.ListNotesResult>;
   /** POST /notes: Create a note */
   createNote: RouteHandler<
@@ -15,11 +15,11 @@ export interface Handlers {
     T.CreateNoteBody,
     T.CreateNoteResult
   >;
-  /** GET /notes/:id: Read one of my notes */
+  /** GET /notes/:id: Read a note */
   getNote: RouteHandler<T.GetNoteParams, Record<string, never>, undefined, T.GetNoteResult>;
-  /** PATCH /notes/:id: Change one of my notes */
+  /** PATCH /notes/:id: Change a note */
   updateNote: RouteHandler<T.UpdateNoteParams, Record<string, never>, T.UpdateNoteBody, T.UpdateNoteResult>;
-  /** DELETE /notes/:id: Delete one of my notes */
+  /** DELETE /notes/:id: Delete a note */
   deleteNote: RouteHandler<T.DeleteNoteParams, Record<string, never>, undefined, T.DeleteNoteResult>;
 }
 
@@ -39,7 +39,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     serializers: { 200: serializers.listNotes_200 },
     responseValidators: { 200: serializers.listNotes_200_check },
     errors: ['NOTE_CURSOR_INVALID'],
-    meta: { summary: 'List my notes', tags: ['notes'], auth: true, mcp: true },
+    meta: { summary: "List my notes (or my team's)", tags: ['notes'], auth: true, mcp: true },
   },
   {
     id: 'createNote',
@@ -61,7 +61,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     serializers: { 200: serializers.getNote_200 },
     responseValidators: { 200: serializers.getNote_200_check },
     errors: ['NOTE_NOT_FOUND'],
-    meta: { summary: 'Read one of my notes', tags: ['notes'], auth: true, mcp: true, etag: true },
+    meta: { summary: 'Read a note', tags: ['notes'], auth: true, mcp: true, etag: true },
   },
   {
     id: 'updateNote',
@@ -73,7 +73,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     serializers: { 200: serializers.updateNote_200 },
     responseValidators: { 200: serializers.updateNote_200_check },
     errors: ['NOTE_NOT_FOUND'],
-    meta: { summary: 'Change one of my notes', tags: ['notes'], auth: true },
+    meta: { summary: 'Change a note', tags: ['notes'], auth: true },
   },
   {
     id: 'deleteNote',
@@ -81,8 +81,8 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     url: '/notes/:id',
     params: { validate: validators.deleteNote_params, coerce: { id: 'string' } },
     successStatus: 204,
-    errors: ['NOTE_NOT_FOUND'],
-    meta: { summary: 'Delete one of my notes', tags: ['notes'], auth: true },
+    errors: ['NOTE_NOT_FOUND', 'PERMISSION_DENIED'],
+    meta: { summary: 'Delete a note', tags: ['notes'], auth: true },
   },
 ];
 

@@ -103,6 +103,13 @@ function $s2(v, k, j) {
         : (json.length === 1 ? '"createdAt":"' : ',"createdAt":"') + p + '"';
     else if (p !== undefined && (s = $s4(p, 'createdAt', 0)) !== undefined)
       json += (json.length === 1 ? '"createdAt":' : ',"createdAt":') + s;
+    p = v.teamId;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p)
+        ? (json.length === 1 ? '"teamId":' : ',"teamId":') + JSON.stringify(p)
+        : (json.length === 1 ? '"teamId":"' : ',"teamId":"') + p + '"';
+    else if (p !== undefined && (s = $s3(p, 'teamId', 0)) !== undefined)
+      json += (json.length === 1 ? '"teamId":' : ',"teamId":') + s;
     return json + '}';
   }
   return $other(v, k, j, $s2);
@@ -169,12 +176,18 @@ const schema19 = {
 const schema20 = {
   $id: 'svc:resources/Note',
   type: 'object',
-  description: 'A note; each user sees only their own.',
+  description:
+    "A note. A personal note is seen only by its author; a team's note (created with x-tenant-id) by every member of the team.",
   properties: {
     id: { type: 'string', format: 'uuid', readOnly: true, description: 'Server-assigned identifier.' },
     title: { type: 'string', minLength: 1, maxLength: 200 },
     body: { type: 'string', maxLength: 10000 },
     createdAt: { type: 'string', format: 'date-time', readOnly: true },
+    teamId: {
+      type: 'string',
+      readOnly: true,
+      description: 'The team the note belongs to; absent for a personal note.',
+    },
   },
   required: ['id', 'title', 'createdAt'],
   additionalProperties: false,
@@ -242,7 +255,13 @@ function validate53(
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === 'id' || key0 === 'title' || key0 === 'body' || key0 === 'createdAt')) {
+      if (!(
+        key0 === 'id' ||
+        key0 === 'title' ||
+        key0 === 'body' ||
+        key0 === 'createdAt' ||
+        key0 === 'teamId'
+      )) {
         const err3 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -409,8 +428,25 @@ function validate53(
         errors++;
       }
     }
+    if (data.teamId !== undefined) {
+      if (typeof data.teamId !== 'string') {
+        const err13 = {
+          instancePath: instancePath + '/teamId',
+          schemaPath: '#/properties/teamId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err13 = {
+    const err14 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -418,9 +454,9 @@ function validate53(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err13];
+      vErrors = [err14];
     } else {
-      vErrors.push(err13);
+      vErrors.push(err14);
     }
     errors++;
   }

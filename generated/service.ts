@@ -25,7 +25,7 @@ const artifacts: ServiceArtifacts = {
 
 /**
  * The service svc.config.yaml declares, with your handlers: the stores `stores:` selects (migrated), the
- * routes on `server.adapter`, and the modules `modules:` enables: auth, edge, idempotency, mcp.
+ * routes on `server.adapter`, and the modules `modules:` enables: auth, edge, idempotency, mcp, tenancy.
  * Listen with `app.listen()` or serve(); close with `app.close()`.
  */
 export function createService(options: ServiceOptions): Promise<App> {

@@ -216,6 +216,18 @@ export interface ModuleSettingsIR {
   idempotency?: { header: string; methods: HttpMethod[] };
   /** `modules.mcp`: the agent-tool endpoint. */
   mcp?: { path: string };
+  /** `modules.tenancy`: teams; routes other than account and central ones admit the tenant's members only. */
+  tenancy?: TenancyModuleIR;
+}
+
+/** `modules.tenancy` with its defaults applied. */
+export interface TenancyModuleIR {
+  /** The request header naming the tenant (a `tenantId` path parameter names it too). */
+  header: string;
+  /** Role names, most powerful first. */
+  roles: string[];
+  /** Every declared permission and the roles granted it, `tenant:members` included. */
+  permissions: Record<string, string[]>;
 }
 
 export interface EdgeModuleIR {

@@ -7,3 +7,5 @@ export const DEFAULT_SESSION_COOKIE = 'svc_session';
 export const SESSION_ID_HEADER = 'x-session-id';
 /** Where the MCP endpoint lives, unless `path` says otherwise. */
 export const DEFAULT_MCP_PATH = '/mcp';
+/** The request header naming the tenant, unless `modules.tenancy.header` says otherwise. */
+export const DEFAULT_TENANT_HEADER = 'x-tenant-id';

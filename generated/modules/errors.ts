@@ -286,7 +286,33 @@ export const catalog = {
     message: 'The storage disk cannot stream downloads.',
     module: 'files',
   },
-  TENANT_REQUIRED: { status: 400, message: 'A tenant is required.', module: 'make' },
+  TENANT_REQUIRED: { status: 400, message: 'A tenant is required.', module: 'tenancy' },
+  TENANT_INVALID: { status: 400, message: 'The tenant id is malformed.', module: 'tenancy' },
+  TENANT_CONFLICT: { status: 400, message: 'The request names two different tenants.', module: 'tenancy' },
+  TENANT_ACCESS_DENIED: { status: 403, message: 'You are not a member of this tenant.', module: 'tenancy' },
+  TENANT_ROLE_REQUIRED: {
+    status: 403,
+    message: 'Your role in this tenant does not allow this.',
+    module: 'tenancy',
+  },
+  PERMISSION_DENIED: {
+    status: 403,
+    message: 'You do not have the permission this needs.',
+    module: 'tenancy',
+  },
+  TENANT_ROLE_UNKNOWN: { status: 400, message: 'No such role in this service.', module: 'tenancy' },
+  TENANT_USER_NOT_FOUND: { status: 404, message: 'No account has this email.', module: 'tenancy' },
+  TENANT_MEMBER_NOT_FOUND: { status: 404, message: 'No such member of this tenant.', module: 'tenancy' },
+  TENANT_MEMBER_EXISTS: {
+    status: 409,
+    message: 'This account is already a member of the tenant.',
+    module: 'tenancy',
+  },
+  TENANT_LAST_OWNER: {
+    status: 409,
+    message: 'The last owner of a tenant cannot be removed or demoted.',
+    module: 'tenancy',
+  },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
 export type ErrorCode = keyof typeof catalog;
@@ -844,7 +870,64 @@ export const errors = {
       options.message ?? catalog.STORAGE_GET_STREAM_UNSUPPORTED.message,
       options,
     ),
-  /** Raised by generated tenant-scoped repositories when no tenant is resolved. */
+  /** The route or operation works on a tenant's data and the request names none (no x-tenant-id, or the app's resolver found none). Raised by requireTenantId() and by routes with meta.teamRole or meta.can. */
   TENANT_REQUIRED: (options: ErrorFactoryOptions = {}) =>
     new HttpError(400, 'TENANT_REQUIRED', options.message ?? catalog.TENANT_REQUIRED.message, options),
+  /** The tenant id is not 1-128 characters of letters, digits, '.', '_', ':' or '-'. A repeated x-tenant-id header arrives joined with ', ' and is refused here. */
+  TENANT_INVALID: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(400, 'TENANT_INVALID', options.message ?? catalog.TENANT_INVALID.message, options),
+  /** The route's tenantId path parameter and the x-tenant-id header disagree. */
+  TENANT_CONFLICT: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(400, 'TENANT_CONFLICT', options.message ?? catalog.TENANT_CONFLICT.message, options),
+  /** Answered alike whether the tenant exists or not, so its existence does not leak. Routes with meta.account or meta.central let non-members through. */
+  TENANT_ACCESS_DENIED: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(
+      403,
+      'TENANT_ACCESS_DENIED',
+      options.message ?? catalog.TENANT_ACCESS_DENIED.message,
+      options,
+    ),
+  /** The route's meta.teamRole asks for a more powerful role; or a member manager acted on a member, or granted a role, more powerful than their own. */
+  TENANT_ROLE_REQUIRED: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(
+      403,
+      'TENANT_ROLE_REQUIRED',
+      options.message ?? catalog.TENANT_ROLE_REQUIRED.message,
+      options,
+    ),
+  /** A permission meta.can names (or requirePermission() asks for) is not granted to the caller's role. */
+  PERMISSION_DENIED: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(403, 'PERMISSION_DENIED', options.message ?? catalog.PERMISSION_DENIED.message, options),
+  /** A member's role must be one of modules.tenancy.roles. */
+  TENANT_ROLE_UNKNOWN: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(
+      400,
+      'TENANT_ROLE_UNKNOWN',
+      options.message ?? catalog.TENANT_ROLE_UNKNOWN.message,
+      options,
+    ),
+  TENANT_USER_NOT_FOUND: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(
+      404,
+      'TENANT_USER_NOT_FOUND',
+      options.message ?? catalog.TENANT_USER_NOT_FOUND.message,
+      options,
+    ),
+  TENANT_MEMBER_NOT_FOUND: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(
+      404,
+      'TENANT_MEMBER_NOT_FOUND',
+      options.message ?? catalog.TENANT_MEMBER_NOT_FOUND.message,
+      options,
+    ),
+  TENANT_MEMBER_EXISTS: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(
+      409,
+      'TENANT_MEMBER_EXISTS',
+      options.message ?? catalog.TENANT_MEMBER_EXISTS.message,
+      options,
+    ),
+  /** Another member must be made owner first (the most powerful role of modules.tenancy.roles). */
+  TENANT_LAST_OWNER: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(409, 'TENANT_LAST_OWNER', options.message ?? catalog.TENANT_LAST_OWNER.message, options),
 };

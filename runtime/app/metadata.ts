@@ -8,6 +8,7 @@ import type {
   RequestHook,
   Route,
   RouteVisibilityCheck,
+  SvcRequest,
 } from '../http/types.js';
 import type { RouteErrorModules } from '../../shared/openapi/error-codes.js';
 import type { ServeMode } from './serve-mode.js';
@@ -30,6 +31,11 @@ export interface MetadataBuckets {
    * rate limit, idempotency methods), so the served OpenAPI document lists them as the generated one does.
    */
   'http:route-error-modules': RouteErrorModules;
+  /**
+   * The tenant a request names (tenancyPlugin: its header, resolver or path parameter), before any
+   * membership check; idempotency scopes keys by it. It may throw the request's refusal (TENANT_INVALID).
+   */
+  'http:request-tenant': (input: { request: SvcRequest; route: Route }) => Promise<string | undefined>;
   /** Links a plugin serves (OpenAPI, MCP, API-key page); serve() prints them at start. */
   'app:urls': { label: string; path: string };
   /** Ways to run the app other than listening (e.g. MCP over stdio), chosen by SVC_SERVE_MODE in serve(). */

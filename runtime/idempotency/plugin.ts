@@ -6,7 +6,14 @@
 import type { App, Plugin } from '../app/app.js';
 import { errors } from '../../generated/modules/errors.js';
 import { existingHookSlots, hookSlots } from '../http/hook-slots.js';
-import { HTTP_METHODS, type HttpMethod, type OutgoingResponse, type RequestHook } from '../http/types.js';
+import {
+  HTTP_METHODS,
+  type HttpMethod,
+  type OutgoingResponse,
+  type RequestHook,
+  type Route,
+  type SvcRequest,
+} from '../http/types.js';
 import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import { requestFingerprint } from './fingerprint.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS, MemoryIdempotencyStore } from './memory-store.js';
@@ -157,6 +164,16 @@ export function idempotencyPlugin(options: IdempotencyPluginOptions = {}): Plugi
     );
   }
 
+  // The tenancy plugin's reading of the request's tenant, published in its setup (which may follow ours).
+  let published: App | undefined;
+  const requestTenant = async (request: SvcRequest, route: Route): Promise<string | undefined> => {
+    for (const resolve of published?.metadata.list('http:request-tenant') ?? []) {
+      const tenant = await resolve({ request, route });
+      if (tenant !== undefined) return tenant;
+    }
+    return undefined;
+  };
+
   const hook: RequestHook = {
     name: 'svc:idempotency',
     async onRequest({ request, reply, route }) {
@@ -183,6 +200,7 @@ export function idempotencyPlugin(options: IdempotencyPluginOptions = {}): Plugi
         key,
         credentialHeaders,
         allowAnonymous: allowAnonymous || optedIn,
+        tenant: await requestTenant(request, route),
       });
       if (scope === undefined) return;
       const fingerprint = requestFingerprint(request, route);
@@ -219,6 +237,7 @@ export function idempotencyPlugin(options: IdempotencyPluginOptions = {}): Plugi
     name: 'svc:idempotency',
     setup(app: App) {
       app.metadata.add('http:request-hooks', hook);
+      published = app;
       app.metadata.add('http:guarded-meta', { key: 'idempotency', plugin: 'svc:idempotency' });
       // As the application spelt it, for documents (requests are matched lower-cased).
       app.metadata.add('idempotency:header', options.header ?? DEFAULT_IDEMPOTENCY_HEADER);

@@ -1,5 +1,6 @@
-// The idempotency scope: credential headers + tenant (x-tenant-id, host) +
-// method + route + key, hashed with SHA-256 so the store never holds a credential or a raw key.
+// The idempotency scope: credential headers + tenant (x-tenant-id, host, and the tenant the tenancy plugin
+// resolved, however the application names it) + method + route + key, hashed with SHA-256 so the store never
+// holds a credential or a raw key.
 import { createHash } from 'node:crypto';
 import type { RequestHeaders, Route, SvcRequest } from '../http/types.js';
 
@@ -18,6 +19,8 @@ export interface ScopeInput {
   key: string;
   credentialHeaders: readonly string[];
   allowAnonymous: boolean;
+  /** The tenant the request names as the tenancy plugin resolves it (undefined without tenancy or tenant). */
+  tenant?: string | undefined;
 }
 
 /**
@@ -30,10 +33,14 @@ export function idempotencyScope({
   key,
   credentialHeaders,
   allowAnonymous,
+  tenant: resolvedTenant,
 }: ScopeInput): string | undefined {
   const credentials = credentialHeaders.map((name) => [name, headerValue(request.headers, name) ?? null]);
   if (!allowAnonymous && credentials.every(([, value]) => value === null)) return undefined;
-  const tenant = TENANT_HEADERS.map((name) => [name, headerValue(request.headers, name) ?? null]);
+  const tenant = [
+    ...TENANT_HEADERS.map((name) => [name, headerValue(request.headers, name) ?? null]),
+    ['resolved', resolvedTenant ?? null],
+  ];
   // JSON keeps the parts apart: no value can imitate a separator and shift into another part.
   // Template and concrete path both: /notes/1 and /notes/2 are different resources under one template.
   const scope = JSON.stringify([credentials, tenant, request.method, route.url, request.path, key]);

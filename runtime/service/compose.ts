@@ -13,6 +13,7 @@ import { completeHandlers } from './handlers.js';
 import {
   MODULE_OVERRIDES,
   SERVICE_OPTIONS,
+  TENANCY_OVERRIDES,
   type FromService,
   type ServiceArtifacts,
   type ServiceContext,
@@ -20,7 +21,7 @@ import {
 } from './options.js';
 
 /** The modules a spec may enable; the loader refuses others, this catches a hand-made config. */
-const MODULES = ['auth', 'mail', 'edge', 'idempotency', 'mcp'] as const;
+const MODULES = ['auth', 'tenancy', 'mail', 'edge', 'idempotency', 'mcp'] as const;
 
 /** The module's own reading of its setting: `true` or a mapping is on, `false` or nothing off. */
 function isOn(setting: unknown, name: string): boolean {
@@ -103,6 +104,23 @@ async function compose<H extends object>(
       plugins.push(...built.plugins);
     }
   }
+  // Teams next: their enricher reads the user auth's put on the context, and their guards run before any
+  // module's that reads the tenant (rate-limit keys, idempotency scopes).
+  let tenancy: ServiceContext['tenancy'];
+  if (isOn(modules.tenancy, 'tenancy')) {
+    const { tenancyModule } = await import('../tenancy/config.js');
+    const overridden = overrides.tenancy ?? {};
+    rejectUnknownOptions(overridden, TENANCY_OVERRIDES, 'createService(): modules.tenancy');
+    const built = tenancyModule(modules.tenancy, {
+      users: auth?.users,
+      ...(stores.memberships === undefined ? {} : { memberships: stores.memberships }),
+      ...overridden,
+    });
+    if (built) {
+      tenancy = built.tenancy;
+      plugins.push(built.plugin);
+    }
+  }
   // Mail follows the modules that send it: with auth on, a development service logs its mails by default
   // and a production one refuses to start without a way to send them.
   if (isOn(modules.mail, 'mail') || auth !== undefined) {
@@ -149,10 +167,10 @@ async function compose<H extends object>(
     );
   }
 
-  const service: ServiceContext = { app, config, stores, auth };
   // Requests still in flight when the app starts closing use the stores until they are answered.
   app.hooks.on('app:closed', () => stores.close());
   for (const plugin of plugins) app.register(plugin);
+  const service: ServiceContext = { app, config, stores, auth, tenancy };
   for (const plugin of options.plugins === undefined ? [] : await resolve(options.plugins, service))
     app.register(plugin);
   const handlers = await resolve(options.handlers, service);

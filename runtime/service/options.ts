@@ -12,6 +12,10 @@ import type { Logger } from '../log/logger.js';
 import type { MailTransport } from '../mail/index.js';
 import type { McpToolsDocument } from '../mcp/server/tool-set.js';
 import type { Stores } from '../stores/open.js';
+import type { PermissionCheck } from '../tenancy/policy.js';
+import type { TenancyRoutesOptions } from '../tenancy/routes.js';
+import type { Tenancy } from '../tenancy/service.js';
+import type { TenantResolver } from '../tenancy/tenant-id.js';
 
 /** What the handler and plugin factories receive: the pieces the service built from the spec. */
 export interface ServiceContext {
@@ -21,6 +25,8 @@ export interface ServiceContext {
   readonly stores: Stores;
   /** The accounts module, when `modules.auth` is on. */
   readonly auth: Auth | undefined;
+  /** Teams, members and roles, when `modules.tenancy` is on. */
+  readonly tenancy: Tenancy | undefined;
 }
 
 /** A value, or a function building it from the service's pieces. */
@@ -33,6 +39,14 @@ export interface ModuleOverrides {
     routes?: AuthRoutesOptions;
     /** Where accounts live instead of `stores.users`. */
     users?: UserSource;
+  };
+  tenancy?: {
+    /** Names the tenant instead of the header (a host's subdomain, say); a `tenantId` path parameter still wins. */
+    resolveTenant?: TenantResolver;
+    /** Grants permissions no role of the caller grants (`meta.can`, requirePermission()). */
+    authorize?: PermissionCheck;
+    /** Team routes left out or answered by the app's own handler, one by one. */
+    routes?: TenancyRoutesOptions;
   };
   mail?: {
     /** Sends the mails instead of the transport `modules.mail` selects. */
@@ -77,7 +91,18 @@ export const SERVICE_OPTIONS = optionKeys<ServiceOptions<object>>({
   modules: true,
   plugins: true,
 });
-export const MODULE_OVERRIDES = optionKeys<ModuleOverrides>({ auth: true, mail: true, edge: true });
+export const MODULE_OVERRIDES = optionKeys<ModuleOverrides>({
+  auth: true,
+  tenancy: true,
+  mail: true,
+  edge: true,
+});
+
+export const TENANCY_OVERRIDES = optionKeys<NonNullable<ModuleOverrides['tenancy']>>({
+  resolveTenant: true,
+  authorize: true,
+  routes: true,
+});
 
 /** What `svc build` hands over in generated/service.ts. */
 export interface ServiceArtifacts {

@@ -20,6 +20,7 @@ import type { IdempotencyStore } from '../idempotency/store.js';
 import type { Logger } from '../log/logger.js';
 import { memoryMcpSessions } from '../mcp/server/memory-session-store.js';
 import type { McpSessionStoreFactory } from '../mcp/server/session-store.js';
+import type { MembershipStore } from '../tenancy/memberships.js';
 import { invalidOption } from '../config/option-errors.js';
 import { appMemoryDatabase, type SharedSqlClient } from './app-memory-database.js';
 import { closeRedis, openRedis, pingRedis, redisStores } from './redis/index.js';
@@ -77,6 +78,11 @@ export interface Stores {
    * else this process's memory): pass it as the MCP module's session store.
    */
   readonly mcpSessions: McpSessionStoreFactory;
+  /**
+   * The tenancy module's tenants and members: durable data, so in the database (never Redis). Undefined with
+   * `stores.database: memory`: the module then keeps them in this process's memory.
+   */
+  readonly memberships?: MembershipStore;
   /** Readiness checks for /readyz, one per backend in use (`database`, `redis`). */
   readonly healthChecks: Readonly<Record<string, HealthCheck>>;
   /** Stops the sweeper and closes the connections. Called again, answers the first call's promise. */
@@ -274,6 +280,7 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
     rateLimit: hot?.rateLimit,
     idempotency: (ttlMs) => hot?.idempotency(ttlMs) ?? new MemoryIdempotencyStore({ ttlMs }),
     mcpSessions: (limits) => hot?.mcpSessions(limits) ?? memoryMcpSessions(limits),
+    memberships: sql?.memberships,
     healthChecks,
     // Once: a second call (a shutdown hook and a test's cleanup both closing) waits for the first.
     close() {

@@ -15,6 +15,11 @@ export interface RouteErrorModules {
   edge?: { globalRateLimit: boolean };
   /** Idempotency keys are honoured on routes of these methods (unless a route opts out). */
   idempotency?: { methods: readonly string[] };
+  /**
+   * The tenancy module reads the tenant a request names on every route and admits the tenant's members only,
+   * except on account and central routes; it guards `meta.teamRole` and `meta.can`.
+   */
+  tenancy?: object;
 }
 
 /** What a route is, as far as the pipeline's own refusals go. */
@@ -33,6 +38,14 @@ export interface RouteErrorFacts {
   /** `meta.rateLimit` is set (anything but false/null), or a global rate limit counts every route. */
   rateLimited: boolean;
   idempotency: 'required' | 'optional' | undefined;
+  /** The tenancy module reads the tenant the request names (its header, or the `tenantId` path parameter). */
+  readsTenant: boolean;
+  /** ...and refuses a caller who is not a member of it (not on account or central routes). */
+  tenantMembers: boolean;
+  /** `meta.teamRole` (with the tenancy module): the caller's role must be that role or more powerful. */
+  teamRole: boolean;
+  /** `meta.can` (with the tenancy module): the caller's role must be granted each permission. */
+  can: boolean;
 }
 
 /** What both a spec route (RouteIR) and a runtime route (Route) carry that decides its implied codes. */
@@ -41,7 +54,16 @@ export interface RouteErrorSource {
   params?: unknown;
   query?: unknown;
   body?: { kind: 'json' | 'upload' | 'raw' } | undefined;
-  meta: { auth?: unknown; mfa?: unknown; rateLimit?: unknown; idempotency?: unknown };
+  meta: {
+    auth?: unknown;
+    mfa?: unknown;
+    rateLimit?: unknown;
+    idempotency?: unknown;
+    account?: unknown;
+    central?: unknown;
+    teamRole?: unknown;
+    can?: unknown;
+  };
 }
 
 const SAFE_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
@@ -65,6 +87,7 @@ export function routeErrorFacts(route: RouteErrorSource, modules: RouteErrorModu
     modules.idempotency !== undefined &&
     meta.idempotency !== false &&
     modules.idempotency.methods.includes(method);
+  const tenancy = modules.tenancy !== undefined;
   return {
     validates: route.params !== undefined || route.query !== undefined || route.body?.kind === 'json',
     body: route.body?.kind,
@@ -76,7 +99,16 @@ export function routeErrorFacts(route: RouteErrorSource, modules: RouteErrorModu
       (meta.rateLimit !== undefined && meta.rateLimit !== false && meta.rateLimit !== null) ||
       modules.edge?.globalRateLimit === true,
     idempotency: declaredIdempotency(meta) ?? (keyed ? 'optional' : undefined),
+    readsTenant: tenancy,
+    tenantMembers: tenancy && meta.account !== true && meta.central !== true,
+    teamRole: tenancy && asks(meta.teamRole),
+    can: tenancy && asks(meta.can),
   };
+}
+
+/** A guarded meta key the guard runs for: anything but absent or the opt-off false (as the guard decides). */
+function asks(value: unknown): boolean {
+  return value !== undefined && value !== false;
 }
 
 /** An error code as a catalog declares it (ErrorIR and the generated catalog's entries fit). */
@@ -131,12 +163,20 @@ export function impliedErrorCodes(facts: RouteErrorFacts): string[] {
   const codes: string[] = [];
   if (facts.validates) codes.push('HTTP_VALIDATION');
   codes.push(...BODY_CODES[facts.body ?? 'none']);
-  if (facts.auth || facts.mfa) codes.push('AUTH_REQUIRED');
+  // A team role or a permission is a member's: an anonymous caller is refused before the tenant is read.
+  if (facts.auth || facts.mfa || facts.teamRole || facts.can) codes.push('AUTH_REQUIRED');
   // A presented bearer token (or session header) that does not verify: where a route requires a credential,
   // and on every route once the auth module's enricher reads them.
   if (facts.auth || facts.readsCredentials) codes.push('AUTH_TOKEN_INVALID', 'AUTH_TOKEN_EXPIRED');
   if (facts.mfa) codes.push('AUTH_MFA_REQUIRED');
   if (facts.checksCrossSite) codes.push('AUTH_CSRF_REJECTED');
+  // A malformed tenant id, or a path and a header naming different tenants: read on every route.
+  if (facts.readsTenant) codes.push('TENANT_INVALID', 'TENANT_CONFLICT');
+  // A role or a permission is held in a tenant the caller is a member of, even on account and central routes.
+  if (facts.tenantMembers || facts.teamRole || facts.can) codes.push('TENANT_ACCESS_DENIED');
+  if (facts.teamRole || facts.can) codes.push('TENANT_REQUIRED');
+  if (facts.teamRole) codes.push('TENANT_ROLE_REQUIRED');
+  if (facts.can) codes.push('PERMISSION_DENIED');
   if (facts.rateLimited) codes.push('RATE_LIMITED');
   if (facts.idempotency !== undefined) {
     codes.push('IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED');

@@ -16,6 +16,7 @@ import { defaultCatalogFile, SVC_SCHEMA } from './package-files.js';
 import { Problems, SpecError } from './problems.js';
 import { loadRoutes } from './routes.js';
 import { readSpecFile } from './source.js';
+import { checkTenancy } from './tenancy-meta.js';
 
 export interface LoadOptions {
   /** Values for `${VAR}` references (default: process.env). */
@@ -81,7 +82,10 @@ async function readDocument(
   const routes = loadRoutes(ctx, routesNode);
   crossCheckRoutes(ctx, routes, routesNode);
   const modulesNode = entry(map, 'modules');
-  if (kind === 'app') checkMetaModules(ctx, routesNode, modulesNode && toConfig(modulesNode));
+  if (kind === 'app') {
+    checkMetaModules(ctx, routesNode, modulesNode && toConfig(modulesNode));
+    checkTenancy(ctx, routesNode, modulesNode);
+  }
   problems.throwIfAny();
 
   // Built-in modules with routes of their own (modules.auth), loaded once the document itself is sound.

@@ -33,9 +33,9 @@ export const META_KEY_MODULES: Readonly<Record<string, MetaKeyModule>> = {
   mcp: { module: 'mcp' },
   scopes: { module: 'apiKeys', feature: 'API keys' },
   apiKey: { module: 'apiKeys', feature: 'API keys' },
-  can: { module: 'tenancy', feature: 'tenancy' },
-  teamRole: { module: 'tenancy', feature: 'tenancy' },
-  central: { module: 'tenancy', feature: 'tenancy' },
+  can: { module: 'tenancy' },
+  teamRole: { module: 'tenancy' },
+  central: { module: 'tenancy' },
 };
 
 /** The modules this svckit has: the keys svc.schema.json allows under `modules:`. */

@@ -5,8 +5,19 @@
 // documenting a code the service may answer is safe, leaving one out makes the typed client call it
 // unexpected, and a route meta key that needs the module is not refused for a module the start may enable.
 import { DEFAULT_IDEMPOTENCY_HEADER } from '../../shared/idempotency-headers.js';
-import type { ConfigValue, EdgeModuleIR, HttpMethod, ModuleSettingsIR } from '../../shared/ir.js';
-import { DEFAULT_MCP_PATH, DEFAULT_SESSION_COOKIE } from '../../shared/module-defaults.js';
+import type {
+  ConfigValue,
+  EdgeModuleIR,
+  HttpMethod,
+  ModuleSettingsIR,
+  TenancyModuleIR,
+} from '../../shared/ir.js';
+import {
+  DEFAULT_MCP_PATH,
+  DEFAULT_SESSION_COOKIE,
+  DEFAULT_TENANT_HEADER,
+} from '../../shared/module-defaults.js';
+import { declaredPermissions, DEFAULT_ROLES } from '../../shared/tenancy-roles.js';
 
 /** Methods whose routes honour idempotency keys unless `modules.idempotency.methods` says otherwise. */
 const DEFAULT_IDEMPOTENCY_METHODS: HttpMethod[] = ['POST'];
@@ -61,7 +72,35 @@ export function moduleSettingsOf(modules: ConfigValue | undefined): ModuleSettin
     };
   }
   if (isOn(section.mcp)) settings.mcp = { path: text(mapOf(section.mcp)?.path, DEFAULT_MCP_PATH) };
+  if (isOn(section.tenancy)) settings.tenancy = tenancySettings(section.tenancy);
   return settings;
+}
+
+/**
+ * `tenancy: true` takes the default roles; `permissions` adds to the `tenant:members` default (or replaces it).
+ * A `${VAR}` in roles or permissions is refused by the build (spec/loader/tenancy-meta.ts), never read here.
+ */
+function tenancySettings(value: ConfigValue | undefined): TenancyModuleIR {
+  const options = mapOf(value);
+  const roles = strings(options?.roles);
+  const resolvedRoles = roles !== undefined && roles.length > 0 ? roles : [...DEFAULT_ROLES];
+  const permissions = Object.fromEntries(
+    Object.entries(mapOf(options?.permissions) ?? {}).map(([name, granted]) => [
+      name,
+      strings(granted) ?? [],
+    ]),
+  );
+  return {
+    header: text(options?.header, DEFAULT_TENANT_HEADER),
+    roles: resolvedRoles,
+    permissions: declaredPermissions(resolvedRoles, permissions),
+  };
+}
+
+/** The strings of a list (a `${VAR}` item is left out), or undefined when `value` is not a list. */
+function strings(value: ConfigValue | undefined): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value.filter((item): item is string => typeof item === 'string');
 }
 
 /** `edge: true` turns on all five plugins with their defaults (no global rate limit); a mapping names them. */

@@ -18,6 +18,10 @@ describe('generated/modules/errors.ts', () => {
       ['generated/modules/auth/validators.ts', 'unchanged'],
       ['generated/modules/auth/serializers.ts', 'unchanged'],
       ['generated/modules/auth/routes.ts', 'unchanged'],
+      ['generated/modules/tenancy/types.ts', 'unchanged'],
+      ['generated/modules/tenancy/validators.ts', 'unchanged'],
+      ['generated/modules/tenancy/serializers.ts', 'unchanged'],
+      ['generated/modules/tenancy/routes.ts', 'unchanged'],
     ]);
   });
 

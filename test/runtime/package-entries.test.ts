@@ -11,7 +11,18 @@ const manifest = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
 };
 
 /** The entries the root `svckit` entry is made of: the kernel and every feature. */
-const PARTS = ['core', 'auth', 'edge', 'idempotency', 'stores', 'mcp', 'mail', 'data', 'service'] as const;
+const PARTS = [
+  'core',
+  'auth',
+  'tenancy',
+  'edge',
+  'idempotency',
+  'stores',
+  'mcp',
+  'mail',
+  'data',
+  'service',
+] as const;
 
 async function entry(subpath: string): Promise<Record<string, unknown>> {
   const specifier = subpath === '' ? 'svckit' : `svckit/${subpath}`;

@@ -15,12 +15,14 @@ import {
   migrations,
   openSqlClient,
   pgliteLocation,
+  SqlMembershipStore,
   SqlSessionStore,
   SqlSweeper,
   SqlUserSource,
   type SqlClient,
 } from '../../runtime/stores/sql/index.js';
 import { resetSqlTables, sqlStoreContracts } from './contracts/sql-stores.js';
+import { emptyMembershipTables, membershipStoreContract } from './contracts/membership-store.js';
 
 const T0 = 1_700_000_000_000;
 const SQL_INDEX = fileURLToPath(new URL('../../runtime/stores/sql/index.ts', import.meta.url));
@@ -38,6 +40,10 @@ afterAll(async () => {
 });
 
 sqlStoreContracts('PGlite', () => client);
+membershipStoreContract('SqlMembershipStore (PGlite)', async (clock) => {
+  await emptyMembershipTables(client);
+  return new SqlMembershipStore(client, { now: clock.now });
+});
 
 describe('SQL migrations (PGlite)', () => {
   it('applies every migration once, in order, and nothing the second time', async () => {

@@ -50,12 +50,23 @@ describe('meta keys whose module is off', () => {
     },
   );
 
+  it.each(["can: 'tenant:members'", 'teamRole: admin', 'central: true'])(
+    'refuses %s without modules.tenancy (which needs modules.auth)',
+    async (meta) => {
+      const key = meta.slice(0, meta.indexOf(':'));
+      await expectOnly(spec(meta, 'modules: { auth: true }\n'), {
+        ...KEY,
+        message: `routes.a.meta.${key} needs the tenancy module, which this spec does not enable: nothing would enforce it`,
+        hint: `enable it with modules: { tenancy: true }, or remove ${key} (${key}: false opts the route out)`,
+        path: `routes.a.meta.${key}`,
+      });
+      await expect(load(spec(meta, 'modules: { auth: true, tenancy: true }\n'))).resolves.toBeDefined();
+    },
+  );
+
   it.each([
     ['scopes: [notes:read]', 'API keys'],
     ['apiKey: true', 'API keys'],
-    ['can: notes.write', 'tenancy'],
-    ['teamRole: admin', 'tenancy'],
-    ['central: true', 'tenancy'],
   ])('refuses %s: no module of this svckit enforces %s yet', async (meta, feature) => {
     const key = meta.slice(0, meta.indexOf(':'));
     await expectOnly(spec(meta, 'modules: { auth: true, edge: true, idempotency: true, mcp: true }\n'), {

@@ -145,7 +145,7 @@ describe('unknown keys', () => {
       line: 6,
       column: 3,
       message: "unknown key 'files' in modules",
-      hint: 'allowed keys: auth, edge, idempotency, mcp, mail',
+      hint: 'allowed keys: auth, edge, idempotency, mcp, mail, tenancy',
     });
     await expectOnly(`${HEAD}routes: {}\nmodules:\n  edge:\n    metrcs: true\n`, {
       line: 7,

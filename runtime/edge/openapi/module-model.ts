@@ -1,5 +1,6 @@
 // The module model of the served document: which registered plugins act on every route (the auth enricher,
-// the global rate limit, idempotency keys), merged from what each published in `http:route-error-modules`.
+// the global rate limit, idempotency keys, the tenancy guards), merged from what each published in
+// `http:route-error-modules`.
 // The generator reads the same facts from the spec's `modules:`; both feed shared/openapi/error-codes.ts.
 import type { RouteErrorModules } from '../../../shared/openapi/error-codes.js';
 
@@ -10,6 +11,7 @@ export function routeErrorModules(published: readonly RouteErrorModules[]): Rout
   let keyed = false;
   for (const part of published) {
     if (part.auth !== undefined) model.auth = {};
+    if (part.tenancy !== undefined) model.tenancy = {};
     if (part.edge?.globalRateLimit === true) model.edge = { globalRateLimit: true };
     if (part.idempotency !== undefined) {
       keyed = true;

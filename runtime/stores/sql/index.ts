@@ -27,3 +27,4 @@ export { SqlThrottleStore } from './throttle.js';
 export { SqlRateLimitStore, type SqlRateLimitStoreOptions } from './rate-limit.js';
 export { SqlIdempotencyStore, type SqlIdempotencyStoreOptions } from './idempotency.js';
 export { SqlMcpSessionStore, type SqlMcpSessionStoreOptions } from './mcp-sessions.js';
+export { SqlMembershipStore, type SqlMembershipStoreOptions } from './memberships.js';

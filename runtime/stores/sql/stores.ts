@@ -4,6 +4,7 @@ import type { SqlClient } from './client.js';
 import type { McpSessionLimits } from '../../mcp/server/session-store.js';
 import { SqlIdempotencyStore } from './idempotency.js';
 import { SqlMcpSessionStore } from './mcp-sessions.js';
+import { SqlMembershipStore } from './memberships.js';
 import { SqlOneTimeTokenStore } from './one-time-tokens.js';
 import { SqlRateLimitStore } from './rate-limit.js';
 import { SqlRefreshTokenStore } from './refresh-tokens.js';
@@ -14,7 +15,7 @@ import { SqlUserSource } from './users.js';
 export interface SqlStoresOptions {
   /**
    * Clock (epoch ms) of the stores that read time themselves: rate limit, idempotency, MCP sessions, user
-   * creation. Default Date.now.
+   * creation, tenants and memberships. Default Date.now.
    */
   now?: () => number;
   /** Makes the id of a new user. Default crypto.randomUUID. */
@@ -32,6 +33,8 @@ export interface SqlStores {
   idempotency(ttlMs?: number): SqlIdempotencyStore;
   /** An MCP tool-session store for the endpoint's limits (idle TTL, live sessions kept). */
   mcpSessions(limits: McpSessionLimits): SqlMcpSessionStore;
+  /** The tenancy module's tenants and members. */
+  memberships: SqlMembershipStore;
 }
 
 /** The keys of SqlStoresOptions; any other is refused. */
@@ -50,5 +53,6 @@ export function sqlStores(client: SqlClient, options: SqlStoresOptions = {}): Sq
     rateLimit: new SqlRateLimitStore(client, { now }),
     idempotency: (ttlMs) => new SqlIdempotencyStore(client, { now, ttlMs }),
     mcpSessions: (limits) => new SqlMcpSessionStore(client, limits, { now }),
+    memberships: new SqlMembershipStore(client, { now }),
   };
 }

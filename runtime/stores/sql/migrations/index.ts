@@ -5,6 +5,7 @@ import { sql as edge } from './0002-edge.js';
 import { sql as mcp } from './0003-mcp.js';
 import { sql as idempotencyFingerprint } from './0004-idempotency-fingerprint.js';
 import { sql as mcpSessionOwner } from './0005-mcp-session-owner.js';
+import { sql as tenancy } from './0006-tenancy.js';
 
 export interface Migration {
   /** Applied in ascending order; recorded in svc_migrations. */
@@ -19,4 +20,5 @@ export const migrations: readonly Migration[] = [
   { id: 3, name: '0003-mcp', sql: mcp },
   { id: 4, name: '0004-idempotency-fingerprint', sql: idempotencyFingerprint },
   { id: 5, name: '0005-mcp-session-owner', sql: mcpSessionOwner },
+  { id: 6, name: '0006-tenancy', sql: tenancy },
 ];

@@ -1,0 +1,183 @@
+// MembershipStore on svc_tenants and svc_tenant_members.
+//
+// The races this must win, on any number of processes:
+// - Two owners demoting or removing each other at once. Under READ COMMITTED both would count "2 owners" and
+//   both would write, leaving none. So a change to an existing membership is one transaction that first locks
+//   the tenant's row, in a statement of its own (a statement reads the snapshot taken when it starts), then
+//   reads the member's role and the count of protected-role holders, then writes: the second transaction
+//   reads what the first committed. The lock is FOR NO KEY UPDATE: it excludes the other changes of the same
+//   tenant but not the foreign-key check of a member being added (FOR KEY SHARE), so additions never wait.
+//   An addition can only add holders, so one committing during a change never makes the change wrong.
+// - The same account added twice at once: one INSERT … ON CONFLICT DO NOTHING; the primary key decides.
+import { randomUUID } from 'node:crypto';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
+import type {
+  Membership,
+  MembershipAddition,
+  MembershipChange,
+  MembershipChangeRefusal,
+  MembershipChangeRules,
+  MembershipRemoval,
+  MembershipStore,
+  Tenant,
+  TenantOfMember,
+} from '../../tenancy/memberships.js';
+import type { SqlClient, SqlQueryable } from './client.js';
+
+export interface SqlMembershipStoreOptions {
+  /** Recorded as created_at of tenants and memberships (epoch ms). Default Date.now. */
+  now?: () => number;
+}
+
+/** The keys of SqlMembershipStoreOptions; any other is refused. */
+const STORE_OPTIONS = optionKeys<SqlMembershipStoreOptions>({ now: true });
+
+// Columns named as the records' fields (rows.ts): a row is its record.
+const MEMBERSHIP = `tenant_id AS "tenantId", user_id AS "userId", role, created_at AS "createdAt"`;
+const TENANT = `id, name, created_at AS "createdAt"`;
+
+const INSERT_TENANT = `INSERT INTO svc_tenants (id, name, created_at) VALUES ($1, $2, $3)`;
+const INSERT_MEMBER = `INSERT INTO svc_tenant_members (tenant_id, user_id, role, created_at) VALUES ($1, $2, $3, $4)`;
+
+const GET_TENANT = `SELECT ${TENANT} FROM svc_tenants WHERE id = $1`;
+const ROLE_OF = `SELECT role FROM svc_tenant_members WHERE tenant_id = $1 AND user_id = $2`;
+const MEMBERSHIP_OF = `SELECT ${MEMBERSHIP} FROM svc_tenant_members WHERE tenant_id = $1 AND user_id = $2`;
+const TENANTS_OF = `SELECT t.id, t.name, m.role FROM svc_tenant_members m JOIN svc_tenants t ON t.id = m.tenant_id
+  WHERE m.user_id = $1 ORDER BY m.created_at, m.tenant_id`;
+const MEMBERS = `SELECT ${MEMBERSHIP} FROM svc_tenant_members WHERE tenant_id = $1 ORDER BY created_at, user_id`;
+
+// One statement, one row back: whether the tenant exists, and the membership when this call inserted it. A
+// concurrent insert of the same account makes this one do nothing once that one commits: "exists".
+const ADD_MEMBER = `WITH tenant AS (SELECT id FROM svc_tenants WHERE id = $1::text),
+  added AS (
+    INSERT INTO svc_tenant_members (tenant_id, user_id, role, created_at)
+    SELECT id, $2::text, $3::text, $4::bigint FROM tenant
+    ON CONFLICT (tenant_id, user_id) DO NOTHING
+    RETURNING ${MEMBERSHIP}
+  )
+  SELECT EXISTS (SELECT 1 FROM tenant) AS "tenantExists", added.*
+  FROM (SELECT 1) AS one LEFT JOIN added ON true`;
+
+const LOCK_TENANT = `SELECT 1 FROM svc_tenants WHERE id = $1 FOR NO KEY UPDATE`;
+// Read after LOCK_TENANT, in its own statement: the count sees every change committed before the lock.
+const MEMBER_AND_HOLDERS = `SELECT role,
+    (SELECT count(*) FROM svc_tenant_members WHERE tenant_id = $1 AND role = $3) AS holders
+  FROM svc_tenant_members WHERE tenant_id = $1 AND user_id = $2`;
+const SET_ROLE = `UPDATE svc_tenant_members SET role = $3 WHERE tenant_id = $1 AND user_id = $2 RETURNING ${MEMBERSHIP}`;
+const REMOVE = `DELETE FROM svc_tenant_members WHERE tenant_id = $1 AND user_id = $2`;
+
+/** ADD_MEMBER's row: the membership's columns are NULL when nothing was inserted. */
+type AddedRow = { tenantExists: boolean } & { [K in keyof Membership]: Membership[K] | null };
+
+export class SqlMembershipStore implements MembershipStore {
+  private readonly now: () => number;
+
+  constructor(
+    private readonly db: SqlClient,
+    options: SqlMembershipStoreOptions = {},
+  ) {
+    rejectUnknownOptions(options, STORE_OPTIONS, 'SqlMembershipStore');
+    this.now = options.now ?? Date.now;
+  }
+
+  async createTenant(input: { name: string; ownerId: string; role: string }): Promise<Tenant> {
+    const tenant: Tenant = { id: randomUUID(), name: input.name, createdAt: this.now() };
+    await this.db.transaction(async (tx) => {
+      await tx.query(INSERT_TENANT, [tenant.id, tenant.name, tenant.createdAt]);
+      await tx.query(INSERT_MEMBER, [tenant.id, input.ownerId, input.role, tenant.createdAt]);
+    });
+    return tenant;
+  }
+
+  async getTenant(id: string): Promise<Tenant | undefined> {
+    const { rows } = await this.db.query<Tenant>(GET_TENANT, [id]);
+    return rows[0];
+  }
+
+  async roleOf(tenantId: string, userId: string): Promise<string | undefined> {
+    const { rows } = await this.db.query<{ role: string }>(ROLE_OF, [tenantId, userId]);
+    return rows[0]?.role;
+  }
+
+  async tenantsOf(userId: string): Promise<TenantOfMember[]> {
+    const { rows } = await this.db.query<TenantOfMember>(TENANTS_OF, [userId]);
+    return rows;
+  }
+
+  async members(tenantId: string): Promise<Membership[]> {
+    const { rows } = await this.db.query<Membership>(MEMBERS, [tenantId]);
+    return rows;
+  }
+
+  async membership(tenantId: string, userId: string): Promise<Membership | undefined> {
+    const { rows } = await this.db.query<Membership>(MEMBERSHIP_OF, [tenantId, userId]);
+    return rows[0];
+  }
+
+  async addMember(tenantId: string, userId: string, role: string): Promise<MembershipAddition> {
+    const { rows } = await this.db.query<AddedRow>(ADD_MEMBER, [tenantId, userId, role, this.now()]);
+    const row = rows[0];
+    if (row === undefined || !row.tenantExists) return { ok: false, reason: 'no-tenant' };
+    if (row.tenantId === null || row.userId === null || row.role === null || row.createdAt === null) {
+      return { ok: false, reason: 'exists' };
+    }
+    return {
+      ok: true,
+      membership: { tenantId: row.tenantId, userId: row.userId, role: row.role, createdAt: row.createdAt },
+    };
+  }
+
+  async setRole(
+    tenantId: string,
+    userId: string,
+    role: string,
+    rules: MembershipChangeRules,
+  ): Promise<MembershipChange> {
+    return this.db.transaction(async (tx): Promise<MembershipChange> => {
+      const refusal = await refusalOf(tx, tenantId, userId, rules, role);
+      if (refusal !== undefined) return { ok: false, reason: refusal };
+      const { rows } = await tx.query<Membership>(SET_ROLE, [tenantId, userId, role]);
+      return { ok: true, membership: rows[0]! };
+    });
+  }
+
+  async removeMember(
+    tenantId: string,
+    userId: string,
+    rules: MembershipChangeRules,
+  ): Promise<MembershipRemoval> {
+    return this.db.transaction(async (tx): Promise<MembershipRemoval> => {
+      const refusal = await refusalOf(tx, tenantId, userId, rules, undefined);
+      if (refusal !== undefined) return { ok: false, reason: refusal };
+      await tx.query(REMOVE, [tenantId, userId]);
+      return { ok: true };
+    });
+  }
+}
+
+/**
+ * Inside the change's transaction: locks the tenant, then answers why the member may not move to `newRole`
+ * (undefined: leave the tenant), if anything stops it. An unknown tenant locks nothing and is `not-member`.
+ */
+async function refusalOf(
+  tx: SqlQueryable,
+  tenantId: string,
+  userId: string,
+  rules: MembershipChangeRules,
+  newRole: string | undefined,
+): Promise<MembershipChangeRefusal | undefined> {
+  const locked = await tx.query(LOCK_TENANT, [tenantId]);
+  if (locked.rows.length === 0) return 'not-member';
+  const { rows } = await tx.query<{ role: string; holders: number }>(MEMBER_AND_HOLDERS, [
+    tenantId,
+    userId,
+    rules.protectedRole,
+  ]);
+  const member = rows[0];
+  if (member === undefined) return 'not-member';
+  if (rules.onlyFrom !== undefined && !rules.onlyFrom.includes(member.role)) return 'forbidden';
+  if (member.role === rules.protectedRole && newRole !== rules.protectedRole && member.holders <= 1) {
+    return 'last-owner';
+  }
+  return undefined;
+}

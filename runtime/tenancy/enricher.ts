@@ -1,0 +1,34 @@
+// The tenancy enricher: reads which tenant the request names and, for a signed-in caller, their role in it.
+// `context.tenant = { id, role }` only once membership is confirmed; a tenant the caller is not a member of
+// is remembered as named (the membership guard refuses it where membership matters) and never put on the
+// context, so no handler can act in it by mistake. It runs after the auth enricher, which sets the user.
+import type { Enricher } from '../http/types.js';
+import type { MembershipStore } from './memberships.js';
+import type { TenancyPolicy } from './policy.js';
+import { namedTenant, type TenantSource } from './tenant-id.js';
+
+/** The user id the auth enricher put on the context, or undefined. */
+function userIdOf(user: unknown): string | undefined {
+  if (user === null || typeof user !== 'object') return undefined;
+  const id = (user as { id?: unknown }).id;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+export function tenancyEnricher(
+  memberships: MembershipStore,
+  policy: TenancyPolicy,
+  source: TenantSource,
+): Enricher {
+  return {
+    name: 'svc:tenancy',
+    async enrich({ request, route, context }) {
+      const named = await namedTenant(request, route, source);
+      policy.remember(context, named);
+      if (named === undefined) return;
+      const userId = userIdOf(context.user);
+      if (userId === undefined) return;
+      const role = await memberships.roleOf(named, userId);
+      if (role !== undefined) context.tenant = { id: named, role };
+    },
+  };
+}

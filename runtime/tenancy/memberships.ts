@@ -1,0 +1,82 @@
+// The membership-store contract: tenants (teams), who belongs to each and with which role. The store is the
+// one owner of the rules that must hold under concurrency: a tenant is created together with its first
+// member, an account is a member once, and a tenant never loses its last holder of the protected role (the
+// most powerful one). Each of those is one atomic step in every implementation (a synchronous map update in
+// memory; one transaction holding the tenant's row lock in SQL), never a read followed by a write.
+
+export interface Tenant {
+  id: string;
+  name: string;
+  /** Unix ms. */
+  createdAt: number;
+}
+
+export interface Membership {
+  tenantId: string;
+  userId: string;
+  role: string;
+  /** When the account joined, Unix ms. */
+  createdAt: number;
+}
+
+/** A tenant as one of its members sees it in their list: with that member's role. */
+export interface TenantOfMember {
+  id: string;
+  name: string;
+  role: string;
+}
+
+/** Guards of a change to an existing membership. */
+export interface MembershipChangeRules {
+  /** The role a tenant must keep at least one holder of (the most powerful). */
+  protectedRole: string;
+  /**
+   * Roles the member may currently hold for the change to apply (the roles the acting member may manage);
+   * undefined: any. Checked in the same atomic step as the change.
+   */
+  onlyFrom?: readonly string[];
+}
+
+/** Why a change to an existing membership was not made. */
+export type MembershipChangeRefusal =
+  /** The account is not a member of the tenant (or the tenant does not exist). */
+  | 'not-member'
+  /** The change would leave the tenant without a holder of `protectedRole`. */
+  | 'last-owner'
+  /** The member's current role is not in `onlyFrom`. */
+  | 'forbidden';
+
+export type MembershipChange =
+  { ok: true; membership: Membership } | { ok: false; reason: MembershipChangeRefusal };
+
+export type MembershipRemoval = { ok: true } | { ok: false; reason: MembershipChangeRefusal };
+
+export type MembershipAddition =
+  | { ok: true; membership: Membership }
+  /** `exists`: already a member; `no-tenant`: no tenant has this id. */
+  | { ok: false; reason: 'exists' | 'no-tenant' };
+
+export interface MembershipStore {
+  /** Creates a tenant (a new random id) with `ownerId` as its first member in `role`, in one atomic step. */
+  createTenant(input: { name: string; ownerId: string; role: string }): Promise<Tenant>;
+  getTenant(id: string): Promise<Tenant | undefined>;
+  /** The account's role in the tenant, undefined when it is not a member. The hot path: one lookup. */
+  roleOf(tenantId: string, userId: string): Promise<string | undefined>;
+  /** The tenants the account belongs to, oldest membership first (ties by tenant id). */
+  tenantsOf(userId: string): Promise<TenantOfMember[]>;
+  /** The tenant's members, oldest first (ties by user id); empty for an unknown tenant. */
+  members(tenantId: string): Promise<Membership[]>;
+  /** One membership, or undefined. */
+  membership(tenantId: string, userId: string): Promise<Membership | undefined>;
+  /** Adds the account in `role`; an account already a member is refused, never changed. */
+  addMember(tenantId: string, userId: string, role: string): Promise<MembershipAddition>;
+  /** Gives the member `role`, unless that leaves the tenant without a holder of `rules.protectedRole`. */
+  setRole(
+    tenantId: string,
+    userId: string,
+    role: string,
+    rules: MembershipChangeRules,
+  ): Promise<MembershipChange>;
+  /** Removes the member, unless that leaves the tenant without a holder of `rules.protectedRole`. */
+  removeMember(tenantId: string, userId: string, rules: MembershipChangeRules): Promise<MembershipRemoval>;
+}

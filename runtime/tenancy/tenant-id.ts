@@ -1,0 +1,72 @@
+// Which tenant a request names. A route with a `tenantId` path parameter names it in its path (the team
+// routes, `/tenants/:tenantId/...`); otherwise the tenant header does (`x-tenant-id` by default), or the
+// application's resolver (a host's subdomain, say) in its place. Naming two different tenants is refused, and
+// so is a malformed id: a repeated header arrives joined with ', ' and never names one tenant by chance.
+import { errors } from '../../generated/modules/errors.js';
+import type { Route, SvcRequest } from '../http/types.js';
+import { DEFAULT_TENANT_HEADER } from '../../shared/module-defaults.js';
+
+export { DEFAULT_TENANT_HEADER };
+
+/** The path parameter that names the tenant on a route that has one. */
+export const TENANT_PARAM = 'tenantId';
+
+const TENANT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** What the application's resolver sees; it answers a tenant id, or undefined when the request names none. */
+export interface TenantResolverInput {
+  request: SvcRequest;
+  route: Route;
+}
+
+export type TenantResolver = (input: TenantResolverInput) => string | undefined | Promise<string | undefined>;
+
+/** True for 1-128 characters of letters, digits, '.', '_', ':' and '-'. */
+export function isTenantId(value: unknown): value is string {
+  return typeof value === 'string' && TENANT_ID.test(value);
+}
+
+/** `value` when it is a well-formed tenant id; TENANT_INVALID otherwise. */
+export function checkedTenantId(value: unknown): string {
+  if (!isTenantId(value)) throw errors.TENANT_INVALID();
+  return value;
+}
+
+function headerTenant(request: SvcRequest, header: string): string | undefined {
+  const raw = request.headers[header];
+  if (raw === undefined) return undefined;
+  if (Array.isArray(raw)) {
+    const distinct = new Set(raw);
+    if (distinct.size !== 1) throw errors.TENANT_INVALID();
+    return checkedTenantId(raw[0]);
+  }
+  return checkedTenantId(raw);
+}
+
+export interface TenantSource {
+  /** Lower-cased header name. */
+  header: string;
+  resolver: TenantResolver | undefined;
+}
+
+/** The tenant id the request names, or undefined; TENANT_INVALID / TENANT_CONFLICT as described above. */
+export async function namedTenant(
+  request: SvcRequest,
+  route: Route,
+  source: TenantSource,
+): Promise<string | undefined> {
+  const fromPath = Object.hasOwn(request.params, TENANT_PARAM)
+    ? checkedTenantId(request.params[TENANT_PARAM])
+    : undefined;
+  const other =
+    source.resolver === undefined
+      ? headerTenant(request, source.header)
+      : await resolved(source.resolver, { request, route });
+  if (fromPath !== undefined && other !== undefined && other !== fromPath) throw errors.TENANT_CONFLICT();
+  return fromPath ?? other;
+}
+
+async function resolved(resolver: TenantResolver, input: TenantResolverInput): Promise<string | undefined> {
+  const id = await resolver(input);
+  return id === undefined ? undefined : checkedTenantId(id);
+}

@@ -1,0 +1,75 @@
+// The SQL membership store on a real PostgreSQL (DATABASE_URL): the whole MembershipStore contract on one pool,
+// then its races again from two pools (two processes) on the same database, and where openStores keeps
+// memberships. The file works in a database of its own, dropped at the end.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStores } from 'svckit';
+import {
+  migrate,
+  openSqlClient,
+  SqlMembershipStore,
+  type SqlClient,
+} from '../../runtime/stores/sql/index.js';
+import { createDatabase, type TestDatabase } from '../backends.js';
+import {
+  emptyMembershipTables,
+  membershipRaceContract,
+  membershipStoreContract,
+} from './contracts/membership-store.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+let database: TestDatabase;
+let client: SqlClient;
+let otherProcess: SqlClient;
+
+beforeAll(async () => {
+  database = await createDatabase();
+  client = await openSqlClient(database.url);
+  otherProcess = await openSqlClient(database.url);
+  await migrate(client);
+});
+
+afterAll(async () => {
+  await client?.close();
+  await otherProcess?.close();
+  await database?.drop();
+});
+
+membershipStoreContract('SqlMembershipStore (PostgreSQL)', async (clock) => {
+  await emptyMembershipTables(client);
+  return new SqlMembershipStore(client, { now: clock.now });
+});
+
+membershipRaceContract('SqlMembershipStore (PostgreSQL, two pools)', async () => {
+  await emptyMembershipTables(client);
+  return [new SqlMembershipStore(client), new SqlMembershipStore(otherProcess)];
+});
+
+describe('memberships in openStores (PostgreSQL)', () => {
+  it('keeps them in the database, with Redis too (durable data), and refuses an unknown store option', async () => {
+    const stores = await openStores(
+      { database: database.url, redis: REDIS_URL },
+      { appMigrations: false, redisPrefix: `svc-memberships-${Date.now()}:`, sweepIntervalMs: 0 },
+    );
+    try {
+      expect(stores.memberships).toBeInstanceOf(SqlMembershipStore);
+      const tenant = await stores.memberships!.createTenant({
+        name: 'Acme',
+        ownerId: 'alice',
+        role: 'owner',
+      });
+      expect(await new SqlMembershipStore(otherProcess).roleOf(tenant.id, 'alice')).toBe('owner');
+    } finally {
+      await stores.close();
+    }
+    expect(() => new SqlMembershipStore(client, { clock: Date.now } as never)).toThrow(
+      /SqlMembershipStore: unknown option "clock"/,
+    );
+  });
+
+  it('leaves them to the tenancy module with stores.database: memory', async () => {
+    const stores = await openStores({ database: 'memory' });
+    expect(stores.memberships).toBeUndefined();
+    await stores.close();
+  });
+});
