@@ -216,6 +216,63 @@ describe.each(['fastify', 'express', 'hono'])(
       await client.deleteNote({ params: { id: mine.data.id } });
     });
 
+    test('team notes: members read them, only owners and admins delete them, non-members are refused', async () => {
+      const account = async (name: string) => {
+        const email = `${name}-${adapter}-${Date.now()}@example.com`;
+        const signedUp = await anonymous.register({ body: { email, password: 'a long enough password' } });
+        if (!signedUp.ok) throw new Error(`register failed: ${signedUp.status}`);
+        const authorization = `Bearer ${signedUp.data.accessToken}`;
+        return {
+          email,
+          id: signedUp.data.user.id,
+          api: createClient({ baseUrl: service.url, headers: { authorization } }),
+        };
+      };
+      const [owner, admin, member, outsider] = await Promise.all(
+        ['team-owner', 'team-admin', 'team-member', 'team-outsider'].map(account),
+      );
+      const team = await owner!.api.createTenant({ body: { name: 'Acme' } });
+      if (!team.ok) throw new Error(`createTenant failed: ${team.status}`);
+      expect(team.status).toBe(201);
+      expect(team.data.role).toBe('owner');
+      const tenantId = team.data.id;
+      const inTeam = { headers: { 'x-tenant-id': tenantId } };
+      for (const [who, role] of [
+        [admin!, 'admin'],
+        [member!, 'member'],
+      ] as const) {
+        const added = await owner!.api.addMember({ params: { tenantId }, body: { email: who.email, role } });
+        expect(added.status).toBe(201);
+      }
+
+      const note = await member!.api.createNote({ body: { title: 'Team plan' }, ...inTeam });
+      if (!note.ok) throw new Error(`createNote failed: ${note.status}`);
+      expect(note.data.teamId).toBe(tenantId);
+      // Every member reads it; it is in nobody's personal notes.
+      const read = await admin!.api.getNote({ params: { id: note.data.id }, ...inTeam });
+      expect(read.status).toBe(200);
+      const personal = await member!.api.listNotes({ query: {} });
+      if (!personal.ok) throw new Error('list failed');
+      expect(personal.data.items.map((item) => item.id)).not.toContain(note.data.id);
+      expect((await member!.api.getNote({ params: { id: note.data.id } })).status).toBe(404);
+
+      // A non-member is refused, and an account route still answers with the foreign tenant named.
+      const foreign = await outsider!.api.getNote({ params: { id: note.data.id }, ...inTeam });
+      expect(foreign.status).toBe(403);
+      if (!foreign.ok) expect(foreign.error.code).toBe('TENANT_ACCESS_DENIED');
+      expect((await outsider!.api.me(inTeam)).status).toBe(200);
+
+      const memberDelete = await member!.api.deleteNote({ params: { id: note.data.id }, ...inTeam });
+      expect(memberDelete.status).toBe(403);
+      if (!memberDelete.ok) expect(memberDelete.error.code).toBe('PERMISSION_DENIED');
+      expect((await admin!.api.deleteNote({ params: { id: note.data.id }, ...inTeam })).status).toBe(204);
+
+      // The last owner cannot leave.
+      const leave = await owner!.api.leaveTenant({ params: { tenantId } });
+      expect(leave.status).toBe(409);
+      if (!leave.ok) expect(leave.error.code).toBe('TENANT_LAST_OWNER');
+    });
+
     test('in development, a reset mail is logged as one JSON line holding the link', async () => {
       const email = `forgetful-${adapter}-${Date.now()}@example.com`;
       await anonymous.register({ body: { email, password: 'a long enough password' } });

@@ -185,6 +185,44 @@ describe('two processes on one PostgreSQL and one Redis', () => {
     }
   });
 
+  test('a role change or a removal made on A holds on the very next request B serves', async () => {
+    const { a, b } = processes;
+    const token = async (service: RunningService, name: string) => {
+      const email = uniqueEmail(name);
+      const body = (await register(service, email)).body as { accessToken: string; user: { id: string } };
+      return { email, id: body.user.id, headers: { authorization: `Bearer ${body.accessToken}` } };
+    };
+    const owner = await token(a, 'team-owner');
+    const member = await token(b, 'team-member');
+    const team = await call(a, 'POST', '/tenants', { body: { name: 'Acme' }, headers: owner.headers });
+    expect(team.status).toBe(201);
+    const tenantId = team.body.id as string;
+    const members = `/tenants/${tenantId}/members`;
+    const added = await call(a, 'POST', members, {
+      body: { email: member.email, role: 'member' },
+      headers: owner.headers,
+    });
+    expect(added.status).toBe(201);
+    const inTeam = { ...member.headers, 'x-tenant-id': tenantId };
+    const note = await call(b, 'POST', '/notes', { body: { title: 'Shared' }, headers: inTeam });
+    expect(note.status).toBe(201);
+    const path = `/notes/${note.body.id as string}`;
+
+    // B refuses the member's delete; A promotes them; B's next request deletes.
+    expect(errorCode(await call(b, 'DELETE', path, { headers: inTeam }))).toBe('PERMISSION_DENIED');
+    const promoted = await call(a, 'PATCH', `${members}/${member.id}`, {
+      body: { role: 'admin' },
+      headers: owner.headers,
+    });
+    expect(promoted.status).toBe(200);
+    expect((await call(b, 'DELETE', path, { headers: inTeam })).status).toBe(204);
+
+    // A removes them; B's next request is a non-member's.
+    expect((await call(a, 'DELETE', `${members}/${member.id}`, { headers: owner.headers })).status).toBe(204);
+    const after = await call(b, 'GET', '/notes', { headers: inTeam });
+    expect([after.status, errorCode(after)]).toEqual([403, 'TENANT_ACCESS_DENIED']);
+  });
+
   test('an idempotent POST made on A is replayed on B the moment A answered, 50 times in a row', async () => {
     const { a, b } = processes;
     const { accessToken } = (await register(a, uniqueEmail('idem'))).body as { accessToken: string };

@@ -212,6 +212,49 @@ describe('createService()', () => {
     ]);
   });
 
+  test('modules.tenancy: teams need accounts, take the spec roles, and the handlers get the Tenancy', async () => {
+    const options = { handlers, env: DEV, projectDir, logger: collectingLogger() };
+    await expect(composeService(artifacts(configWith({ tenancy: true })), options)).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringContaining('enable modules.auth'),
+    });
+    await expect(
+      composeService(artifacts(configWith({ auth: true, tenancy: { roles: [] } })), options),
+    ).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringContaining('modules.tenancy') });
+    await expect(
+      composeService(artifacts(configWith({ auth: true, tenancy: true })), {
+        ...options,
+        modules: { tenancy: { resolveTennant: () => undefined } } as never,
+      }),
+    ).rejects.toMatchObject({ code: 'OPTION_UNKNOWN' });
+
+    let roles: readonly string[] | undefined;
+    const { url } = await listen(configWith({ auth: true, tenancy: { roles: ['lead', 'crew'] } }), {
+      handlers: ({ tenancy }) => {
+        roles = tenancy?.roles.roles;
+        return handlers;
+      },
+      modules: { mail: { transport: mails().transport } },
+    });
+    expect(roles).toEqual(['lead', 'crew']);
+    const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+    const signedUp = (await (
+      await post('/auth/register', { email: 'lead@example.com', password: 'a long enough password' })
+    ).json()) as { accessToken: string };
+    const team = await post(
+      '/tenants',
+      { name: 'Crew' },
+      { authorization: `Bearer ${signedUp.accessToken}` },
+    );
+    expect(team.status).toBe(201);
+    expect(((await team.json()) as { role: string }).role).toBe('lead');
+  });
+
   test('unknown options and modules are refused', async () => {
     await expect(
       composeService(artifacts(configWith({})), { handlers, hanlders: {} } as never),
