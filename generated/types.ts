@@ -152,7 +152,7 @@ export interface Accepted {
  */
 export interface TenantInput {
   /**
-   * Not only spaces.
+   * Not only spaces, and no control characters.
    */
   name: string;
 }

@@ -29,3 +29,11 @@ export function declaredPermissions<Granted>(
 ): Record<string, Granted | string[]> {
   return { [MEMBERS_PERMISSION]: defaultMembersGrant(roles), ...permissions };
 }
+
+/**
+ * Whether a route lets callers through who are not members of the tenant the request names: routes about the
+ * caller (`account: true`) and platform routes above tenants (`central: true`).
+ */
+export function letsNonMembersThrough(meta: { account?: unknown; central?: unknown }): boolean {
+  return meta.account === true || meta.central === true;
+}

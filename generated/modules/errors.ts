@@ -873,10 +873,10 @@ export const errors = {
   /** The route or operation works on a tenant's data and the request names none (no x-tenant-id, or the app's resolver found none). Raised by requireTenantId() and by routes with meta.teamRole or meta.can. */
   TENANT_REQUIRED: (options: ErrorFactoryOptions = {}) =>
     new HttpError(400, 'TENANT_REQUIRED', options.message ?? catalog.TENANT_REQUIRED.message, options),
-  /** The tenant id is not 1-128 characters of letters, digits, '.', '_', ':' or '-'. A repeated x-tenant-id header arrives joined with ', ' and is refused here. */
+  /** The tenant id is not 1-128 characters of letters, digits, '.', '_', ':' or '-' (or is '.' or '..'). A repeated x-tenant-id header arrives joined with ', ' and is refused here. */
   TENANT_INVALID: (options: ErrorFactoryOptions = {}) =>
     new HttpError(400, 'TENANT_INVALID', options.message ?? catalog.TENANT_INVALID.message, options),
-  /** The route's tenantId path parameter and the x-tenant-id header disagree. */
+  /** The route's tenantId path parameter and the tenant header (x-tenant-id, or the app's resolver) name different tenants. */
   TENANT_CONFLICT: (options: ErrorFactoryOptions = {}) =>
     new HttpError(400, 'TENANT_CONFLICT', options.message ?? catalog.TENANT_CONFLICT.message, options),
   /** Answered alike whether the tenant exists or not, so its existence does not leak. Routes with meta.account or meta.central let non-members through. */

@@ -36,6 +36,11 @@ export interface MetadataBuckets {
    * membership check; idempotency scopes keys by it. It may throw the request's refusal (TENANT_INVALID).
    */
   'http:request-tenant': (input: { request: SvcRequest; route: Route }) => Promise<string | undefined>;
+  /**
+   * Request headers that say whom or which tenant a request acts for, beyond the credentials (tenancyPlugin's
+   * tenant header): agent tool calls inherit them, as they inherit the caller's credentials.
+   */
+  'http:identity-headers': string;
   /** Links a plugin serves (OpenAPI, MCP, API-key page); serve() prints them at start. */
   'app:urls': { label: string; path: string };
   /** Ways to run the app other than listening (e.g. MCP over stdio), chosen by SVC_SERVE_MODE in serve(). */

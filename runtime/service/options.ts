@@ -41,7 +41,10 @@ export interface ModuleOverrides {
     users?: UserSource;
   };
   tenancy?: {
-    /** Names the tenant instead of the header (a host's subdomain, say); a `tenantId` path parameter still wins. */
+    /**
+     * Names the tenant instead of the header (a host's subdomain, say). On a route with a `tenantId` path
+     * parameter both must agree (else 400 TENANT_CONFLICT).
+     */
     resolveTenant?: TenantResolver;
     /** Grants permissions no role of the caller grants (`meta.can`, requirePermission()). */
     authorize?: PermissionCheck;

@@ -22,6 +22,8 @@ export function tenancyEnricher(
   return {
     name: 'svc:tenancy',
     async enrich({ request, route, context }) {
+      // Only this enricher decides the tenant: whatever an earlier one put there is not a confirmed membership.
+      context.tenant = undefined;
       const named = await namedTenant(request, route, source);
       policy.remember(context, named);
       if (named === undefined) return;

@@ -5,11 +5,19 @@
 // `teamRole` names no role of the service, or whose `can` names a permission nothing could grant.
 import { errors } from '../../generated/modules/errors.js';
 import type { Guard, MetaValidator, Route, RouteVisibilityCheck } from '../http/types.js';
+import { letsNonMembersThrough } from '../../shared/tenancy-roles.js';
 import { namedTenantOf, permissionsOf, tenantOf, type TenancyPolicy } from './policy.js';
+import type { RoleTable } from './roles.js';
 
 /** Whether a route skips the membership check: about the caller, or above tenants. */
 export function passesNonMembers(route: Route): boolean {
-  return route.meta.account === true || route.meta.central === true;
+  return letsNonMembersThrough(route.meta);
+}
+
+function grantedPermissions(roles: RoleTable): string[] {
+  return Object.entries(roles.permissions())
+    .filter(([, granted]) => granted.length > 0)
+    .map(([name]) => name);
 }
 
 function declares(route: Route, key: 'teamRole' | 'can'): boolean {
@@ -83,9 +91,9 @@ export function tenancyMetaValidator(policy: TenancyPolicy): MetaValidator {
       const permissions = permissionsOf(route.meta.can);
       if (permissions !== undefined && !policy.grantsUndeclared) {
         for (const permission of permissions) {
-          if (!roles.declares(permission)) {
+          if (!roles.declares(permission) || roles.grantedTo(permission).length === 0) {
             problems.push(
-              `meta.can names "${permission}", which no role is granted (declared: ${Object.keys(roles.permissions()).join(', ')})`,
+              `meta.can names "${permission}", which no role is granted and no authorize function could grant (granted: ${grantedPermissions(roles).join(', ')})`,
             );
           }
         }

@@ -2,7 +2,10 @@
 // one owner of the rules that must hold under concurrency: a tenant is created together with its first
 // member, an account is a member once, and a tenant never loses its last holder of the protected role (the
 // most powerful one). Each of those is one atomic step in every implementation (a synchronous map update in
-// memory; one transaction holding the tenant's row lock in SQL), never a read followed by a write.
+// memory; one transaction holding the tenant's row lock in SQL), never a read followed by a write. So is the
+// check of who acts: a request is authorised with the actor's role as read when it starts, so a change given
+// `actor` applies only if the actor still holds that role at the change itself; a member manager removed or
+// demoted while its request waited (an email lookup, a read of the target) cannot change the tenant after.
 
 export interface Tenant {
   id: string;
@@ -26,8 +29,24 @@ export interface TenantOfMember {
   role: string;
 }
 
+/** The member on whose authority a change is made, and the role the request was authorised with. */
+export interface MembershipActor {
+  userId: string;
+  role: string;
+}
+
+/** Guards of an addition. */
+export interface MembershipAdditionRules {
+  /**
+   * The change applies only if this account is still a member holding exactly this role, checked in the same
+   * atomic step, before anything else (a refusal tells nothing about the tenant or the account added).
+   * Undefined: no check (the store's own callers, a tenant's creation).
+   */
+  actor?: MembershipActor;
+}
+
 /** Guards of a change to an existing membership. */
-export interface MembershipChangeRules {
+export interface MembershipChangeRules extends MembershipAdditionRules {
   /** The role a tenant must keep at least one holder of (the most powerful). */
   protectedRole: string;
   /**
@@ -37,8 +56,17 @@ export interface MembershipChangeRules {
   onlyFrom?: readonly string[];
 }
 
+/**
+ * Why `rules.actor` stopped a change, checked before every other rule: `actor-not-member`, the actor is no
+ * longer a member (or the tenant does not exist); `actor-role-changed`, it holds another role than the one
+ * the request was authorised with. Distinct from `forbidden` (about the target's role, which a caller may
+ * read again and retry): retrying cannot help an actor.
+ */
+export type MembershipActorRefusal = 'actor-not-member' | 'actor-role-changed';
+
 /** Why a change to an existing membership was not made. */
 export type MembershipChangeRefusal =
+  | MembershipActorRefusal
   /** The account is not a member of the tenant (or the tenant does not exist). */
   | 'not-member'
   /** The change would leave the tenant without a holder of `protectedRole`. */
@@ -53,8 +81,11 @@ export type MembershipRemoval = { ok: true } | { ok: false; reason: MembershipCh
 
 export type MembershipAddition =
   | { ok: true; membership: Membership }
-  /** `exists`: already a member; `no-tenant`: no tenant has this id. */
-  | { ok: false; reason: 'exists' | 'no-tenant' };
+  /**
+   * `exists`: already a member; `no-tenant`: no tenant has this id (`actor-not-member` when an actor is
+   * given: the actor's check comes first).
+   */
+  | { ok: false; reason: MembershipActorRefusal | 'exists' | 'no-tenant' };
 
 export interface MembershipStore {
   /** Creates a tenant (a new random id) with `ownerId` as its first member in `role`, in one atomic step. */
@@ -69,7 +100,12 @@ export interface MembershipStore {
   /** One membership, or undefined. */
   membership(tenantId: string, userId: string): Promise<Membership | undefined>;
   /** Adds the account in `role`; an account already a member is refused, never changed. */
-  addMember(tenantId: string, userId: string, role: string): Promise<MembershipAddition>;
+  addMember(
+    tenantId: string,
+    userId: string,
+    role: string,
+    rules?: MembershipAdditionRules,
+  ): Promise<MembershipAddition>;
   /** Gives the member `role`, unless that leaves the tenant without a holder of `rules.protectedRole`. */
   setRole(
     tenantId: string,

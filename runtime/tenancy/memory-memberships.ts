@@ -6,7 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import type {
   Membership,
+  MembershipActor,
+  MembershipActorRefusal,
   MembershipAddition,
+  MembershipAdditionRules,
   MembershipChange,
   MembershipChangeRefusal,
   MembershipChangeRules,
@@ -81,8 +84,15 @@ export class MemoryMembershipStore implements MembershipStore {
     return membership === undefined ? undefined : { ...membership };
   }
 
-  async addMember(tenantId: string, userId: string, role: string): Promise<MembershipAddition> {
+  async addMember(
+    tenantId: string,
+    userId: string,
+    role: string,
+    rules: MembershipAdditionRules = {},
+  ): Promise<MembershipAddition> {
     const members = this.byTenant.get(tenantId);
+    const actorRefusal = actorRefusalIn(members, rules.actor);
+    if (actorRefusal !== undefined) return { ok: false, reason: actorRefusal };
     if (members === undefined) return { ok: false, reason: 'no-tenant' };
     if (members.has(userId)) return { ok: false, reason: 'exists' };
     const membership = this.join({ tenantId, userId, role, createdAt: this.now() });
@@ -138,6 +148,8 @@ export class MemoryMembershipStore implements MembershipStore {
     newRole: string | undefined,
   ): MembershipChangeRefusal | undefined {
     const members = this.byTenant.get(tenantId);
+    const actorRefusal = actorRefusalIn(members, rules.actor);
+    if (actorRefusal !== undefined) return actorRefusal;
     const current = members?.get(userId);
     if (members === undefined || current === undefined) return 'not-member';
     if (rules.onlyFrom !== undefined && !rules.onlyFrom.includes(current.role)) return 'forbidden';
@@ -148,4 +160,15 @@ export class MemoryMembershipStore implements MembershipStore {
     }
     return undefined;
   }
+}
+
+/** Why `actor` may no longer act on the tenant whose members these are (undefined: an unknown tenant). */
+function actorRefusalIn(
+  members: ReadonlyMap<string, Membership> | undefined,
+  actor: MembershipActor | undefined,
+): MembershipActorRefusal | undefined {
+  if (actor === undefined) return undefined;
+  const role = members?.get(actor.userId)?.role;
+  if (role === undefined) return 'actor-not-member';
+  return role === actor.role ? undefined : 'actor-role-changed';
 }

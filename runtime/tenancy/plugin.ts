@@ -38,8 +38,8 @@ export interface TenancyPluginOptions {
   /** The request header naming the tenant. Default x-tenant-id. */
   header?: string;
   /**
-   * Names the tenant instead of the header (a host's subdomain, say): a tenant id, or undefined for none. A
-   * route's `tenantId` path parameter still names it on routes that have one.
+   * Names the tenant instead of the header (a host's subdomain, say): a tenant id, or undefined for none. On
+   * a route with a `tenantId` path parameter both must agree (else 400 TENANT_CONFLICT).
    */
   resolveTenant?: TenantResolver;
   /** Grants permissions no role of the caller grants (asked per request; keep it free of side effects). */
@@ -63,6 +63,17 @@ const OPTION_NAMES = optionKeys<TenancyPluginOptions>({
 
 const OWNER = 'tenancyPlugin()';
 
+/** Headers that carry credentials or framing: naming the tenant in one would mix two meanings. */
+const RESERVED_HEADERS: readonly string[] = [
+  'authorization',
+  'cookie',
+  'host',
+  'x-api-key',
+  'x-session-id',
+  'content-type',
+  'content-length',
+];
+
 export function tenancyPlugin(options: TenancyPluginOptions): Plugin & { readonly tenancy: Tenancy } {
   rejectUnknownOptions(options, OPTION_NAMES, OWNER);
   const roles = new RoleTable(
@@ -79,6 +90,9 @@ export function tenancyPlugin(options: TenancyPluginOptions): Plugin & { readonl
   const header = options.header ?? DEFAULT_TENANT_HEADER;
   if (typeof header !== 'string' || !/^[A-Za-z0-9-]{1,64}$/.test(header)) {
     throw invalidOption(OWNER, 'header', 'a header name of letters, digits and "-"');
+  }
+  if (RESERVED_HEADERS.includes(header.toLowerCase())) {
+    throw invalidOption(OWNER, 'header', 'a header of its own', `"${header}" already means something else`);
   }
   const source = { header: lowerHeaderName(header), resolver: options.resolveTenant };
   const memberships = options.memberships ?? new MemoryMembershipStore();
@@ -99,6 +113,8 @@ export function tenancyPlugin(options: TenancyPluginOptions): Plugin & { readonl
       for (const event of TENANCY_EVENT_NAMES) hooks.on(event, (payload) => app.hooks.emit(event, payload));
       app.container.provide(Tenancy, tenancy);
       app.metadata.add('http:enrichers', tenancyEnricher(memberships, policy, source));
+      // Agent tool calls act in the tenant their endpoint request names.
+      app.metadata.add('http:identity-headers', source.header);
       app.metadata.add('http:guards', membershipGuard(), teamRoleGuard(policy), permissionGuard(policy));
       app.metadata.add('http:meta-validators', tenancyMetaValidator(policy));
       app.metadata.add('http:route-visibility', tenancyVisibility(policy));

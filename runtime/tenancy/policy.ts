@@ -42,7 +42,7 @@ export function namedTenantOf(context: RequestContext): string | undefined {
   return found.get(context)?.named;
 }
 
-/** The membership-confirmed tenant of the context, or undefined. */
+/** The tenant of the request with the caller's role, once its membership was confirmed; else undefined. */
 export function tenantOf(context: { tenant?: unknown }): TenantContext | undefined {
   const tenant = context.tenant;
   if (tenant === null || typeof tenant !== 'object') return undefined;

@@ -111,6 +111,11 @@ export class RoleTable {
     return role !== undefined && (this.grants.get(permission)?.has(role) ?? false);
   }
 
+  /** The roles granted `permission` (none for an undeclared one). */
+  grantedTo(permission: string): string[] {
+    return [...(this.grants.get(permission) ?? [])];
+  }
+
   /** The permissions and the roles granted each, for documents and listings. */
   permissions(): Record<string, string[]> {
     return Object.fromEntries([...this.grants].map(([name, roles]) => [name, [...roles]]));

@@ -10,6 +10,7 @@ import {
 } from '../../generated/modules/tenancy/routes.js';
 import { rejectUnknownOptions } from '../config/known-options.js';
 import type { RequestContext, Route } from '../http/types.js';
+import { tenantOf } from './policy.js';
 import type { Tenancy, TenancyActor } from './service.js';
 
 export type { TenancyHandlers, TenancyRouteId };
@@ -78,9 +79,7 @@ function callerId(context: RequestContext): string {
  */
 function actorIn(context: RequestContext, tenantId: string): TenancyActor {
   const userId = callerId(context);
-  const tenant = context.tenant as { id?: unknown; role?: unknown } | undefined;
-  if (tenant === undefined || tenant === null || tenant.id !== tenantId || typeof tenant.role !== 'string') {
-    throw errors.TENANT_ACCESS_DENIED();
-  }
+  const tenant = tenantOf(context);
+  if (tenant?.id !== tenantId) throw errors.TENANT_ACCESS_DENIED();
   return { userId, role: tenant.role };
 }

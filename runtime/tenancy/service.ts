@@ -1,8 +1,9 @@
 // The team operations and their role rules. A member manager grants only roles it may manage (its own and the
 // less powerful ones) and changes or removes only members holding such a role; a tenant always keeps one
-// holder of the owner role (the most powerful). The store decides the rules that race (the target's current
-// role, the last owner) in the same atomic step as the change, so a refusal leaves nothing half-done. Events
-// follow a change that was made and never fail the call that raised them.
+// holder of the owner role (the most powerful). The store decides the rules that race (the actor's role, the
+// target's current role, the last owner) in the same atomic step as the change, so a refusal leaves nothing
+// half-done, and an actor removed or demoted while its request waited changes nothing. Events follow a change
+// that was made and never fail the call that raised them.
 import { errors } from '../../generated/modules/errors.js';
 import type { HookEvents, Hooks } from '../app/hooks.js';
 import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
@@ -147,10 +148,11 @@ export class Tenancy {
     this.checkGrant(actor, role);
     const user = await this.users.findByEmail(normalizeEmail(email));
     if (user === null) throw errors.TENANT_USER_NOT_FOUND();
-    const added = await this.memberships.addMember(tenantId, user.id, role);
+    const added = await this.memberships.addMember(tenantId, user.id, role, { actor });
     if (!added.ok) {
       // A tenant that vanished after the actor's membership check: the actor is no longer a member of it.
-      throw added.reason === 'exists' ? errors.TENANT_MEMBER_EXISTS() : errors.TENANT_ACCESS_DENIED();
+      if (added.reason === 'no-tenant') throw errors.TENANT_ACCESS_DENIED();
+      throw added.reason === 'exists' ? errors.TENANT_MEMBER_EXISTS() : refused(added.reason);
     }
     await this.emit('tenant:member_added', { tenantId, userId: user.id, role, by: actor.userId });
     return shown(added.membership, user.email);
@@ -178,6 +180,7 @@ export class Tenancy {
       const change = await this.memberships.setRole(tenantId, userId, role, {
         protectedRole: this.roles.owner,
         onlyFrom: lastAttempt ? managed : [current.role],
+        actor,
       });
       if (change.ok) {
         await this.emit('tenant:member_role_changed', {
@@ -189,7 +192,7 @@ export class Tenancy {
         });
         return this.shownWithEmail(change.membership);
       }
-      // 'forbidden' before the last attempt: the role changed since it was read; read it again.
+      // 'forbidden' before the last attempt: the member's role changed since it was read; read it again.
       if (change.reason !== 'forbidden' || lastAttempt) throw refused(change.reason);
     }
   }
@@ -199,12 +202,16 @@ export class Tenancy {
     const removal = await this.memberships.removeMember(tenantId, userId, {
       protectedRole: this.roles.owner,
       onlyFrom: this.roles.managedBy(actor.role),
+      actor,
     });
     if (!removal.ok) throw refused(removal.reason);
     await this.emit('tenant:member_removed', { tenantId, userId, by: actor.userId });
   }
 
-  /** The member leaves the tenant, whatever its role, unless it is the last owner. */
+  /**
+   * The member leaves the tenant, whatever its role, unless it is the last owner. No actor to re-check: the
+   * member acts on itself, and the store refuses a non-member.
+   */
   async leave(userId: string, tenantId: string): Promise<void> {
     const removal = await this.memberships.removeMember(tenantId, userId, {
       protectedRole: this.roles.owner,
@@ -256,6 +263,12 @@ function shown(membership: Membership, email: string | undefined): TenantMember 
 /** The catalog error for a store's refusal of a change to a membership. */
 function refused(reason: MembershipChangeRefusal): Error {
   switch (reason) {
+    // Removed while its request waited: as for any non-member, the tenant's existence does not leak.
+    case 'actor-not-member':
+      return errors.TENANT_ACCESS_DENIED();
+    // Demoted (or promoted) while its request waited: the request was authorised with a role it lost.
+    case 'actor-role-changed':
+      return errors.TENANT_ROLE_REQUIRED();
     case 'not-member':
       return errors.TENANT_MEMBER_NOT_FOUND();
     case 'last-owner':

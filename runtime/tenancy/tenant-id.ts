@@ -11,7 +11,8 @@ export { DEFAULT_TENANT_HEADER };
 /** The path parameter that names the tenant on a route that has one. */
 export const TENANT_PARAM = 'tenantId';
 
-const TENANT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+// `.` and `..` are refused: an id may end up as a path segment (a disk folder, a URL).
+const TENANT_ID = /^(?!\.{1,2}$)[A-Za-z0-9._:-]{1,128}$/;
 
 /** What the application's resolver sees; it answers a tenant id, or undefined when the request names none. */
 export interface TenantResolverInput {
@@ -21,7 +22,7 @@ export interface TenantResolverInput {
 
 export type TenantResolver = (input: TenantResolverInput) => string | undefined | Promise<string | undefined>;
 
-/** True for 1-128 characters of letters, digits, '.', '_', ':' and '-'. */
+/** True for 1-128 characters of letters, digits, '.', '_', ':' and '-', other than `.` and `..`. */
 export function isTenantId(value: unknown): value is string {
   return typeof value === 'string' && TENANT_ID.test(value);
 }

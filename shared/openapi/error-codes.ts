@@ -2,6 +2,7 @@
 // itself may answer for it, in a fixed order and grouped by status. The generator (openapi.json, client.ts,
 // docs) and the runtime (the document openapiPlugin serves for handwritten routes) both read it, so a
 // route's documented errors never depend on who described it.
+import { letsNonMembersThrough } from '../tenancy-roles.js';
 
 /**
  * The part of the module model (IR `moduleSettings`) the rule reads: which built-in modules act on every route
@@ -100,7 +101,7 @@ export function routeErrorFacts(route: RouteErrorSource, modules: RouteErrorModu
       modules.edge?.globalRateLimit === true,
     idempotency: declaredIdempotency(meta) ?? (keyed ? 'optional' : undefined),
     readsTenant: tenancy,
-    tenantMembers: tenancy && meta.account !== true && meta.central !== true,
+    tenantMembers: tenancy && !letsNonMembersThrough(meta),
     teamRole: tenancy && asks(meta.teamRole),
     can: tenancy && asks(meta.can),
   };
@@ -163,7 +164,7 @@ export function impliedErrorCodes(facts: RouteErrorFacts): string[] {
   const codes: string[] = [];
   if (facts.validates) codes.push('HTTP_VALIDATION');
   codes.push(...BODY_CODES[facts.body ?? 'none']);
-  // A team role or a permission is a member's: an anonymous caller is refused before the tenant is read.
+  // A team role or a permission is a signed-in member's: an anonymous caller naming no tenant gets 401.
   if (facts.auth || facts.mfa || facts.teamRole || facts.can) codes.push('AUTH_REQUIRED');
   // A presented bearer token (or session header) that does not verify: where a route requires a credential,
   // and on every route once the auth module's enricher reads them.

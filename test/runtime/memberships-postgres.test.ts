@@ -1,6 +1,7 @@
 // The SQL membership store on a real PostgreSQL (DATABASE_URL): the whole MembershipStore contract on one pool,
 // then its races again from two pools (two processes) on the same database, and where openStores keeps
-// memberships. The file works in a database of its own, dropped at the end.
+// memberships. The file works in a database of its own, dropped at the end. A race where one side must land
+// first holds that side's transaction before its COMMIT until the other waits on its lock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStores } from 'svckit';
 import {
@@ -12,8 +13,10 @@ import {
 import { createDatabase, type TestDatabase } from '../backends.js';
 import {
   emptyMembershipTables,
+  holdingClient,
   membershipRaceContract,
   membershipStoreContract,
+  type RacingStores,
 } from './contracts/membership-store.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -35,15 +38,35 @@ afterAll(async () => {
   await database?.drop();
 });
 
-membershipStoreContract('SqlMembershipStore (PostgreSQL)', async (clock) => {
-  await emptyMembershipTables(client);
-  return new SqlMembershipStore(client, { now: clock.now });
-});
+/** Whether a session of this file's database waits on a lock. */
+async function lockWaiters(): Promise<boolean> {
+  const { rows } = await client.query<{ waiting: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock') AS waiting`,
+  );
+  return rows[0]!.waiting;
+}
 
-membershipRaceContract('SqlMembershipStore (PostgreSQL, two pools)', async () => {
+/** The first store on `first`, its transactions holdable; the second on `second`. */
+async function racing(first: SqlClient, second: SqlClient): Promise<RacingStores> {
   await emptyMembershipTables(client);
-  return [new SqlMembershipStore(client), new SqlMembershipStore(otherProcess)];
-});
+  const holding = holdingClient(first, lockWaiters);
+  return {
+    stores: [new SqlMembershipStore(holding.client), new SqlMembershipStore(second)],
+    holdFirst: holding.hold,
+  };
+}
+
+membershipStoreContract(
+  'SqlMembershipStore (PostgreSQL)',
+  async (clock) => {
+    await emptyMembershipTables(client);
+    return new SqlMembershipStore(client, { now: clock.now });
+  },
+  () => racing(client, client),
+);
+
+membershipRaceContract('SqlMembershipStore (PostgreSQL, two pools)', () => racing(client, otherProcess));
 
 describe('memberships in openStores (PostgreSQL)', () => {
   it('keeps them in the database, with Redis too (durable data), and refuses an unknown store option', async () => {

@@ -267,7 +267,7 @@ describe.each(adapters)('tenancy on $name', (adapter) => {
       repeated.append('x-tenant-id', tenantId);
       const twice = await call(`${url}/team/notes`, { headers: repeated });
       expect(status(twice)).toEqual([400, 'TENANT_INVALID']);
-      for (const bad of ['', ' ', 'a b', 'x'.repeat(129), 'ü']) {
+      for (const bad of ['', ' ', 'a b', 'x'.repeat(129), 'ü', '.', '..']) {
         const response = await call(`${url}/team/notes`, {
           headers: {
             ...bearer(member.token),
@@ -281,8 +281,55 @@ describe.each(adapters)('tenancy on $name', (adapter) => {
     });
   });
 
+  it('a tenant another enricher put on the context is not a membership', async () => {
+    const impostor: Plugin = {
+      name: 'impostor',
+      setup(app) {
+        app.metadata.add('http:enrichers', {
+          name: 'impostor',
+          enrich: ({ request, context }) => {
+            context.tenant = { id: request.headers['x-tenant-id'], role: 'owner' };
+          },
+        });
+      },
+    };
+    const auth = new Auth({ secret: SECRET, passwordHash: FAST_HASH });
+    await withServer(
+      adapter,
+      {
+        routes: appRoutes,
+        plugins: [
+          impostor,
+          authPlugin({ auth }),
+          tenancyPlugin({ users: auth.users, permissions: PERMISSIONS }),
+        ],
+      },
+      async (url) => {
+        const outsider = await register(url, { email: 'out@example.com', password: 'correct horse battery' });
+        const owner = await register(url, { email: 'own@example.com', password: 'correct horse battery' });
+        const team = await post(url, '/tenants', { name: 'Acme' }, bearer(owner.accessToken));
+        const tenantId = (team.json as { id: string }).id;
+        for (const path of ['/team/settings', '/team/notes']) {
+          const response = await get(url, path, headers(outsider.accessToken, tenantId));
+          expect(status(response)).toEqual([403, 'TENANT_ACCESS_DENIED']);
+        }
+        expect((await get(url, '/me', headers(outsider.accessToken, tenantId))).json).toEqual({
+          tenant: null,
+        });
+      },
+    );
+  });
+
   it('team routes: create and list my teams, members listed for members only, managed by tenant:members', async () => {
     await withTeam(adapter, async ({ url, owner, admin, member, outsider, tenantId, events }) => {
+      // A name of spaces or with control characters is refused before it reaches a store.
+      for (const name of ['   ', 'a\u0000b', 'tab\there']) {
+        const refused = await post(url, '/tenants', { name }, bearer(member.token));
+        expect(status(refused), JSON.stringify(name)).toEqual([400, 'HTTP_VALIDATION']);
+      }
+      const bad = await del(url, `/tenants/${tenantId}/members/a%00b`, bearer(owner.token));
+      expect(status(bad)).toEqual([400, 'HTTP_VALIDATION']);
+
       const mine = await get(url, '/tenants', bearer(member.token));
       expect(mine.json).toEqual({ items: [{ id: tenantId, name: 'Acme', role: 'member' }] });
       // With a foreign tenant header: listing one's teams is about the caller.
@@ -451,13 +498,23 @@ describe('tenancy boot checks', () => {
   const auth = new Auth({ secret: SECRET, passwordHash: FAST_HASH });
 
   it('an unknown teamRole, or a permission no role is granted, refuses to boot', async () => {
+    const permissions = { ...PERMISSIONS, 'notes:archive': [] };
     for (const meta of [{ teamRole: 'boss' }, { can: 'notes:archive' }, { can: ['notes:delete', 'x:y'] }]) {
       const start = adapter.start({
         routes: [route({ method: 'GET', url: '/x', meta, handler: () => ({}) })],
-        plugins: [authPlugin({ auth }), tenancyPlugin({ users: auth.users, permissions: PERMISSIONS })],
+        plugins: [authPlugin({ auth }), tenancyPlugin({ users: auth.users, permissions })],
       });
       await expect(start, JSON.stringify(meta)).rejects.toMatchObject({ code: 'HTTP_INVALID_ROUTE_META' });
     }
+    // With an authorize function, a permission only it grants boots.
+    const server = await adapter.start({
+      routes: [route({ method: 'GET', url: '/x', meta: { can: 'notes:archive' }, handler: () => ({}) })],
+      plugins: [
+        authPlugin({ auth }),
+        tenancyPlugin({ users: auth.users, permissions, authorize: () => false }),
+      ],
+    });
+    await server.close();
   });
 
   it('without the plugin, teamRole and can refuse to boot as unguarded', async () => {
@@ -474,5 +531,7 @@ describe('tenancy boot checks', () => {
     expect(() => tenancyPlugin({ users: auth.users, roles: ['owner', 'owner'] })).toThrow(/twice/);
     expect(() => tenancyPlugin({ users: auth.users, permissions: { x: ['boss'] } })).toThrow(/boss/);
     expect(() => tenancyPlugin({ users: auth.users, header: 'x tenant' })).toThrow(/header/);
+    for (const header of ['Authorization', 'cookie', 'host', 'x-api-key'])
+      expect(() => tenancyPlugin({ users: auth.users, header })).toThrow(/already means/);
   });
 });

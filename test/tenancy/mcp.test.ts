@@ -69,4 +69,31 @@ describe('tenancy and agent tools', () => {
       },
     );
   });
+
+  it('tool calls act in the tenant a custom tenant header names', async () => {
+    const auth = new Auth({ secret: SECRET, passwordHash: FAST_HASH });
+    await withMcp(
+      adapter,
+      {
+        routes,
+        plugins: [
+          authPlugin({ auth }),
+          tenancyPlugin({ users: auth.users, header: 'X-Team', permissions: { 'notes:delete': ['owner'] } }),
+        ],
+      },
+      async (url) => {
+        const owner = await register(url, { email: 'owner@example.com', password: 'correct horse battery' });
+        const tenantId = (
+          (await post(url, '/tenants', { name: 'Acme' }, bearer(owner.accessToken))).json as {
+            id: string;
+          }
+        ).id;
+        const session = await openSession(url, {
+          headers: { ...bearer(owner.accessToken), 'x-team': tenantId },
+        });
+        const call = toolResult(await session.call('get_team_settings'));
+        expect(call.isError, JSON.stringify(call)).toBeUndefined();
+      },
+    );
+  });
 });

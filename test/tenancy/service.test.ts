@@ -361,7 +361,7 @@ describe('Tenancy: changing roles', () => {
     expect(events).toEqual([]);
   });
 
-  it('leaves exactly one owner when two owners demote each other at once', async () => {
+  it('leaves exactly one owner when two owners demote each other at once: the loser is no longer one', async () => {
     const { tenancy, events, ids, tenantId } = await setup();
     await tenancy.updateMember({ userId: ids.alice, role: 'owner' }, tenantId, ids.bob, 'owner');
     events.length = 0;
@@ -370,8 +370,9 @@ describe('Tenancy: changing roles', () => {
       tenancy.updateMember({ userId: ids.bob, role: 'owner' }, tenantId, ids.alice, 'admin'),
     ]);
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    // The first demotion lands; the second was authorised for an owner who is an admin by then.
     const rejected = results.find((result) => result.status === 'rejected');
-    expect((rejected?.reason as HttpError).code).toBe('TENANT_LAST_OWNER');
+    expect((rejected?.reason as HttpError).code).toBe('TENANT_ROLE_REQUIRED');
     const roles = Object.values(await rolesIn(tenancy, tenantId));
     expect(roles.filter((role) => role === 'owner')).toHaveLength(1);
     expect(events).toHaveLength(1);
@@ -396,7 +397,8 @@ describe('Tenancy: removing and leaving', () => {
       [tenancy.removeMember(admin, tenantId, ids.alice), 'TENANT_ROLE_REQUIRED', 403],
       [tenancy.removeMember(owner, tenantId, ids.alice), 'TENANT_LAST_OWNER', 409],
       [tenancy.removeMember(owner, tenantId, ids.dave), 'TENANT_MEMBER_NOT_FOUND', 404],
-      [tenancy.removeMember(owner, 'no-such-tenant', ids.carol), 'TENANT_MEMBER_NOT_FOUND', 404],
+      // The actor is no member of a tenant that does not exist.
+      [tenancy.removeMember(owner, 'no-such-tenant', ids.carol), 'TENANT_ACCESS_DENIED', 403],
     ];
     for (const [action, code, status] of refusals) {
       const error = await caught(action);
@@ -421,6 +423,96 @@ describe('Tenancy: removing and leaving', () => {
     await tenancy.updateMember({ userId: ids.alice, role: 'owner' }, tenantId, ids.bob, 'owner');
     await tenancy.leave(ids.alice, tenantId);
     expect(await rolesIn(tenancy, tenantId)).toEqual({ 'bob@example.com': 'owner' });
+  });
+});
+
+describe('Tenancy: an actor removed or demoted while its request waits', () => {
+  /** A user source whose lookup of `email` waits until released, telling when it started waiting. */
+  function pausedLookup(email: string): {
+    users: (source: MemoryUserSource) => TenancyUsers;
+    waiting: Promise<void>;
+    release: () => void;
+  } {
+    let started!: () => void;
+    let release!: () => void;
+    const waiting = new Promise<void>((resolve) => (started = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    return {
+      waiting,
+      release,
+      users: (source) => ({
+        findById: (id) => source.findById(id),
+        async findByEmail(lookedUp) {
+          if (lookedUp === email) {
+            started();
+            await released;
+          }
+          return source.findByEmail(lookedUp);
+        },
+      }),
+    };
+  }
+
+  for (const [what, ownerAction, code] of [
+    ['removed', 'remove', 'TENANT_ACCESS_DENIED'],
+    ['demoted', 'demote', 'TENANT_ROLE_REQUIRED'],
+  ] as const) {
+    it(`refuses the addition of an admin ${what} while the email was looked up: ${code}`, async () => {
+      const lookup = pausedLookup('dave@example.com');
+      const { tenancy, events, ids, tenantId } = await setup({ users: lookup.users });
+      const owner = { userId: ids.alice, role: 'owner' };
+      const adding = caught(
+        tenancy.addMember({ userId: ids.bob, role: 'admin' }, tenantId, 'dave@example.com', 'admin'),
+      );
+      await lookup.waiting;
+      if (ownerAction === 'remove') await tenancy.removeMember(owner, tenantId, ids.bob);
+      else await tenancy.updateMember(owner, tenantId, ids.bob, 'member');
+      lookup.release();
+      const error = await adding;
+      expect([error.code, error.status]).toEqual([code, 403]);
+      expect((await tenancy.tenantsOf(ids.dave)).items).toEqual([]);
+      expect(events.map((event) => event.event)).toEqual([
+        ownerAction === 'remove' ? 'tenant:member_removed' : 'tenant:member_role_changed',
+      ]);
+    });
+  }
+
+  it("refuses a role change by an admin removed between the target's read and the write", async () => {
+    const racing = interleaving();
+    const { tenancy, events, ids, tenantId } = await setup({ store: racing.store });
+    const admin = { userId: ids.bob, role: 'admin' };
+    racing.next = () => tenancy.removeMember({ userId: ids.alice, role: 'owner' }, tenantId, ids.bob);
+    const error = await caught(tenancy.updateMember(admin, tenantId, ids.carol, 'admin'));
+    expect([error.code, error.status]).toEqual(['TENANT_ACCESS_DENIED', 403]);
+    expect(await rolesIn(tenancy, tenantId)).toEqual({
+      'alice@example.com': 'owner',
+      'carol@example.com': 'member',
+    });
+    expect(events.map((event) => event.event)).toEqual(['tenant:member_removed']);
+  });
+
+  it('refuses a change or a removal by an admin demoted or removed since its request was authorised', async () => {
+    const { tenancy, events, ids, tenantId } = await setup();
+    // bob's request was authorised as an admin; bob is a member by the time it reaches the store.
+    await tenancy.updateMember({ userId: ids.alice, role: 'owner' }, tenantId, ids.bob, 'member');
+    events.length = 0;
+    const stale = { userId: ids.bob, role: 'admin' };
+    for (const action of [
+      tenancy.updateMember(stale, tenantId, ids.carol, 'admin'),
+      tenancy.removeMember(stale, tenantId, ids.carol),
+    ]) {
+      const error = await caught(action);
+      expect([error.code, error.status]).toEqual(['TENANT_ROLE_REQUIRED', 403]);
+    }
+    await tenancy.removeMember({ userId: ids.alice, role: 'owner' }, tenantId, ids.bob);
+    events.length = 0;
+    const error = await caught(tenancy.removeMember(stale, tenantId, ids.carol));
+    expect([error.code, error.status]).toEqual(['TENANT_ACCESS_DENIED', 403]);
+    expect(await rolesIn(tenancy, tenantId)).toEqual({
+      'alice@example.com': 'owner',
+      'carol@example.com': 'member',
+    });
+    expect(events).toEqual([]);
   });
 });
 

@@ -123,7 +123,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     url: '/tenants/:tenantId/leave',
     params: { validate: validators.leaveTenant_params, coerce: { tenantId: 'string' } },
     successStatus: 204,
-    errors: ['TENANT_LAST_OWNER'],
+    errors: ['TENANT_MEMBER_NOT_FOUND', 'TENANT_LAST_OWNER'],
     meta: { summary: 'Leave a team', tags: ['tenancy'], auth: true },
   },
 ];

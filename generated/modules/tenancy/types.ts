@@ -5,7 +5,7 @@
  */
 export interface TenantInput {
   /**
-   * Not only spaces.
+   * Not only spaces, and no control characters.
    */
   name: string;
 }

@@ -9,13 +9,19 @@ const schema31 = {
   type: 'object',
   description: 'A new team.',
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S', description: 'Not only spaces.' },
+    name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 100,
+      pattern: '^(?=.*\\S)[^\\x00-\\x1f\\x7f]+$',
+      description: 'Not only spaces, and no control characters.',
+    },
   },
   required: ['name'],
   additionalProperties: false,
 };
 const func1 = require('ajv/dist/runtime/ucs2length').default;
-const pattern4 = new RegExp('\\S', 'u');
+const pattern4 = new RegExp('^(?=.*\\S)[^\\x00-\\x1f\\x7f]+$', 'u');
 function validate20(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -100,8 +106,8 @@ function validate20(
             instancePath: instancePath + '/name',
             schemaPath: '#/properties/name/pattern',
             keyword: 'pattern',
-            params: { pattern: '\\S' },
-            message: 'must match pattern "' + '\\S' + '"',
+            params: { pattern: '^(?=.*\\S)[^\\x00-\\x1f\\x7f]+$' },
+            message: 'must match pattern "' + '^(?=.*\\S)[^\\x00-\\x1f\\x7f]+$' + '"',
           };
           if (vErrors === null) {
             vErrors = [err4];
@@ -465,11 +471,12 @@ const schema34 = {
   type: 'object',
   properties: {
     tenantId: { type: 'string', minLength: 1, maxLength: 128 },
-    userId: { type: 'string', minLength: 1, maxLength: 128 },
+    userId: { type: 'string', minLength: 1, maxLength: 128, pattern: '^[^\\x00-\\x1f\\x7f]+$' },
   },
   required: ['tenantId', 'userId'],
   additionalProperties: false,
 };
+const pattern5 = new RegExp('^[^\\x00-\\x1f\\x7f]+$', 'u');
 function validate23(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -613,8 +620,23 @@ function validate23(
           }
           errors++;
         }
+        if (!pattern5.test(data1)) {
+          const err8 = {
+            instancePath: instancePath + '/userId',
+            schemaPath: '#/properties/userId/pattern',
+            keyword: 'pattern',
+            params: { pattern: '^[^\\x00-\\x1f\\x7f]+$' },
+            message: 'must match pattern "' + '^[^\\x00-\\x1f\\x7f]+$' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
       } else {
-        const err8 = {
+        const err9 = {
           instancePath: instancePath + '/userId',
           schemaPath: '#/properties/userId/type',
           keyword: 'type',
@@ -622,15 +644,15 @@ function validate23(
           message: 'must be string',
         };
         if (vErrors === null) {
-          vErrors = [err8];
+          vErrors = [err9];
         } else {
-          vErrors.push(err8);
+          vErrors.push(err9);
         }
         errors++;
       }
     }
   } else {
-    const err9 = {
+    const err10 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -638,9 +660,9 @@ function validate23(
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err9];
+      vErrors = [err10];
     } else {
-      vErrors.push(err9);
+      vErrors.push(err10);
     }
     errors++;
   }

@@ -142,6 +142,7 @@ class McpPlugin implements Plugin {
     });
     const forwardHeaders = new Set(DEFAULT_FORWARDED_HEADERS);
     for (const name of options.forwardHeaders ?? []) forwardHeaders.add(name.toLowerCase());
+    for (const name of metadata.list('http:identity-headers')) forwardHeaders.add(name.toLowerCase());
     const service: McpService = {
       server,
       forwardHeaders,

@@ -6,14 +6,20 @@
 //   the tenant's row, in a statement of its own (a statement reads the snapshot taken when it starts), then
 //   reads the member's role and the count of protected-role holders, then writes: the second transaction
 //   reads what the first committed. The lock is FOR NO KEY UPDATE: it excludes the other changes of the same
-//   tenant but not the foreign-key check of a member being added (FOR KEY SHARE), so additions never wait.
-//   An addition can only add holders, so one committing during a change never makes the change wrong.
+//   tenant but not the foreign-key check of a member being added (FOR KEY SHARE), so additions never wait for
+//   it. An addition can only add holders, so one committing during a change never makes the change wrong.
 // - The same account added twice at once: one INSERT … ON CONFLICT DO NOTHING; the primary key decides.
+// - A member manager removed or demoted while its request waited. A change re-reads the actor's role after
+//   the tenant's lock, in its transaction: a removal of the actor committed before is seen, a later one waits
+//   for the lock. An addition share-locks the actor's membership row instead (ADD_MEMBER).
 import { randomUUID } from 'node:crypto';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import type {
   Membership,
+  MembershipActor,
+  MembershipActorRefusal,
   MembershipAddition,
+  MembershipAdditionRules,
   MembershipChange,
   MembershipChangeRefusal,
   MembershipChangeRules,
@@ -46,28 +52,40 @@ const TENANTS_OF = `SELECT t.id, t.name, m.role FROM svc_tenant_members m JOIN s
   WHERE m.user_id = $1 ORDER BY m.created_at, m.tenant_id`;
 const MEMBERS = `SELECT ${MEMBERSHIP} FROM svc_tenant_members WHERE tenant_id = $1 ORDER BY created_at, user_id`;
 
-// One statement, one row back: whether the tenant exists, and the membership when this call inserted it. A
-// concurrent insert of the same account makes this one do nothing once that one commits: "exists".
+// One statement, one row back: whether the tenant exists, the actor's role when an actor ($5, role $6) is
+// given, and the membership when this call inserted it. A concurrent insert of the same account makes this
+// one do nothing once that one commits: "exists".
+// One statement suffices for the actor's check too: the actor's membership row is read FOR SHARE, which a
+// removal (DELETE) or a role change (UPDATE) of the actor conflicts with. Either that change committed before
+// this statement locked the row (READ COMMITTED then reads its latest version: gone or another role, refused)
+// or it waits until this addition has committed, so the addition is ordered before it: no member appears
+// after the actor lost the power to add one. Without an actor ($5 NULL) nothing is locked.
 const ADD_MEMBER = `WITH tenant AS (SELECT id FROM svc_tenants WHERE id = $1::text),
+  actor AS (SELECT role FROM svc_tenant_members WHERE tenant_id = $1::text AND user_id = $5::text FOR SHARE),
   added AS (
     INSERT INTO svc_tenant_members (tenant_id, user_id, role, created_at)
     SELECT id, $2::text, $3::text, $4::bigint FROM tenant
+    WHERE $5::text IS NULL OR EXISTS (SELECT 1 FROM actor WHERE role = $6::text)
     ON CONFLICT (tenant_id, user_id) DO NOTHING
     RETURNING ${MEMBERSHIP}
   )
-  SELECT EXISTS (SELECT 1 FROM tenant) AS "tenantExists", added.*
+  SELECT EXISTS (SELECT 1 FROM tenant) AS "tenantExists", (SELECT role FROM actor) AS "actorRole", added.*
   FROM (SELECT 1) AS one LEFT JOIN added ON true`;
 
 const LOCK_TENANT = `SELECT 1 FROM svc_tenants WHERE id = $1 FOR NO KEY UPDATE`;
-// Read after LOCK_TENANT, in its own statement: the count sees every change committed before the lock.
-const MEMBER_AND_HOLDERS = `SELECT role,
-    (SELECT count(*) FROM svc_tenant_members WHERE tenant_id = $1 AND role = $3) AS holders
-  FROM svc_tenant_members WHERE tenant_id = $1 AND user_id = $2`;
+// Read after LOCK_TENANT, in its own statement: it sees every change committed before the lock. One row: the
+// member's role, the actor's ($4, NULL without one), each NULL for a non-member, and the holders' count.
+const MEMBER_ACTOR_AND_HOLDERS = `SELECT
+    (SELECT role FROM svc_tenant_members WHERE tenant_id = $1 AND user_id = $2) AS role,
+    (SELECT role FROM svc_tenant_members WHERE tenant_id = $1 AND user_id = $4::text) AS "actorRole",
+    (SELECT count(*) FROM svc_tenant_members WHERE tenant_id = $1 AND role = $3) AS holders`;
 const SET_ROLE = `UPDATE svc_tenant_members SET role = $3 WHERE tenant_id = $1 AND user_id = $2 RETURNING ${MEMBERSHIP}`;
 const REMOVE = `DELETE FROM svc_tenant_members WHERE tenant_id = $1 AND user_id = $2`;
 
 /** ADD_MEMBER's row: the membership's columns are NULL when nothing was inserted. */
-type AddedRow = { tenantExists: boolean } & { [K in keyof Membership]: Membership[K] | null };
+type AddedRow = { tenantExists: boolean; actorRole: string | null } & {
+  [K in keyof Membership]: Membership[K] | null;
+};
 
 export class SqlMembershipStore implements MembershipStore {
   private readonly now: () => number;
@@ -114,9 +132,24 @@ export class SqlMembershipStore implements MembershipStore {
     return rows[0];
   }
 
-  async addMember(tenantId: string, userId: string, role: string): Promise<MembershipAddition> {
-    const { rows } = await this.db.query<AddedRow>(ADD_MEMBER, [tenantId, userId, role, this.now()]);
+  async addMember(
+    tenantId: string,
+    userId: string,
+    role: string,
+    rules: MembershipAdditionRules = {},
+  ): Promise<MembershipAddition> {
+    const { actor } = rules;
+    const { rows } = await this.db.query<AddedRow>(ADD_MEMBER, [
+      tenantId,
+      userId,
+      role,
+      this.now(),
+      actor?.userId ?? null,
+      actor?.role ?? null,
+    ]);
     const row = rows[0];
+    const actorRefusal = actorRefusalOf(actor, row?.actorRole ?? null);
+    if (actorRefusal !== undefined) return { ok: false, reason: actorRefusal };
     if (row === undefined || !row.tenantExists) return { ok: false, reason: 'no-tenant' };
     if (row.tenantId === null || row.userId === null || row.role === null || row.createdAt === null) {
       return { ok: false, reason: 'exists' };
@@ -157,7 +190,8 @@ export class SqlMembershipStore implements MembershipStore {
 
 /**
  * Inside the change's transaction: locks the tenant, then answers why the member may not move to `newRole`
- * (undefined: leave the tenant), if anything stops it. An unknown tenant locks nothing and is `not-member`.
+ * (undefined: leave the tenant), if anything stops it, in the order of the memory store. An unknown tenant
+ * locks nothing and is `not-member` (`actor-not-member` when an actor is given).
  */
 async function refusalOf(
   tx: SqlQueryable,
@@ -167,17 +201,26 @@ async function refusalOf(
   newRole: string | undefined,
 ): Promise<MembershipChangeRefusal | undefined> {
   const locked = await tx.query(LOCK_TENANT, [tenantId]);
-  if (locked.rows.length === 0) return 'not-member';
-  const { rows } = await tx.query<{ role: string; holders: number }>(MEMBER_AND_HOLDERS, [
-    tenantId,
-    userId,
-    rules.protectedRole,
-  ]);
-  const member = rows[0];
-  if (member === undefined) return 'not-member';
-  if (rules.onlyFrom !== undefined && !rules.onlyFrom.includes(member.role)) return 'forbidden';
-  if (member.role === rules.protectedRole && newRole !== rules.protectedRole && member.holders <= 1) {
-    return 'last-owner';
-  }
+  if (locked.rows.length === 0) return rules.actor === undefined ? 'not-member' : 'actor-not-member';
+  const { rows } = await tx.query<{ role: string | null; actorRole: string | null; holders: number }>(
+    MEMBER_ACTOR_AND_HOLDERS,
+    [tenantId, userId, rules.protectedRole, rules.actor?.userId ?? null],
+  );
+  const { role, actorRole, holders } = rows[0]!;
+  const actorRefusal = actorRefusalOf(rules.actor, actorRole);
+  if (actorRefusal !== undefined) return actorRefusal;
+  if (role === null) return 'not-member';
+  if (rules.onlyFrom !== undefined && !rules.onlyFrom.includes(role)) return 'forbidden';
+  if (role === rules.protectedRole && newRole !== rules.protectedRole && holders <= 1) return 'last-owner';
   return undefined;
+}
+
+/** Why `actor` may not act, given the role it holds now (null: not a member); undefined without an actor. */
+function actorRefusalOf(
+  actor: MembershipActor | undefined,
+  actorRole: string | null,
+): MembershipActorRefusal | undefined {
+  if (actor === undefined) return undefined;
+  if (actorRole === null) return 'actor-not-member';
+  return actorRole === actor.role ? undefined : 'actor-role-changed';
 }

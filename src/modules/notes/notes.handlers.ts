@@ -6,7 +6,7 @@ import { errors } from '../../../generated/errors.js';
 import type { Handlers } from '../../../generated/routes.js';
 import type { PublicUser } from 'svckit/auth';
 import { svcErrors, type RequestContext } from 'svckit/core';
-import { requirePermission } from 'svckit/tenancy';
+import { requirePermission, tenantOf } from 'svckit/tenancy';
 import { decodeCursor, encodeCursor } from './notes.cursor.js';
 import type { NoteSpace, NoteStore } from './notes.store.js';
 
@@ -26,7 +26,7 @@ function userOf(context: RequestContext): string {
 /** The team the request names (its membership confirmed), else the caller's personal notes. */
 function spaceOf(context: RequestContext): NoteSpace {
   const userId = userOf(context);
-  const team = context.tenant as { id: string } | undefined;
+  const team = tenantOf(context);
   return team === undefined ? { kind: 'user', userId } : { kind: 'team', teamId: team.id };
 }
 

@@ -1,10 +1,10 @@
 // The MembershipStore contract as reusable suites, run on every backend (memory, PGlite, PostgreSQL).
 // `membershipStoreContract` covers every method and rule on a fresh, empty store per test whose clock the test
-// moves; `membershipRaceContract` races two owners and many additions through two stores on the same data (one
-// store twice, or two pools of one database: two processes), where a check followed by a separate write would
-// let both sides through.
+// moves; `membershipRaceContract` races two owners, many additions, and an owner removing an admin while the
+// admin acts, through two stores on the same data (one store twice, or two pools of one database: two
+// processes), where a check followed by a separate write would let both sides through.
 import { describe, expect, it } from 'vitest';
-import type { SqlQueryable } from '../../../runtime/stores/sql/index.js';
+import type { SqlClient, SqlQueryable } from '../../../runtime/stores/sql/index.js';
 import type { MembershipChangeRules, MembershipStore } from '../../../runtime/tenancy/index.js';
 import { fakeClock, type FakeClock } from './fake-clock.js';
 
@@ -12,15 +12,88 @@ const T0 = 1_700_000_000_000;
 const OWNERS: MembershipChangeRules = { protectedRole: 'owner' };
 /** What an admin may manage: admins and members, never owners. */
 const AS_ADMIN: MembershipChangeRules = { protectedRole: 'owner', onlyFrom: ['admin', 'member'] };
+/** Bob acting as the admin his request was authorised as. */
+const BOB_AS_ADMIN = { userId: 'bob', role: 'admin' } as const;
+const BOB_ADMIN: MembershipChangeRules = { ...AS_ADMIN, actor: BOB_AS_ADMIN };
 
 /** Empties the tenancy tables of a SQL store's database, for a fresh store per test. */
 export async function emptyMembershipTables(db: SqlQueryable): Promise<void> {
   await db.query('TRUNCATE svc_tenant_members, svc_tenants');
 }
 
+/** A change of the first racing store, held once made and before it commits: the other store's call runs then. */
+export interface HeldCommit {
+  /** Resolves once the change is made: its locks held, its effect not yet committed. */
+  made: Promise<void>;
+  /** Resolves once `other` waits on a lock (the held change's), or has settled without waiting. */
+  waitingOn(other: Promise<unknown>): Promise<void>;
+  /** Lets the change commit. */
+  release(): void;
+}
+
+/** Two stores on the same data, and (SQL) a way to hold the first one's next change before it commits. */
+export interface RacingStores {
+  stores: readonly [MembershipStore, MembershipStore];
+  /**
+   * Absent where a call issued first is also applied first (memory: one synchronous step; PGlite: one
+   * connection, in call order).
+   */
+  holdFirst?: () => HeldCommit;
+}
+
+/**
+ * `client` whose next transaction, after `hold()`, waits before its COMMIT until released. `lockWaiters`
+ * tells whether a session of the database waits on a lock (PostgreSQL: pg_stat_activity).
+ */
+export function holdingClient(
+  client: SqlClient,
+  lockWaiters: () => Promise<boolean>,
+): { client: SqlClient; hold: () => HeldCommit } {
+  let next: { made: () => void; released: Promise<void> } | undefined;
+  const holding: SqlClient = Object.assign(Object.create(client) as SqlClient, {
+    transaction<T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T> {
+      return client.transaction(async (tx) => {
+        const result = await fn(tx);
+        const gate = next;
+        next = undefined;
+        if (gate !== undefined) {
+          gate.made();
+          await gate.released;
+        }
+        return result;
+      });
+    },
+  });
+  const hold = (): HeldCommit => {
+    let made!: () => void;
+    let release!: () => void;
+    const madePromise = new Promise<void>((resolve) => (made = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    next = { made, released };
+    return {
+      made: madePromise,
+      release,
+      async waitingOn(other) {
+        let settled = false;
+        other.then(
+          () => (settled = true),
+          () => (settled = true),
+        );
+        // Polls the server (no timer): each round trip gives `other` time to reach the lock.
+        for (let round = 0; round < 1000 && !settled; round++) if (await lockWaiters()) return;
+      },
+    };
+  };
+  return { client: holding, hold };
+}
+
 export function membershipStoreContract(
   name: string,
   makeStore: (clock: FakeClock) => Promise<MembershipStore> | MembershipStore,
+  makeRacingStores: () => Promise<RacingStores> = async () => {
+    const store = await makeStore(fakeClock(T0));
+    return { stores: [store, store] };
+  },
 ): void {
   describe(`MembershipStore contract: ${name}`, () => {
     async function fresh(): Promise<{ store: MembershipStore; clock: FakeClock }> {
@@ -260,6 +333,125 @@ export function membershipStoreContract(
       });
     });
 
+    /** A tenant owned by alice, with bob an admin and carol a member. */
+    async function staffed(store: MembershipStore): Promise<string> {
+      const tenant = await store.createTenant({ name: 'Acme', ownerId: 'alice', role: 'owner' });
+      await store.addMember(tenant.id, 'bob', 'admin');
+      await store.addMember(tenant.id, 'carol', 'member');
+      return tenant.id;
+    }
+
+    async function rolesIn(store: MembershipStore, tenantId: string): Promise<Record<string, string>> {
+      const members = await store.members(tenantId);
+      return Object.fromEntries(members.map((member) => [member.userId, member.role]));
+    }
+
+    it('addMember with an actor adds only while the actor holds the role it acts as, checked first', async () => {
+      const { store, clock } = await fresh();
+      const id = await staffed(store);
+      clock.advance(1);
+      expect(await store.addMember(id, 'dave', 'member', { actor: BOB_AS_ADMIN })).toEqual({
+        ok: true,
+        membership: { tenantId: id, userId: 'dave', role: 'member', createdAt: T0 + 1 },
+      });
+      // Authorised as an owner, but bob is an admin.
+      expect(await store.addMember(id, 'erin', 'admin', { actor: { userId: 'bob', role: 'owner' } })).toEqual(
+        {
+          ok: false,
+          reason: 'actor-role-changed',
+        },
+      );
+      await store.setRole(id, 'bob', 'member', OWNERS);
+      expect(await store.addMember(id, 'erin', 'member', { actor: BOB_AS_ADMIN })).toEqual({
+        ok: false,
+        reason: 'actor-role-changed',
+      });
+      await store.removeMember(id, 'bob', OWNERS);
+      // Before whether the account is already a member, or the tenant exists: nothing leaks.
+      for (const [tenantId, userId] of [
+        [id, 'erin'],
+        [id, 'carol'],
+        ['no-such-tenant', 'erin'],
+      ] as const) {
+        expect(await store.addMember(tenantId, userId, 'member', { actor: BOB_AS_ADMIN })).toEqual({
+          ok: false,
+          reason: 'actor-not-member',
+        });
+      }
+      expect(await rolesIn(store, id)).toEqual({ alice: 'owner', carol: 'member', dave: 'member' });
+      // Without an actor, as before; with one still in its role, as before.
+      expect((await store.addMember(id, 'erin', 'member')).ok).toBe(true);
+      expect(
+        await store.addMember(id, 'erin', 'member', { actor: { userId: 'alice', role: 'owner' } }),
+      ).toEqual({ ok: false, reason: 'exists' });
+    });
+
+    it('setRole with an actor applies only while the actor holds the role it acts as, checked first', async () => {
+      const { store } = await fresh();
+      const id = await staffed(store);
+      expect(await store.setRole(id, 'carol', 'admin', BOB_ADMIN)).toMatchObject({
+        ok: true,
+        membership: { userId: 'carol', role: 'admin' },
+      });
+      const asOwner = { ...BOB_ADMIN, actor: { userId: 'bob', role: 'owner' } };
+      expect(await store.setRole(id, 'carol', 'member', asOwner)).toEqual({
+        ok: false,
+        reason: 'actor-role-changed',
+      });
+      // An actor may change its own role (it holds the role it acts as when the change starts).
+      expect((await store.setRole(id, 'bob', 'member', BOB_ADMIN)).ok).toBe(true);
+      expect(await store.setRole(id, 'carol', 'member', BOB_ADMIN)).toEqual({
+        ok: false,
+        reason: 'actor-role-changed',
+      });
+      await store.removeMember(id, 'bob', OWNERS);
+      // Before not-member, forbidden and last-owner, and on an unknown tenant.
+      for (const [tenantId, userId, role] of [
+        [id, 'carol', 'member'],
+        [id, 'mallory', 'member'],
+        [id, 'alice', 'admin'],
+        ['no-such-tenant', 'carol', 'member'],
+      ] as const) {
+        expect(await store.setRole(tenantId, userId, role, BOB_ADMIN)).toEqual({
+          ok: false,
+          reason: 'actor-not-member',
+        });
+      }
+      expect(await rolesIn(store, id)).toEqual({ alice: 'owner', carol: 'admin' });
+      expect(
+        await store.setRole(id, 'alice', 'admin', { ...OWNERS, actor: { userId: 'alice', role: 'owner' } }),
+      ).toEqual({ ok: false, reason: 'last-owner' });
+    });
+
+    it('removeMember with an actor applies only while the actor holds the role it acts as, checked first', async () => {
+      const { store } = await fresh();
+      const id = await staffed(store);
+      await store.addMember(id, 'dave', 'member');
+      expect(await store.removeMember(id, 'dave', BOB_ADMIN)).toEqual({ ok: true });
+      await store.setRole(id, 'bob', 'owner', OWNERS);
+      expect(await store.removeMember(id, 'carol', BOB_ADMIN)).toEqual({
+        ok: false,
+        reason: 'actor-role-changed',
+      });
+      await store.setRole(id, 'bob', 'admin', OWNERS);
+      await store.removeMember(id, 'bob', OWNERS);
+      for (const [tenantId, userId] of [
+        [id, 'carol'],
+        [id, 'mallory'],
+        [id, 'alice'],
+        ['no-such-tenant', 'carol'],
+      ] as const) {
+        expect(await store.removeMember(tenantId, userId, BOB_ADMIN)).toEqual({
+          ok: false,
+          reason: 'actor-not-member',
+        });
+      }
+      expect(await rolesIn(store, id)).toEqual({ alice: 'owner', carol: 'member' });
+      // An actor may remove itself.
+      await store.addMember(id, 'bob', 'admin');
+      expect(await store.removeMember(id, 'bob', BOB_ADMIN)).toEqual({ ok: true });
+    });
+
     it('answers copies: changing a returned record changes nothing stored', async () => {
       const { store } = await fresh();
       const tenant = await store.createTenant({ name: 'Acme', ownerId: 'alice', role: 'owner' });
@@ -280,19 +472,13 @@ export function membershipStoreContract(
     });
   });
 
-  membershipRaceContract(name, async () => {
-    const store = await makeStore(fakeClock(T0));
-    return [store, store];
-  });
+  membershipRaceContract(name, makeRacingStores);
 }
 
 /** Tenants raced at once per case: more chances for an unguarded check to let both sides through. */
 const RACED_TENANTS = 4;
 
-export function membershipRaceContract(
-  name: string,
-  makeStores: () => Promise<readonly [MembershipStore, MembershipStore]>,
-): void {
+export function membershipRaceContract(name: string, makeStores: () => Promise<RacingStores>): void {
   describe(`MembershipStore races: ${name}`, () => {
     /** Tenants owned by alice and bob both. */
     async function twoOwnerTenants(store: MembershipStore): Promise<string[]> {
@@ -311,7 +497,9 @@ export function membershipRaceContract(
     }
 
     it('two owners demoting each other at once: exactly one succeeds, one owner is left', async () => {
-      const [a, b] = await makeStores();
+      const {
+        stores: [a, b],
+      } = await makeStores();
       const tenants = await twoOwnerTenants(a);
       const outcomes = await Promise.all(
         tenants.map((id) =>
@@ -326,7 +514,9 @@ export function membershipRaceContract(
     });
 
     it('two owners removing each other at once: exactly one succeeds, one owner is left', async () => {
-      const [a, b] = await makeStores();
+      const {
+        stores: [a, b],
+      } = await makeStores();
       const tenants = await twoOwnerTenants(a);
       const outcomes = await Promise.all(
         tenants.map((id) =>
@@ -342,7 +532,9 @@ export function membershipRaceContract(
     });
 
     it('an owner leaving while the other is demoted: exactly one succeeds', async () => {
-      const [a, b] = await makeStores();
+      const {
+        stores: [a, b],
+      } = await makeStores();
       const tenants = await twoOwnerTenants(a);
       const outcomes = await Promise.all(
         tenants.map((id) =>
@@ -355,8 +547,61 @@ export function membershipRaceContract(
       }
     });
 
+    /**
+     * The admin's calls, each checked against the admin's role its request was authorised with, and how the
+     * tenant (alice owner, bob admin, carol member) must look when the call was refused.
+     */
+    const ADMIN_CALLS = [
+      [
+        'adds a member',
+        (store: MembershipStore, id: string) => store.addMember(id, 'dave', 'member', BOB_ADMIN),
+      ],
+      [
+        'changes a role',
+        (store: MembershipStore, id: string) => store.setRole(id, 'carol', 'admin', BOB_ADMIN),
+      ],
+      [
+        'removes a member',
+        (store: MembershipStore, id: string) => store.removeMember(id, 'carol', BOB_ADMIN),
+      ],
+    ] as const;
+
+    for (const [action, adminCall] of ADMIN_CALLS) {
+      it(`the owner removes an admin while the admin ${action}: the admin's change never lands after`, async () => {
+        const {
+          stores: [owner, admin],
+          holdFirst,
+        } = await makeStores();
+        const tenant = await owner.createTenant({ name: 'Acme', ownerId: 'alice', role: 'owner' });
+        await owner.addMember(tenant.id, 'bob', 'admin');
+        await owner.addMember(tenant.id, 'carol', 'member');
+        // The removal first, the admin's call in the same tick; where a change can be held (SQL), once the
+        // removal is made (its locks held, not yet committed), released once the admin's call waits on them.
+        const held = holdFirst?.();
+        const removal = owner.removeMember(tenant.id, 'bob', {
+          ...OWNERS,
+          actor: { userId: 'alice', role: 'owner' },
+        });
+        if (held !== undefined) await Promise.race([held.made, removal]);
+        const change = adminCall(admin, tenant.id);
+        await held?.waitingOn(change);
+        held?.release();
+        expect(await Promise.all([removal, change])).toEqual([
+          { ok: true },
+          { ok: false, reason: 'actor-not-member' },
+        ]);
+        const members = await admin.members(tenant.id);
+        expect(members.map((member) => [member.userId, member.role])).toEqual([
+          ['alice', 'owner'],
+          ['carol', 'member'],
+        ]);
+      });
+    }
+
     it('20 concurrent additions of one account: exactly one is added, the others are told it exists', async () => {
-      const [a, b] = await makeStores();
+      const {
+        stores: [a, b],
+      } = await makeStores();
       const tenant = await a.createTenant({ name: 'Acme', ownerId: 'alice', role: 'owner' });
       const outcomes = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
