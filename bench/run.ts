@@ -1,9 +1,10 @@
 // `npm run bench [-- <bench>...]`: runs the named benches (fastify, express, hono, serialize, serializers, edge,
-// edge-memory, edge-security, edge-metrics, edge-tracing, auth, mcp, login, upload, stores-jwt, stores-session,
-// stores-login, startup; all by default)
+// edge-memory, edge-security, edge-metrics, edge-tracing, auth, tenancy, mcp, login, upload, stores-jwt,
+// stores-session, tenancy-postgres, stores-login, startup; all by default)
 // and writes their sections of bench/RESULTS.md.
-// The stores-* benches need PostgreSQL (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test; they
-// create and drop a database svc_bench on that server) and Redis (REDIS_URL, default redis://127.0.0.1:6379).
+// The stores-* and tenancy-postgres benches need PostgreSQL (DATABASE_URL, default
+// postgres://postgres@127.0.0.1:5432/test; they create and drop a database svc_bench on that server) and Redis
+// (REDIS_URL, default redis://127.0.0.1:6379).
 // BENCH_DURATION (seconds per HTTP measurement, default 4) and BENCH_RUNS (rounds, default 12 for the HTTP
 // pairs, 3 for login, 6 for stores-login, 5 for the upload and 15 for startup) shorten or lengthen them;
 // BENCH_ONLY_SERVER_BOUND=1 skips the unthrottled regime.
@@ -16,15 +17,16 @@ import { runSerializersBench, SERIALIZERS_ID } from './serializers.js';
 import { NEW_PRODUCT } from './servers/shared.js';
 import { runStartupBench, STARTUP_ID } from './startup.js';
 import { benchBearerHeaders } from './auth-token.js';
+import { tenantScopedWorkloads } from './servers/svc-fastify-tenancy-id.js';
 import { runLoginBench } from './login.js';
 import { MCP_ID, MCP_PAIR, mcpNote } from './mcp.js';
 import {
   STORES_IDS,
   STORES_LOGIN_ID,
   STORES_PAIRS,
-  STORES_PAIR_NOTE,
   prepareBenchStores,
   runStoresLoginBench,
+  storesPairNote,
 } from './stores.js';
 
 const EDGE_PART_TITLES = {
@@ -102,6 +104,16 @@ const HTTP_PAIRS: HttpPair[] = [
     labels: { plain: 'svc, anonymous', svc: 'svc + auth, bearer JWT' },
     headers: await benchBearerHeaders(),
   },
+  {
+    id: 'tenancy',
+    title:
+      'svc on Fastify: a tenant-scoped request (bearer JWT + x-tenant-id, membership read from the in-memory store and checked on every request) vs the same route with auth only (target ≥ 90 %)',
+    plain: 'bench/servers/svc-fastify-auth.ts',
+    svc: 'bench/servers/svc-fastify-tenancy.ts',
+    labels: { plain: 'svc + auth', svc: 'svc + auth + tenancy, memory' },
+    headers: await benchBearerHeaders(),
+    workloads: tenantScopedWorkloads(false),
+  },
 ];
 const UPLOAD_ID = 'upload';
 const LOGIN_ID = 'login';
@@ -172,7 +184,7 @@ if (selected.some((id) => STORES_IDS.includes(id))) {
     for (const pair of STORES_PAIRS) {
       if (!selected.includes(pair.id)) continue;
       process.stdout.write(`bench ${pair.id}\n`);
-      await report(pair.id, `${await runHttpPair(pair, httpOptions)}\n\n${STORES_PAIR_NOTE}`);
+      await report(pair.id, `${await runHttpPair(pair, httpOptions)}\n\n${storesPairNote(pair.id)}`);
     }
     if (selected.includes(STORES_LOGIN_ID)) {
       process.stdout.write(`bench ${STORES_LOGIN_ID}\n`);

@@ -1,6 +1,8 @@
 // The shared-stores benches (issue 6): the same server on svc's in-memory stores and on PostgreSQL + Redis.
 // - stores-jwt, stores-session: HTTP pairs (bench/http.ts) of bench/servers/svc-fastify-stores-*.ts, every
 //   request authenticated (a bearer JWT, or the session cookie) and counted by a global per-IP rate limit.
+// - tenancy-postgres: an HTTP pair of bench/servers/svc-fastify-tenancy*.ts, the membership check on every
+//   request read from PostgreSQL or from memory.
 // - stores-login: the login bench (bench/login.ts) on both, rounds alternating which goes first.
 // The runner gives the benches a database of their own (svc_bench, created and migrated here, dropped WITH
 // (FORCE) afterwards) and a Redis key prefix (svc-bench:, its keys deleted afterwards), so nothing collides
@@ -21,6 +23,7 @@ import {
   type BenchStoresKind,
 } from './servers/stores-env.js';
 import { benchBearerHeaders } from './auth-token.js';
+import { tenantScopedWorkloads } from './servers/svc-fastify-tenancy-id.js';
 
 export const STORES_LOGIN_ID = 'stores-login';
 
@@ -49,15 +52,37 @@ export const STORES_PAIRS: HttpPair[] = [
     labels: LABELS,
     headers: { cookie: `svc_session=${SESSION_ID}` },
   },
+  {
+    id: 'tenancy-postgres',
+    title:
+      'svc on Fastify, bearer JWT + x-tenant-id, membership checked on every request: memberships in PostgreSQL (SqlMembershipStore) vs in memory (each request: one membership read in PostgreSQL)',
+    plain: 'bench/servers/svc-fastify-tenancy.ts',
+    svc: 'bench/servers/svc-fastify-tenancy-postgres.ts',
+    labels: { plain: 'memory memberships', svc: 'PostgreSQL memberships' },
+    headers: await benchBearerHeaders(),
+    workloads: tenantScopedWorkloads(true),
+  },
 ];
 
-/** Appended to the HTTP pairs' sections: where the stores' own work runs. */
-export const STORES_PAIR_NOTE = [
+/** Appended to the shared-stores HTTP pairs' sections: where the stores' own work runs. */
+const STORES_PAIR_NOTE = [
   'Both servers register the bench account at start and store the bench session for it; the shared-stores',
   'server keeps users in PostgreSQL (pool of 10) and sessions and rate-limit buckets in Redis (key prefix',
   '`svc-bench:`), on the same machine. PostgreSQL and Redis are not pinned and not under the CPU quota, so the',
   "server CPU column counts the svc process only: the stores' own CPU comes on top, on either core.",
 ].join('\n');
+
+const TENANCY_POSTGRES_NOTE = [
+  'Both servers make the bench user a member of a tenant of their own at start; users, sessions and rate limits',
+  "stay in memory (the JWT needs no lookup). The PostgreSQL one reads the caller's role with one uncached query",
+  'per request, on a pool of 10 connections. PostgreSQL is not pinned and not under the CPU quota, so the server',
+  "CPU column counts the svc process only: the database's own CPU comes on top, on either core.",
+].join('\n');
+
+/** What a stores pair's section says about where the stores' work runs. */
+export function storesPairNote(id: string): string {
+  return id === 'tenancy-postgres' ? TENANCY_POSTGRES_NOTE : STORES_PAIR_NOTE;
+}
 
 export const STORES_IDS = [...STORES_PAIRS.map((pair) => pair.id), STORES_LOGIN_ID];
 

@@ -35,7 +35,10 @@ export interface MetadataBuckets {
    * The tenant a request names (tenancyPlugin: its header, resolver or path parameter), before any
    * membership check; idempotency scopes keys by it. It may throw the request's refusal (TENANT_INVALID).
    */
-  'http:request-tenant': (input: { request: SvcRequest; route: Route }) => Promise<string | undefined>;
+  'http:request-tenant': (input: {
+    request: SvcRequest;
+    route: Route;
+  }) => string | undefined | Promise<string | undefined>;
   /**
    * Request headers that say whom or which tenant a request acts for, beyond the credentials (tenancyPlugin's
    * tenant header): agent tool calls inherit them, as they inherit the caller's credentials.

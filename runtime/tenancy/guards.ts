@@ -6,7 +6,7 @@
 import { errors } from '../../generated/modules/errors.js';
 import type { Guard, MetaValidator, Route, RouteVisibilityCheck } from '../http/types.js';
 import { letsNonMembersThrough } from '../../shared/tenancy-roles.js';
-import { namedTenantOf, permissionsOf, tenantOf, type TenancyPolicy } from './policy.js';
+import { foundOn, namedTenantOf, permissionsOf, tenantOf, type TenancyPolicy } from './policy.js';
 import type { RoleTable } from './roles.js';
 
 /** Whether a route skips the membership check: about the caller, or above tenants. */
@@ -30,9 +30,11 @@ export function membershipGuard(): Guard {
     name: 'svc:tenancy-membership',
     appliesTo: (route) => !passesNonMembers(route),
     check({ context }) {
-      const named = namedTenantOf(context);
-      if (named === undefined) return;
-      if (tenantOf(context)?.id !== named) throw errors.TENANT_ACCESS_DENIED();
+      const found = foundOn(context);
+      // The enricher runs before every guard; no record means something removed it: refuse, never pass.
+      if (found === undefined) throw new Error('The tenancy enricher left no record on this request.');
+      if (found.named === undefined) return;
+      if (tenantOf(context)?.id !== found.named) throw errors.TENANT_ACCESS_DENIED();
     },
   };
 }

@@ -1,8 +1,10 @@
 // The tenancy rules a request is judged by, in one place: the guards of `meta.teamRole` and `meta.can`,
 // `requirePermission()` in handlers and the tool-listing visibility all ask this policy, so a permission
-// means the same wherever it is checked. What the enricher found for a request (the tenant it named, the
-// caller's membership) is kept beside the request's context, out of sight of handlers and logs.
+// means the same wherever it is checked. What the enricher found for a request (the tenant it named) is kept
+// in the request's slots under this module's own symbol: out of reach of handlers and logs, and, unlike a
+// WeakMap keyed by the context, next to free (a WeakMap cost more than the rest of the membership check).
 import { errors } from '../../generated/modules/errors.js';
+import type { HookSlots } from '../http/hook-slots.js';
 import type { RequestContext } from '../http/types.js';
 import type { RoleTable } from './roles.js';
 
@@ -29,17 +31,22 @@ export interface PermissionCheckInput {
 export type PermissionCheck = (input: PermissionCheckInput) => boolean | Promise<boolean>;
 
 /** What the tenancy enricher found on one request. */
-interface RequestTenancy {
+export interface RequestTenancy {
   policy: TenancyPolicy;
   /** The tenant the request named, member or not. */
   named: string | undefined;
 }
 
-const found = new WeakMap<RequestContext, RequestTenancy>();
+const FOUND = Symbol('svc:tenancy');
+
+/** What the tenancy enricher recorded on this request; undefined when none ran. */
+export function foundOn(context: RequestContext): RequestTenancy | undefined {
+  return (context.hookSlots as HookSlots | undefined)?.[FOUND] as RequestTenancy | undefined;
+}
 
 /** The tenant the request named, member or not (undefined when it named none or tenancy is off). */
 export function namedTenantOf(context: RequestContext): string | undefined {
-  return found.get(context)?.named;
+  return foundOn(context)?.named;
 }
 
 /** The tenant of the request with the caller's role, once its membership was confirmed; else undefined. */
@@ -47,7 +54,7 @@ export function tenantOf(context: { tenant?: unknown }): TenantContext | undefin
   const tenant = context.tenant;
   if (tenant === null || typeof tenant !== 'object') return undefined;
   const { id, role } = tenant as { id?: unknown; role?: unknown };
-  return typeof id === 'string' && typeof role === 'string' ? { id, role } : undefined;
+  return typeof id === 'string' && typeof role === 'string' ? (tenant as TenantContext) : undefined;
 }
 
 /** `meta.can` as the guard reads it: a permission or a non-empty list of them; undefined when malformed. */
@@ -70,7 +77,12 @@ export class TenancyPolicy {
 
   /** Records what the enricher found; called once per request. */
   remember(context: RequestContext, named: string | undefined): void {
-    found.set(context, { policy: this, named });
+    let slots = context.hookSlots as HookSlots | undefined;
+    if (slots === undefined) {
+      slots = {};
+      context.hookSlots = slots;
+    }
+    slots[FOUND] = { policy: this, named } satisfies RequestTenancy;
   }
 
   /** The caller's membership in the tenant the request named; throws when there is none to act in. */
@@ -134,5 +146,5 @@ export class TenancyPolicy {
 
 /** The policy of the request's tenancy plugin, or undefined when no tenancy enricher ran on it. */
 export function policyOf(context: RequestContext): TenancyPolicy | undefined {
-  return found.get(context)?.policy;
+  return foundOn(context)?.policy;
 }

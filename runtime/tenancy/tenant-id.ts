@@ -50,24 +50,26 @@ export interface TenantSource {
   resolver: TenantResolver | undefined;
 }
 
-/** The tenant id the request names, or undefined; TENANT_INVALID / TENANT_CONFLICT as described above. */
-export async function namedTenant(
+/**
+ * The tenant id the request names, or undefined; TENANT_INVALID / TENANT_CONFLICT as described above. Read
+ * from the header it answers at once (no promise per request); an application resolver may be async.
+ */
+export function namedTenant(
   request: SvcRequest,
   route: Route,
   source: TenantSource,
-): Promise<string | undefined> {
+): string | undefined | Promise<string | undefined> {
   const fromPath = Object.hasOwn(request.params, TENANT_PARAM)
     ? checkedTenantId(request.params[TENANT_PARAM])
     : undefined;
-  const other =
-    source.resolver === undefined
-      ? headerTenant(request, source.header)
-      : await resolved(source.resolver, { request, route });
-  if (fromPath !== undefined && other !== undefined && other !== fromPath) throw errors.TENANT_CONFLICT();
-  return fromPath ?? other;
+  if (source.resolver === undefined) return agreed(fromPath, headerTenant(request, source.header));
+  return Promise.resolve(source.resolver({ request, route })).then((id) =>
+    agreed(fromPath, id === undefined ? undefined : checkedTenantId(id)),
+  );
 }
 
-async function resolved(resolver: TenantResolver, input: TenantResolverInput): Promise<string | undefined> {
-  const id = await resolver(input);
-  return id === undefined ? undefined : checkedTenantId(id);
+/** One tenant from the path and the header (or resolver); TENANT_CONFLICT when they name two. */
+function agreed(fromPath: string | undefined, other: string | undefined): string | undefined {
+  if (fromPath !== undefined && other !== undefined && other !== fromPath) throw errors.TENANT_CONFLICT();
+  return fromPath ?? other;
 }
