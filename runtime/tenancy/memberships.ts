@@ -116,3 +116,43 @@ export interface MembershipStore {
   /** Removes the member, unless that leaves the tenant without a holder of `rules.protectedRole`. */
   removeMember(tenantId: string, userId: string, rules: MembershipChangeRules): Promise<MembershipRemoval>;
 }
+
+/** What a store read, inside the atomic step of a change, about the member, the actor and the tenant. */
+export interface MembershipChangeFacts {
+  /** The member's current role; undefined when not a member (or no such tenant). */
+  role: string | undefined;
+  /** The actor's current role (undefined: not a member); read only when the rules name an actor. */
+  actorRole: string | undefined;
+  /** How many members hold `rules.protectedRole`. */
+  holders: number;
+}
+
+/**
+ * Why the member may not move to `newRole` (undefined: leave the tenant), if anything stops it: the one order
+ * every store applies. The actor first, so a former member learns nothing about the tenant; then the member,
+ * the roles the actor may touch, and the last holder of the protected role.
+ */
+export function changeRefusal(
+  facts: MembershipChangeFacts,
+  rules: MembershipChangeRules,
+  newRole: string | undefined,
+): MembershipChangeRefusal | undefined {
+  const refusedActor = actorRefusal(rules.actor, facts.actorRole);
+  if (refusedActor !== undefined) return refusedActor;
+  if (facts.role === undefined) return 'not-member';
+  if (rules.onlyFrom !== undefined && !rules.onlyFrom.includes(facts.role)) return 'forbidden';
+  if (facts.role === rules.protectedRole && newRole !== rules.protectedRole && facts.holders <= 1) {
+    return 'last-owner';
+  }
+  return undefined;
+}
+
+/** Why `actor` may no longer act, given the role it holds now (undefined: not a member); none without one. */
+export function actorRefusal(
+  actor: MembershipActor | undefined,
+  currentRole: string | undefined,
+): MembershipActorRefusal | undefined {
+  if (actor === undefined) return undefined;
+  if (currentRole === undefined) return 'actor-not-member';
+  return currentRole === actor.role ? undefined : 'actor-role-changed';
+}

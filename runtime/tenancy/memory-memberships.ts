@@ -6,8 +6,6 @@ import { randomUUID } from 'node:crypto';
 import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import type {
   Membership,
-  MembershipActor,
-  MembershipActorRefusal,
   MembershipAddition,
   MembershipAdditionRules,
   MembershipChange,
@@ -18,6 +16,7 @@ import type {
   Tenant,
   TenantOfMember,
 } from './memberships.js';
+import { actorRefusal, changeRefusal } from './memberships.js';
 
 export interface MemoryMembershipStoreOptions {
   /** Clock in epoch milliseconds (tenant and membership creation times); tests pass a fake one. Default Date.now. */
@@ -91,8 +90,9 @@ export class MemoryMembershipStore implements MembershipStore {
     rules: MembershipAdditionRules = {},
   ): Promise<MembershipAddition> {
     const members = this.byTenant.get(tenantId);
-    const actorRefusal = actorRefusalIn(members, rules.actor);
-    if (actorRefusal !== undefined) return { ok: false, reason: actorRefusal };
+    const actorRole = rules.actor === undefined ? undefined : members?.get(rules.actor.userId)?.role;
+    const refusedActor = actorRefusal(rules.actor, actorRole);
+    if (refusedActor !== undefined) return { ok: false, reason: refusedActor };
     if (members === undefined) return { ok: false, reason: 'no-tenant' };
     if (members.has(userId)) return { ok: false, reason: 'exists' };
     const membership = this.join({ tenantId, userId, role, createdAt: this.now() });
@@ -148,27 +148,13 @@ export class MemoryMembershipStore implements MembershipStore {
     newRole: string | undefined,
   ): MembershipChangeRefusal | undefined {
     const members = this.byTenant.get(tenantId);
-    const actorRefusal = actorRefusalIn(members, rules.actor);
-    if (actorRefusal !== undefined) return actorRefusal;
-    const current = members?.get(userId);
-    if (members === undefined || current === undefined) return 'not-member';
-    if (rules.onlyFrom !== undefined && !rules.onlyFrom.includes(current.role)) return 'forbidden';
-    if (current.role === rules.protectedRole && newRole !== rules.protectedRole) {
-      let holders = 0;
-      for (const member of members.values()) if (member.role === rules.protectedRole) holders += 1;
-      if (holders <= 1) return 'last-owner';
-    }
-    return undefined;
+    let holders = 0;
+    for (const member of members?.values() ?? []) if (member.role === rules.protectedRole) holders += 1;
+    const facts = {
+      role: members?.get(userId)?.role,
+      actorRole: rules.actor === undefined ? undefined : members?.get(rules.actor.userId)?.role,
+      holders,
+    };
+    return changeRefusal(facts, rules, newRole);
   }
-}
-
-/** Why `actor` may no longer act on the tenant whose members these are (undefined: an unknown tenant). */
-function actorRefusalIn(
-  members: ReadonlyMap<string, Membership> | undefined,
-  actor: MembershipActor | undefined,
-): MembershipActorRefusal | undefined {
-  if (actor === undefined) return undefined;
-  const role = members?.get(actor.userId)?.role;
-  if (role === undefined) return 'actor-not-member';
-  return role === actor.role ? undefined : 'actor-role-changed';
 }

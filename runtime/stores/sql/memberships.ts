@@ -16,8 +16,6 @@ import { randomUUID } from 'node:crypto';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import type {
   Membership,
-  MembershipActor,
-  MembershipActorRefusal,
   MembershipAddition,
   MembershipAdditionRules,
   MembershipChange,
@@ -28,6 +26,7 @@ import type {
   Tenant,
   TenantOfMember,
 } from '../../tenancy/memberships.js';
+import { actorRefusal, changeRefusal } from '../../tenancy/memberships.js';
 import type { SqlClient, SqlQueryable } from './client.js';
 
 export interface SqlMembershipStoreOptions {
@@ -148,8 +147,8 @@ export class SqlMembershipStore implements MembershipStore {
       actor?.role ?? null,
     ]);
     const row = rows[0];
-    const actorRefusal = actorRefusalOf(actor, row?.actorRole ?? null);
-    if (actorRefusal !== undefined) return { ok: false, reason: actorRefusal };
+    const refusedActor = actorRefusal(actor, row?.actorRole ?? undefined);
+    if (refusedActor !== undefined) return { ok: false, reason: refusedActor };
     if (row === undefined || !row.tenantExists) return { ok: false, reason: 'no-tenant' };
     if (row.tenantId === null || row.userId === null || row.role === null || row.createdAt === null) {
       return { ok: false, reason: 'exists' };
@@ -207,20 +206,9 @@ async function refusalOf(
     [tenantId, userId, rules.protectedRole, rules.actor?.userId ?? null],
   );
   const { role, actorRole, holders } = rows[0]!;
-  const actorRefusal = actorRefusalOf(rules.actor, actorRole);
-  if (actorRefusal !== undefined) return actorRefusal;
-  if (role === null) return 'not-member';
-  if (rules.onlyFrom !== undefined && !rules.onlyFrom.includes(role)) return 'forbidden';
-  if (role === rules.protectedRole && newRole !== rules.protectedRole && holders <= 1) return 'last-owner';
-  return undefined;
-}
-
-/** Why `actor` may not act, given the role it holds now (null: not a member); undefined without an actor. */
-function actorRefusalOf(
-  actor: MembershipActor | undefined,
-  actorRole: string | null,
-): MembershipActorRefusal | undefined {
-  if (actor === undefined) return undefined;
-  if (actorRole === null) return 'actor-not-member';
-  return actorRole === actor.role ? undefined : 'actor-role-changed';
+  return changeRefusal(
+    { role: role ?? undefined, actorRole: actorRole ?? undefined, holders },
+    rules,
+    newRole,
+  );
 }
