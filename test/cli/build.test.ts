@@ -71,9 +71,10 @@ describe('svc build', () => {
   test('--check fails naming the stale files after the spec changes, and passes after a build', async () => {
     const dir = await copyOfBuilt();
     const spec = await readFile(join(dir, 'svc.config.yaml'), 'utf8');
+    expect(spec).toContain('summary: Read a note,');
     await writeFile(
       join(dir, 'svc.config.yaml'),
-      spec.replace('summary: Read one of my notes', 'summary: Read a single note'),
+      spec.replace('summary: Read a note,', 'summary: Read a single note,'),
     );
     const stale = await runSvc(['build', '--check', `--dir=${dir}`]);
     expect(stale.code).toBe(1);

@@ -1,18 +1,22 @@
 // svc db:migrate: applies the pending SQL migrations, svckit's then the application's own (here the reference
-// service's migrations/0001-notes.sql), to the database svc.config.yaml names (the reference service's
+// service's migrations/, 0001-notes.sql onwards), to the database svc.config.yaml names (the reference service's
 // `stores.database: ${DATABASE_URL:-pglite:.svc/data}`, moved by SVC_PGLITE_DIR), once, and reports both.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { migrations, openStores } from 'svckit';
+import { loadAppMigrations, migrations, openStores } from 'svckit';
 import { createDatabase } from '../backends.js';
-import { runSvc, runSvcBinary, tempProject } from './run-svc.js';
+import { REPO_ROOT, runSvc, runSvcBinary, tempProject } from './run-svc.js';
 
 const ALL_IDS = migrations.map((migration) => migration.id).join(', ');
-const APPLIED_PGLITE =
-  `svc db:migrate: svckit: applied ${ALL_IDS} to pglite.\n` +
-  'svc db:migrate: app (migrations/): applied 0001-notes.sql to pglite.\n';
+/** The reference service's migration files, in the order they apply. */
+const APP_FILES = loadAppMigrations(join(REPO_ROOT, 'migrations'))
+  .map((migration) => migration.file)
+  .join(', ');
+const APPLIED = (kind: string) =>
+  `svc db:migrate: svckit: applied ${ALL_IDS} to ${kind}.\n` +
+  `svc db:migrate: app (migrations/): applied ${APP_FILES} to ${kind}.\n`;
 const UP_TO_DATE = (kind: string) =>
   `svc db:migrate: svckit: ${kind} is up to date.\nsvc db:migrate: app (migrations/): ${kind} is up to date.\n`;
 
@@ -20,12 +24,23 @@ describe('svc db:migrate', () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-db-migrate-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  test("applies svckit's and the app's migrations to a new PGlite directory, then finds both up to date", async () => {
-    const env = { DATABASE_URL: `pglite:${join(dir, 'data')}`, SVC_PGLITE_DIR: undefined };
+  // One new PGlite directory serves both tests (each new one costs an initdb): the first run migrates it where
+  // SVC_PGLITE_DIR moved it, the second finds it up to date where DATABASE_URL names it.
+  const configured = join(dir, 'configured');
+  const moved = join(dir, 'moved');
+
+  test("applies svckit's and the app's migrations to a new PGlite directory, the one SVC_PGLITE_DIR moves it to", async () => {
+    const env = { DATABASE_URL: `pglite:${configured}`, SVC_PGLITE_DIR: moved };
     const first = await runSvcBinary(['db:migrate'], { env });
     expect(first.stderr).toBe('');
-    expect(first.stdout).toBe(APPLIED_PGLITE);
+    expect(first.stdout).toBe(APPLIED('pglite'));
     expect(first.code).toBe(0);
+    expect(existsSync(moved)).toBe(true);
+    expect(existsSync(configured)).toBe(false);
+  }, 60_000);
+
+  test('then finds both up to date in the directory DATABASE_URL names; SVC_PGLITE_DIR=memory leaves nothing to migrate', async () => {
+    const env = { DATABASE_URL: `pglite:${moved}`, SVC_PGLITE_DIR: undefined };
     const again = await runSvc(['db:migrate'], { env });
     expect(again.stdout).toBe(UP_TO_DATE('pglite'));
     // A service that does not migrate at start accepts the migrated directory, its notes table included.
@@ -33,17 +48,9 @@ describe('svc db:migrate', () => {
     expect(stores.database).toBe('pglite');
     expect((await stores.sql!.query('SELECT count(*)::int AS n FROM notes')).rows).toEqual([{ n: 0 }]);
     await stores.close();
-  }, 60_000);
-
-  test('SVC_PGLITE_DIR moves the PGlite directory it migrates; memory leaves nothing to migrate', async () => {
-    const configured = join(dir, 'configured');
-    const moved = join(dir, 'moved');
-    const env = { DATABASE_URL: `pglite:${configured}`, SVC_PGLITE_DIR: moved };
-    const run = await runSvc(['db:migrate'], { env });
-    expect(run.stdout).toBe(APPLIED_PGLITE);
-    expect(existsSync(moved)).toBe(true);
-    expect(existsSync(configured)).toBe(false);
-    const memory = await runSvc(['db:migrate'], { env: { ...env, SVC_PGLITE_DIR: 'memory' } });
+    const memory = await runSvc(['db:migrate'], {
+      env: { DATABASE_URL: `pglite:${configured}`, SVC_PGLITE_DIR: 'memory' },
+    });
     expect(memory.code).toBe(0);
     expect(memory.stdout).toContain('stores.database is memory or not set; nothing to migrate');
   }, 60_000);
@@ -71,11 +78,7 @@ describe('svc db:migrate', () => {
       const env = { DATABASE_URL: database.url };
       const runs = await Promise.all([runSvc(['db:migrate'], { env }), runSvc(['db:migrate'], { env })]);
       expect(runs.map((run) => run.code)).toEqual([0, 0]);
-      expect(runs.map((run) => run.stdout).sort()).toEqual([
-        `svc db:migrate: svckit: applied ${ALL_IDS} to postgres.\n` +
-          'svc db:migrate: app (migrations/): applied 0001-notes.sql to postgres.\n',
-        UP_TO_DATE('postgres'),
-      ]);
+      expect(runs.map((run) => run.stdout).sort()).toEqual([APPLIED('postgres'), UP_TO_DATE('postgres')]);
     } finally {
       await database.drop();
     }

@@ -133,8 +133,8 @@ async function installNode(): Promise<void> {
   await link(process.execPath, node).catch(() => copyFile(process.execPath, node));
 }
 
-/** `port` 0: each service gets a free port of its own. */
-function startDev(port = 0): DevProcess {
+/** svc dev on the app, each service it starts listening on `port`. */
+function startDev(port: number): DevProcess {
   // Builds and restarts are the subject: the stores stay in memory (an embedded database costs each start).
   const started = new DevProcess(app, node, port, { DATABASE_URL: 'memory' });
   devs.push(started);
@@ -156,10 +156,10 @@ const fixSpec = () => edit('svc.config.yaml', 'methd: POST', 'method: POST');
 
 /** Waits until svc dev, after `mark`, reported breakSpec's mistake with its position and hint, and kept the service. */
 async function brokenSpecReported(mark: number): Promise<void> {
+  // The report and the line that follows it reach the test through two pipes (stderr, stdout): in either order.
   await dev!.waitFor(/svc dev: keeping the running service/, mark);
-  const report = dev!.output.slice(mark);
-  expect(report).toMatch(/svc\.config\.yaml:\d+:\d+ error: unknown key 'methd' in routes\.createTask/);
-  expect(report).toMatch(/hint: did you mean 'method'\?/);
+  await dev!.waitFor(/svc\.config\.yaml:\d+:\d+ error: unknown key 'methd' in routes\.createTask/, mark);
+  await dev!.waitFor(/hint: did you mean 'method'\?/, mark);
 }
 
 async function createTask(title: string): Promise<{ status: number; body: unknown }> {
@@ -181,7 +181,8 @@ beforeAll(async () => {
   await symlink(REPO_ROOT, join(app, 'node_modules', 'svckit'), 'dir');
   node = join(root, 'node');
   await installNode();
-  dev = startDev();
+  // A fixed port: the last test shows that no new service started after SIGTERM because nothing listens there.
+  dev = startDev(await freePort());
 });
 
 afterAll(async () => {
@@ -301,35 +302,26 @@ describe('svc dev', { timeout: 45_000 }, () => {
     expect(dev!.output.slice(mark)).not.toMatch(UNPLANNED_EXIT);
   });
 
-  test('SIGTERM stops svc dev and its service, exit code 0', async () => {
-    const mark = dev!.output.length;
-    dev!.terminate();
-    expect(await dev!.stopped()).toBe(0);
-    expect(dev!.output.slice(mark)).toMatch(/SIGTERM received, closing/);
-    expect(dev!.output.slice(mark)).not.toMatch(UNPLANNED_EXIT);
-    await expect(fetch(`${url}/backlog`)).rejects.toThrow();
-  });
-
   // The signal is sent when the "changed" line arrives, i.e. as the rebuild starts; the rebuild (build, stop the
   // old service, start a new one, which takes a second to listen) lasts far longer than the signal takes, so it
   // lands mid-rebuild. svc dev cannot exit while a service it started runs (the child keeps its event loop
   // alive), so its exit shows that none remains, and the fixed port that nothing listens on it. (Not the process
-  // group: the service's esbuild helper outlives it for a moment, as a zombie until reaped.)
-  test('SIGTERM during a rebuild stops svc dev and its service, and starts no new one', async () => {
-    const second = startDev(await freePort());
-    url = await second.started(0);
-    const mark = second.output.length;
+  // group: the service's esbuild helper outlives it for a moment, as a zombie until reaped.) SIGTERM while svc
+  // dev waits for changes: the last test, on the typed project.
+  test('SIGTERM during a rebuild stops svc dev and its service, exit code 0, and starts no new one', async () => {
+    expect((await fetch(`${url}/backlog`)).status).toBe(200);
+    const mark = dev!.output.length;
     await edit('svc.config.yaml', 'path: /backlog\n', 'path: /queue\n');
-    await second.waitFor(/svc dev: svc\.config\.yaml changed/, mark);
-    second.terminate();
-    expect(await second.stopped()).toBe(0);
-    expect(second.output.slice(mark)).toMatch(/SIGTERM received, closing/);
-    expect(second.output.slice(mark)).not.toMatch(/listening on/);
+    await dev!.waitFor(/svc dev: svc\.config\.yaml changed/, mark);
+    dev!.terminate();
+    expect(await dev!.stopped()).toBe(0);
+    expect(dev!.output.slice(mark)).toMatch(/SIGTERM received, closing/);
+    expect(dev!.output.slice(mark)).not.toMatch(/listening on/);
     await expect(fetch(url)).rejects.toThrow();
   });
 });
 
-/** A service that answers its NODE_ENV, with a type error tsx runs anyway. */
+/** A service that answers its NODE_ENV, with a type error tsx runs anyway; it closes on SIGTERM, as svckit's do. */
 const TYPED_PROJECT = {
   'package.json': '{ "type": "module", "private": true }\n',
   'svc.config.yaml': 'svc: 1\nname: typed\nversion: 1.0.0\nroutes: {}\n',
@@ -352,14 +344,17 @@ server.listen(0, '127.0.0.1', () => {
   const address = server.address();
   if (address !== null && typeof address === 'object') console.log(\`listening on http://127.0.0.1:\${address.port}\`);
 });
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+process.on('SIGTERM', () => {
+  console.log('SIGTERM received, closing');
+  server.close(() => process.exit(0));
+});
 `,
   'src/answer.ts':
     "export function answer(): string {\n  const count: number = 'forty-two';\n  return String(count);\n}\n",
 };
 
 describe('svc dev type-checks beside the service', { timeout: 60_000 }, () => {
-  test('a type error is printed at its position while the service keeps answering; then clean again', async () => {
+  test('a type error is printed at its position while the service keeps answering; then clean again; SIGTERM stops both', async () => {
     const project = await tempProject(TYPED_PROJECT);
     // The project's own TypeScript and node types, as `npm install` would give it.
     await mkdir(join(project, 'node_modules', '@types'), { recursive: true });
@@ -388,7 +383,12 @@ describe('svc dev type-checks beside the service', { timeout: 60_000 }, () => {
     const restarted = await typed.started(mark);
     expect(await (await fetch(restarted)).text()).toBe('42 development');
 
+    // SIGTERM while svc dev waits for changes stops it and its service, exit code 0.
+    const stopping = typed.output.length;
     typed.terminate();
     expect(await typed.stopped()).toBe(0);
+    expect(typed.output.slice(stopping)).toMatch(/SIGTERM received, closing/);
+    expect(typed.output).not.toMatch(UNPLANNED_EXIT);
+    await expect(fetch(restarted)).rejects.toThrow();
   });
 });

@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => database.drop());
 
 /** Polls `find` until it returns a value (the service writes its log asynchronously). */
-async function waitFor(find: () => string | undefined, timeoutMs = 5000): Promise<string> {
+async function waitFor(find: () => string | undefined, timeoutMs = 20_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = find();

@@ -58,6 +58,18 @@ async function refusal(attempt: Promise<unknown> | (() => unknown)): Promise<Svc
   throw new Error(`expected a catalog error, got ${String(error)}`);
 }
 
+/**
+ * The file's one in-memory PGlite (each costs seconds to start), emptied for each user as a new database would be:
+ * its public schema, with every table, function and procedure in it, dropped and made again.
+ */
+let embedded: SqlClient | undefined;
+async function emptyPglite(): Promise<SqlClient> {
+  embedded ??= await openSqlClient('pglite:memory');
+  await embedded.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public;');
+  return embedded;
+}
+afterAll(() => embedded?.close());
+
 async function recorded(db: SqlClient | { query: SqlClient['query'] }) {
   const { rows } = await db.query<{ id: number; name: string; checksum: string }>(
     'SELECT id, name, checksum FROM svc_app_migrations ORDER BY id',
@@ -142,9 +154,8 @@ describe('resolvedDatabaseUrl and SVC_PGLITE_DIR', () => {
 describe('migrate() with the app migrations (PGlite)', () => {
   let client: SqlClient;
   beforeAll(async () => {
-    client = await openSqlClient('pglite:memory');
+    client = await emptyPglite();
   });
-  afterAll(() => client?.close());
 
   it("applies svckit's then the app's, each once, records them apart; then refuses edits, late numbers and broken SQL", async () => {
     const dir = folder({ '0001-items.sql': ITEMS, '0003-more.sql': MORE });
@@ -264,6 +275,8 @@ describe('openStores(): stores.sql and the app migrations (PGlite)', () => {
     } finally {
       await inMemory.close();
     }
+    // Another folder, holding a copy of the first test's database: opening it costs no second initdb.
+    fs.cpSync(data, path.join(project, '.svc', 'mcp'), { recursive: true });
     const elsewhere = await openStores(
       { database: 'pglite:.svc/data' },
       { migrate: true, projectDir: project, sweepIntervalMs: 0, env: { SVC_PGLITE_DIR: '.svc/mcp' } },
@@ -352,23 +365,29 @@ describe('app migrations on PostgreSQL', () => {
 });
 
 describe.each([
-  ['PGlite', async () => ({ client: await openSqlClient('pglite:memory'), drop: async () => undefined })],
+  ['PGlite', async () => ({ client: await emptyPglite(), release: async () => undefined })],
   [
     'PostgreSQL',
     async () => {
       const database = await createDatabase();
-      return { client: await openSqlClient(database.url), drop: () => database.drop() };
+      const client = await openSqlClient(database.url);
+      return {
+        client,
+        release: async () => {
+          await client.close();
+          await database.drop();
+        },
+      };
     },
   ],
 ] as const)('a migration that ends the transaction, on %s', (_name, open) => {
   let client: SqlClient;
-  let drop: () => Promise<void>;
+  let release: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    ({ client, drop } = await open());
+    ({ client, release } = await open());
   });
   afterAll(async () => {
-    await client?.close();
-    await drop?.();
+    await release?.();
   });
 
   const exists = async (table: string) =>
