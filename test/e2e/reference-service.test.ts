@@ -9,16 +9,18 @@ import { startService, type RunningService } from './service-process.js';
 
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
 /**
- * A database of the suite's own on the local PostgreSQL (the notes live in SQL; a fresh one costs far less than
- * an embedded in-memory PGlite per service process); no Redis. test/e2e/shared-stores.test.ts covers the stores.
+ * A database of its own on the local PostgreSQL for each service the suite starts (the notes live in SQL; a
+ * fresh one costs far less than an embedded in-memory PGlite per service process); no Redis. Each its own:
+ * the per-address rate limits (20 sign-ups an hour) live in the database, and the three services' tests
+ * together sign up more than that from 127.0.0.1. test/e2e/shared-stores.test.ts covers the stores.
  */
-const SUITE_STORES = { DATABASE_URL: '', REDIS_URL: '' };
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createDatabase();
-  SUITE_STORES.DATABASE_URL = database.url;
-});
-afterAll(() => database.drop());
+const databases: TestDatabase[] = [];
+async function storesOfItsOwn(): Promise<{ DATABASE_URL: string; REDIS_URL: string }> {
+  const database = await createDatabase();
+  databases.push(database);
+  return { DATABASE_URL: database.url, REDIS_URL: '' };
+}
+afterAll(() => Promise.all(databases.map((database) => database.drop())));
 
 /** Polls `find` until it returns a value (the service writes its log asynchronously). */
 async function waitFor(find: () => string | undefined, timeoutMs = 20_000): Promise<string> {
@@ -51,7 +53,7 @@ describe.each(['fastify', 'express', 'hono'])(
       service = await startService(REPO_ROOT, ['start'], {
         SVC_ADAPTER: adapter,
         NODE_ENV: 'development',
-        ...SUITE_STORES,
+        ...(await storesOfItsOwn()),
       });
       anonymous = createClient({ baseUrl: service.url });
       client = await signUp('owner');
@@ -275,7 +277,8 @@ describe.each(['fastify', 'express', 'hono'])(
 
     test('in development, a reset mail is logged as one JSON line holding the link', async () => {
       const email = `forgetful-${adapter}-${Date.now()}@example.com`;
-      await anonymous.register({ body: { email, password: 'a long enough password' } });
+      const registered = await anonymous.register({ body: { email, password: 'a long enough password' } });
+      expect(registered.status, JSON.stringify(registered.ok ? {} : registered.error)).toBe(201);
       const forgot = await anonymous.forgotPassword({ body: { email } });
       expect(forgot.status).toBe(200);
       const line = await waitFor(() =>
@@ -303,7 +306,7 @@ describe.each(['fastify', 'express', 'hono'])(
 );
 
 test('in production the reference service refuses to start without a strong SVC_SECRET', async () => {
-  const env = { NODE_ENV: 'production', SVC_SECRET: '', ...SUITE_STORES };
+  const env = { NODE_ENV: 'production', SVC_SECRET: '', ...(await storesOfItsOwn()) };
   const failure = await startService(REPO_ROOT, ['start'], env).then(
     async (service) => {
       await service.stop();
