@@ -12,8 +12,8 @@ import { impliedErrorCodes } from '../../generator/route-errors.js';
 import type { SpecIR } from '../../shared/ir.js';
 import { filesIr } from './files-fixture.js';
 import { route, spec } from './fixtures.js';
-import { createProject, generateInto, REPO_ROOT, type TestProject } from './project.js';
-import { typeCheckProject } from './ts-compile.js';
+import { createProject, generateInto, type TestProject } from './project.js';
+import { appTsconfig, typeCheckProject } from './ts-compile.js';
 
 /** Source without whitespace, so expectations do not depend on where prettier breaks lines. */
 const compact = (text: string) => text.replace(/\s+/g, '');
@@ -257,26 +257,7 @@ describe('generated TypeScript with upload, raw and stream routes', () => {
     writeFileSync(join(app.dir, 'app.ts'), HANDLERS);
     writeFileSync(
       join(app.dir, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          customConditions: ['svckit-source'],
-          lib: ['ES2023', 'DOM'],
-          types: ['node'],
-          typeRoots: [join(REPO_ROOT, 'node_modules/@types')],
-          strict: true,
-          noUncheckedIndexedAccess: true,
-          exactOptionalPropertyTypes: true,
-          noUnusedLocals: true,
-          verbatimModuleSyntax: true,
-          isolatedModules: true,
-          skipLibCheck: true,
-          noEmit: true,
-        },
-        include: ['app.ts', 'generated/*.ts'],
-      }),
+      appTsconfig(['app.ts', 'generated/*.ts'], { exactOptionalPropertyTypes: true, noUnusedLocals: true }),
     );
     // Only problems in the generated files and the handlers count; runtime/ is checked by its own suites.
     const ours = typeCheckProject(join(app.dir, 'tsconfig.json'), (file) =>

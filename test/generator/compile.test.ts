@@ -8,7 +8,7 @@ import { relative } from 'node:path';
 import { generateFiles } from '../../generator/index.js';
 import { notesSpec, spec } from './fixtures.js';
 import { createProject, generateInto, REPO_ROOT, type TestProject } from './project.js';
-import { typeCheckProject } from './ts-compile.js';
+import { appTsconfig, typeCheckProject } from './ts-compile.js';
 
 const APP = `// Handlers written against the generated types.
 import { errors } from './generated/errors.js';
@@ -85,27 +85,7 @@ beforeAll(async () => {
     writeFileSync(file.path, file.content);
   }
   writeFileSync(join(app.dir, 'app.ts'), APP);
-  writeFileSync(
-    join(app.dir, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        customConditions: ['svckit-source'],
-        lib: ['ES2023', 'DOM'],
-        types: ['node'],
-        typeRoots: [join(REPO_ROOT, 'node_modules/@types')],
-        strict: true,
-        noUncheckedIndexedAccess: true,
-        verbatimModuleSyntax: true,
-        isolatedModules: true,
-        skipLibCheck: true,
-        noEmit: true,
-      },
-      include: ['app.ts', 'generated/*.ts', 'empty/*.ts'],
-    }),
-  );
+  writeFileSync(join(app.dir, 'tsconfig.json'), appTsconfig(['app.ts', 'generated/*.ts', 'empty/*.ts']));
 });
 afterAll(() => app.remove());
 

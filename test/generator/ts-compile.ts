@@ -4,9 +4,10 @@
 // between programs through one document registry, keyed by their content; and only the files under test are
 // type-checked, because the runtime they import is type-checked by the repository's own tsconfig.
 import { createHash } from 'node:crypto';
-import { dirname, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { REPO_ROOT } from './project.js';
 
 const registry = ts.createDocumentRegistry();
 
@@ -127,4 +128,33 @@ export function typeCheckProject(tsconfig: string, judged: (relativePath: string
     getNewLine: () => '\n',
   };
   return diagnostics.map((diagnostic) => ts.formatDiagnostics([diagnostic], formatHost).trimEnd());
+}
+
+/**
+ * The tsconfig of a generated app under test: svckit's sources through the `svckit-source` condition, the
+ * repository's @types, strict, no emit; `compilerOptions` adds to (or overrides) those options.
+ */
+export function appTsconfig(
+  include: readonly string[],
+  compilerOptions: Record<string, unknown> = {},
+): string {
+  return JSON.stringify({
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      customConditions: ['svckit-source'],
+      lib: ['ES2023', 'DOM'],
+      types: ['node'],
+      typeRoots: [join(REPO_ROOT, 'node_modules/@types')],
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      verbatimModuleSyntax: true,
+      isolatedModules: true,
+      skipLibCheck: true,
+      noEmit: true,
+      ...compilerOptions,
+    },
+    include,
+  });
 }
