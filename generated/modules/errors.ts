@@ -146,6 +146,11 @@ export const catalog = {
     message: 'Two-factor authentication is not enrolled.',
     module: 'auth',
   },
+  AUTH_MFA_ALREADY_ENABLED: {
+    status: 409,
+    message: 'Two-factor authentication is already enabled.',
+    module: 'auth',
+  },
   AUTH_LOCKED: { status: 429, message: 'Too many failed sign-in attempts. Try again later.', module: 'auth' },
   AUTH_SCOPE_REQUIRED: { status: 403, message: 'API key lacks a required scope.', module: 'auth' },
   AUTH_APIKEY_AMBIGUOUS: { status: 400, message: 'Two different API keys were presented.', module: 'auth' },
@@ -614,6 +619,14 @@ export const errors = {
       400,
       'AUTH_MFA_NOT_ENROLLED',
       options.message ?? catalog.AUTH_MFA_NOT_ENROLLED.message,
+      options,
+    ),
+  /** Enrolling or activating again needs MFA disabled first (with a code): otherwise a stolen session could replace the second factor. */
+  AUTH_MFA_ALREADY_ENABLED: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(
+      409,
+      'AUTH_MFA_ALREADY_ENABLED',
+      options.message ?? catalog.AUTH_MFA_ALREADY_ENABLED.message,
       options,
     ),
   AUTH_LOCKED: (options: ErrorFactoryOptions = {}) =>

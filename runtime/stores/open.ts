@@ -6,6 +6,7 @@
 // (runtime/stores/sql/app-migrations.ts) applied after svckit's.
 import { isAbsolute, resolve } from 'node:path';
 import { errors } from '../../generated/modules/errors.js';
+import type { MfaStore } from '../auth/mfa/store.js';
 import type { OneTimeTokenStore } from '../auth/stores/one-time-tokens.js';
 import type { RefreshTokenStore } from '../auth/stores/refresh-tokens.js';
 import type { SessionStore } from '../auth/stores/sessions.js';
@@ -83,6 +84,11 @@ export interface Stores {
    * `stores.database: memory`: the module then keeps them in this process's memory.
    */
   readonly memberships?: MembershipStore;
+  /**
+   * Two-factor sign-in records: durable data, so in the database (never Redis). Undefined with
+   * `stores.database: memory`: the auth module then keeps them in this process's memory.
+   */
+  readonly mfa?: MfaStore;
   /** Readiness checks for /readyz, one per backend in use (`database`, `redis`). */
   readonly healthChecks: Readonly<Record<string, HealthCheck>>;
   /** Stops the sweeper and closes the connections. Called again, answers the first call's promise. */
@@ -281,6 +287,7 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
     idempotency: (ttlMs) => hot?.idempotency(ttlMs) ?? new MemoryIdempotencyStore({ ttlMs }),
     mcpSessions: (limits) => hot?.mcpSessions(limits) ?? memoryMcpSessions(limits),
     memberships: sql?.memberships,
+    mfa: sql?.mfa,
     healthChecks,
     // Once: a second call (a shutdown hook and a test's cleanup both closing) waits for the first.
     close() {

@@ -16,6 +16,7 @@ import {
   openSqlClient,
   pgliteLocation,
   SqlMembershipStore,
+  SqlMfaStore,
   SqlSessionStore,
   SqlSweeper,
   SqlUserSource,
@@ -23,6 +24,7 @@ import {
 } from '../../runtime/stores/sql/index.js';
 import { resetSqlTables, sqlStoreContracts } from './contracts/sql-stores.js';
 import { emptyMembershipTables, membershipStoreContract } from './contracts/membership-store.js';
+import { emptyMfaTable, mfaStoreContract } from './contracts/mfa-store.js';
 
 const T0 = 1_700_000_000_000;
 const SQL_INDEX = fileURLToPath(new URL('../../runtime/stores/sql/index.ts', import.meta.url));
@@ -43,6 +45,10 @@ sqlStoreContracts('PGlite', () => client);
 membershipStoreContract('SqlMembershipStore (PGlite)', async (clock) => {
   await emptyMembershipTables(client);
   return new SqlMembershipStore(client, { now: clock.now });
+});
+mfaStoreContract('SqlMfaStore (PGlite)', async () => {
+  await emptyMfaTable(client);
+  return new SqlMfaStore(client);
 });
 
 describe('SQL migrations (PGlite)', () => {

@@ -28,3 +28,4 @@ export { SqlRateLimitStore, type SqlRateLimitStoreOptions } from './rate-limit.j
 export { SqlIdempotencyStore, type SqlIdempotencyStoreOptions } from './idempotency.js';
 export { SqlMcpSessionStore, type SqlMcpSessionStoreOptions } from './mcp-sessions.js';
 export { SqlMembershipStore, type SqlMembershipStoreOptions } from './memberships.js';
+export { SqlMfaStore } from './mfa.js';

@@ -5,6 +5,7 @@ import type { McpSessionLimits } from '../../mcp/server/session-store.js';
 import { SqlIdempotencyStore } from './idempotency.js';
 import { SqlMcpSessionStore } from './mcp-sessions.js';
 import { SqlMembershipStore } from './memberships.js';
+import { SqlMfaStore } from './mfa.js';
 import { SqlOneTimeTokenStore } from './one-time-tokens.js';
 import { SqlRateLimitStore } from './rate-limit.js';
 import { SqlRefreshTokenStore } from './refresh-tokens.js';
@@ -35,6 +36,8 @@ export interface SqlStores {
   mcpSessions(limits: McpSessionLimits): SqlMcpSessionStore;
   /** The tenancy module's tenants and members. */
   memberships: SqlMembershipStore;
+  /** Two-factor sign-in: each user's sealed TOTP secret, recovery code hashes and last accepted step. */
+  mfa: SqlMfaStore;
 }
 
 /** The keys of SqlStoresOptions; any other is refused. */
@@ -54,5 +57,6 @@ export function sqlStores(client: SqlClient, options: SqlStoresOptions = {}): Sq
     idempotency: (ttlMs) => new SqlIdempotencyStore(client, { now, ttlMs }),
     mcpSessions: (limits) => new SqlMcpSessionStore(client, limits, { now }),
     memberships: new SqlMembershipStore(client, { now }),
+    mfa: new SqlMfaStore(client),
   };
 }

@@ -1,0 +1,149 @@
+// Two-factor sign-in for one service: enrolment (a TOTP secret, sealed at rest), activation with a first code
+// (10 recovery codes, shown once, kept as hashes), verification at sign-in and for disabling, status, and
+// re-sealing after a key rotation. Every step that must happen once is a compare-and-set in the store: a TOTP
+// time step is accepted once (a replayed code is refused), a recovery code is spent once, an activation
+// applies only to the enrolment it was started from.
+import { errors } from '../../../generated/modules/errors.js';
+import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
+import { invalidOption } from '../../config/option-errors.js';
+import type { SecondFactor } from '../options.js';
+import type { UserSource } from '../stores/users.js';
+import { classifyCode, newRecoveryCodes } from './recovery-codes.js';
+import type { SecretBox } from './secret-box.js';
+import type { MfaStore } from './store.js';
+import { matchTotp, newTotpSecret, otpauthUri } from './totp.js';
+
+export interface MfaServiceOptions {
+  store: MfaStore;
+  /** Seals the TOTP secrets at rest. */
+  box: SecretBox;
+  /** The issuer authenticator apps show: the service's name. */
+  issuer: string;
+  /** For the account label of the otpauth URI (the user's email). */
+  users: Pick<UserSource, 'findById'>;
+  /** Unix ms now. Default Date.now. */
+  clock?: () => number;
+}
+
+const OPTIONS = optionKeys<MfaServiceOptions>({
+  store: true,
+  box: true,
+  issuer: true,
+  users: true,
+  clock: true,
+});
+
+export interface MfaEnrollment {
+  /** Base32, for typing into an authenticator app. */
+  secret: string;
+  /** `otpauth://totp/...`, for a QR code. */
+  otpauthUri: string;
+}
+
+export interface MfaStatus {
+  /** `none`: not enrolled; `pending`: enrolled, waiting for a first code; `enabled`. */
+  state: 'none' | 'pending' | 'enabled';
+  /** Recovery codes not used yet (0 unless enabled). */
+  recoveryCodesLeft: number;
+}
+
+/** How a code was accepted: a TOTP code, or a recovery code (spent). */
+export type AcceptedCode = 'totp' | 'recovery';
+
+export class MfaService implements SecondFactor {
+  private readonly store: MfaStore;
+  private readonly box: SecretBox;
+  private readonly issuer: string;
+  private readonly users: Pick<UserSource, 'findById'>;
+  private readonly now: () => number;
+
+  constructor(options: MfaServiceOptions) {
+    rejectUnknownOptions(options, OPTIONS, 'MfaService');
+    if (typeof options.issuer !== 'string' || options.issuer === '')
+      throw invalidOption('MfaService', 'issuer', 'the service name');
+    this.store = options.store;
+    this.box = options.box;
+    this.issuer = options.issuer;
+    this.users = options.users;
+    this.now = options.clock ?? Date.now;
+  }
+
+  /**
+   * Starts (or restarts) an enrolment: a new secret, sealed for this user. An account whose MFA is enabled
+   * must disable it first (409 AUTH_MFA_ALREADY_ENABLED): re-enrolling would let a stolen session replace
+   * the second factor.
+   */
+  async enroll(userId: string): Promise<MfaEnrollment> {
+    const user = await this.users.findById(userId);
+    if (user === null) throw errors.AUTH_REQUIRED();
+    const secret = newTotpSecret();
+    const started = await this.store.enroll(userId, this.box.seal(userId, secret), this.now());
+    if (!started) throw errors.AUTH_MFA_ALREADY_ENABLED();
+    return { secret, otpauthUri: otpauthUri({ secret, issuer: this.issuer, account: user.email }) };
+  }
+
+  /** Turns a pending enrolment on with a first TOTP code; answers the 10 recovery codes, once. */
+  async activate(userId: string, code: string): Promise<{ recoveryCodes: string[] }> {
+    const record = await this.store.get(userId);
+    if (record === undefined) throw errors.AUTH_MFA_NOT_ENROLLED();
+    if (record.state === 'enabled') throw errors.AUTH_MFA_ALREADY_ENABLED();
+    const step = matchTotp(this.box.open(userId, record.secret), code, { now: this.now() });
+    if (step === undefined) throw errors.AUTH_MFA_INVALID_CODE();
+    const { codes, hashes } = newRecoveryCodes();
+    // Only the enrolment this code was checked against: one restarted meanwhile is not activated.
+    if (!(await this.store.activate(userId, record.secret, hashes, step, this.now()))) {
+      throw errors.AUTH_MFA_NOT_ENROLLED();
+    }
+    return { recoveryCodes: codes };
+  }
+
+  /** Turns MFA off; needs a valid code (TOTP or recovery), like signing in. */
+  async disable(userId: string, code: string): Promise<void> {
+    if (!(await this.isEnabled(userId))) throw errors.AUTH_MFA_NOT_ENROLLED();
+    if ((await this.accept(userId, code)) === undefined) throw errors.AUTH_MFA_INVALID_CODE();
+    await this.store.remove(userId);
+  }
+
+  async isEnabled(userId: string): Promise<boolean> {
+    return (await this.store.get(userId))?.state === 'enabled';
+  }
+
+  async status(userId: string): Promise<MfaStatus> {
+    const record = await this.store.get(userId);
+    if (record === undefined) return { state: 'none', recoveryCodesLeft: 0 };
+    return {
+      state: record.state,
+      recoveryCodesLeft: record.state === 'enabled' ? record.recoveryHashes.length : 0,
+    };
+  }
+
+  /** SecondFactor: true when the code is accepted (a TOTP step once, a recovery code spent). */
+  async verify(userId: string, code: string): Promise<boolean> {
+    return (await this.accept(userId, code)) !== undefined;
+  }
+
+  /** How `code` was accepted for the user's enabled MFA, or undefined when it was not. */
+  async accept(userId: string, code: string): Promise<AcceptedCode | undefined> {
+    const kind = classifyCode(code);
+    if (kind === undefined) return undefined;
+    if (kind.kind === 'recovery') {
+      return (await this.store.useRecoveryCode(userId, kind.hash)) ? 'recovery' : undefined;
+    }
+    const record = await this.store.get(userId);
+    if (record?.state !== 'enabled') return undefined;
+    const step = matchTotp(this.box.open(userId, record.secret), kind.code, { now: this.now() });
+    if (step === undefined) return undefined;
+    // Accepted once: the same code (or an older one) replayed within its window is refused here.
+    return (await this.store.useStep(userId, step)) ? 'totp' : undefined;
+  }
+
+  /** After a key rotation: seals the user's secret with the current key. */
+  async reencrypt(userId: string): Promise<'resealed' | 'current' | 'none'> {
+    const record = await this.store.get(userId);
+    if (record === undefined) return 'none';
+    if (!this.box.needsReseal(record.secret)) return 'current';
+    const resealed = this.box.seal(userId, this.box.open(userId, record.secret));
+    // A concurrent change (a new enrolment, a disable) wins: its value is sealed with the current key anyway.
+    return (await this.store.replaceSecret(userId, record.secret, resealed)) ? 'resealed' : 'current';
+  }
+}

@@ -1,0 +1,126 @@
+// MfaService: enrol, activate with a real TOTP code computed by otpauth from the returned secret, a code
+// accepted once, each recovery code once, disable with a code, status, and re-sealing after a key rotation;
+// concurrent uses of one code or one recovery code succeed once.
+import { randomBytes } from 'node:crypto';
+import { TOTP, Secret } from 'otpauth';
+import { describe, expect, it } from 'vitest';
+import { MemoryUserSource } from 'svckit';
+import { MfaService } from '../../runtime/auth/mfa/service.js';
+import { MemoryMfaStore } from '../../runtime/auth/mfa/memory-store.js';
+import { SecretBox } from '../../runtime/auth/mfa/secret-box.js';
+
+const T0 = Date.parse('2026-11-26T00:00:00Z');
+const key = (id: string) => ({ id, material: randomBytes(32) });
+
+function codeAt(secret: string, now: number): string {
+  return new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({
+    timestamp: now,
+  });
+}
+
+async function setUp(keys = [key('k1')]) {
+  let now = T0;
+  const users = new MemoryUserSource();
+  const user = await users.create({ email: 'ada@example.com', emailVerified: true });
+  const store = new MemoryMfaStore();
+  const service = (box: SecretBox) =>
+    new MfaService({ store, box, issuer: 'Notes API', users, clock: () => now });
+  const mfa = service(new SecretBox({ keys }));
+  return {
+    mfa,
+    store,
+    service,
+    userId: user.id,
+    advance: (ms: number) => void (now += ms),
+    now: () => now,
+  };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<string | undefined> {
+  return promise.then(
+    () => undefined,
+    (error: { code?: string }) => error.code,
+  );
+}
+
+describe('MfaService', () => {
+  it('enrols, activates with a real code, accepts a code once and each recovery code once, then disables', async () => {
+    const { mfa, userId, advance, now } = await setUp();
+    expect(await mfa.status(userId)).toEqual({ state: 'none', recoveryCodesLeft: 0 });
+    const { secret, otpauthUri } = await mfa.enroll(userId);
+    expect(otpauthUri).toMatch(/^otpauth:\/\/totp\/Notes%20API:ada%40example\.com\?/);
+    expect(await mfa.isEnabled(userId)).toBe(false);
+    expect(await rejection(mfa.activate(userId, '000000'))).toBe('AUTH_MFA_INVALID_CODE');
+
+    const { recoveryCodes } = await mfa.activate(userId, codeAt(secret, now()));
+    expect(recoveryCodes).toHaveLength(10);
+    expect(new Set(recoveryCodes).size).toBe(10);
+    expect(await mfa.status(userId)).toEqual({ state: 'enabled', recoveryCodesLeft: 10 });
+    // The activation's code was used: the same code again is refused.
+    expect(await mfa.verify(userId, codeAt(secret, now()))).toBe(false);
+
+    advance(30_000);
+    const next = codeAt(secret, now());
+    expect(await mfa.accept(userId, next)).toBe('totp');
+    expect(await mfa.accept(userId, next)).toBeUndefined();
+
+    expect(await mfa.accept(userId, recoveryCodes[0]!.toUpperCase())).toBe('recovery');
+    expect(await mfa.accept(userId, recoveryCodes[0]!)).toBeUndefined();
+    expect((await mfa.status(userId)).recoveryCodesLeft).toBe(9);
+
+    expect(await rejection(mfa.enroll(userId))).toBe('AUTH_MFA_ALREADY_ENABLED');
+    expect(await rejection(mfa.disable(userId, '123456'))).toBe('AUTH_MFA_INVALID_CODE');
+    await mfa.disable(userId, recoveryCodes[1]!);
+    expect(await mfa.status(userId)).toEqual({ state: 'none', recoveryCodesLeft: 0 });
+    expect(await rejection(mfa.disable(userId, recoveryCodes[2]!))).toBe('AUTH_MFA_NOT_ENROLLED');
+  });
+
+  it('a restarted enrolment is not activated by a code of the one it replaced', async () => {
+    const { mfa, userId, now } = await setUp();
+    const first = await mfa.enroll(userId);
+    const second = await mfa.enroll(userId);
+    expect(await rejection(mfa.activate(userId, codeAt(first.secret, now())))).toBe('AUTH_MFA_INVALID_CODE');
+    await mfa.activate(userId, codeAt(second.secret, now()));
+    expect(await mfa.isEnabled(userId)).toBe(true);
+  });
+
+  it('one code sent 20 times at once is accepted once; so is one recovery code', async () => {
+    const { mfa, userId, advance, now } = await setUp();
+    const { secret } = await mfa.enroll(userId);
+    const { recoveryCodes } = await mfa.activate(userId, codeAt(secret, now()));
+    advance(30_000);
+    const code = codeAt(secret, now());
+    const totp = await Promise.all(Array.from({ length: 20 }, () => mfa.verify(userId, code)));
+    expect(totp.filter(Boolean)).toHaveLength(1);
+    const recovery = await Promise.all(
+      Array.from({ length: 20 }, () => mfa.verify(userId, recoveryCodes[3]!)),
+    );
+    expect(recovery.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('re-seals a secret after a key rotation; a row copied to another user does not open', async () => {
+    const k1 = key('k1');
+    const k2 = key('k2');
+    const { mfa, service, store, userId, advance, now } = await setUp([k1]);
+    const { secret } = await mfa.enroll(userId);
+    await mfa.activate(userId, codeAt(secret, now()));
+    const sealedWithK1 = (await store.get(userId))!.secret;
+
+    const rotated = service(new SecretBox({ keys: [k2, k1] }));
+    expect(await rotated.reencrypt(userId)).toBe('resealed');
+    expect((await store.get(userId))!.secret).not.toBe(sealedWithK1);
+    expect(await rotated.reencrypt(userId)).toBe('current');
+    expect(await rotated.reencrypt('nobody')).toBe('none');
+    // Still the same secret: the authenticator app's next code works after the rotation.
+    advance(30_000);
+    expect(await rotated.verify(userId, codeAt(secret, now()))).toBe(true);
+
+    // The sealed value moved to another user's row does not open there.
+    const moved = (await store.get(userId))!.secret;
+    expect(await store.enroll('mallory', moved, now())).toBe(true);
+    expect(await store.activate('mallory', moved, [], 0, now())).toBe(true);
+    expect(await rejection(rotated.verify('mallory', codeAt(secret, now() + 30_000)))).toBe(
+      'AUTH_SECRET_UNREADABLE',
+    );
+  });
+});
