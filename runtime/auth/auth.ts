@@ -7,8 +7,10 @@ import { HttpError } from '../http/errors.js';
 import { errorFields } from '../log/error-fields.js';
 import { forwardingLogger, type ForwardingLogger } from '../log/forwarding-logger.js';
 import type { Logger } from '../log/logger.js';
+import { invalidOption } from '../config/option-errors.js';
 import type { AuthEventName, AuthEventPayloads, LoginFailureReason } from './events.js';
 import { resolveTtls, type AuthOptions, type AuthTtls, type SecondFactor } from './options.js';
+import type { AcceptedCode, MfaEnrollment, MfaService, MfaStatus } from './mfa/service.js';
 import {
   hashPassword,
   passwordHashNeedsUpgrade,
@@ -73,6 +75,7 @@ export class Auth {
   private readonly accessTokens: AccessTokens;
   private readonly sessionIds: SessionIds;
   private readonly secondFactor: SecondFactor | undefined;
+  private readonly mfa: MfaService | undefined;
   private readonly hashParams: PasswordHashParams | undefined;
   private readonly clock: () => number;
   private readonly onEventError: (error: unknown, event: string) => void;
@@ -102,7 +105,11 @@ export class Auth {
       ...nodeEnv,
     });
     this.sessionIds = new SessionIds({ secret: options.secret, ...nodeEnv });
-    this.secondFactor = options.secondFactor;
+    if (options.mfa !== undefined && options.secondFactor !== undefined) {
+      throw invalidOption('new Auth()', 'mfa', 'either mfa or secondFactor, not both');
+    }
+    this.mfa = options.mfa;
+    this.secondFactor = options.mfa ?? options.secondFactor;
     this.hashParams = options.passwordHash;
     this.log = forwardingLogger(options.logger);
     this.loggerGiven = options.logger !== undefined;
@@ -160,14 +167,19 @@ export class Auth {
       if (reservation) await this.throttle?.recordFailure(reservation);
       throw verdict.error;
     }
-    const { user, amr } = verdict;
+    const { user, amr, secondFactor } = verdict;
     if (reservation) await this.throttle?.recordSuccess(reservation);
     const shown = publicUser(user);
     const tokens = await this.issueTokens(shown, amr, newOpaqueToken(), started);
     const sessionId = from.session === true ? await this.createSession(user.id, { amr }) : undefined;
     await this.withdrawIfPasswordChanged(user, sessionId);
     await this.upgradeHash(user, password);
-    await this.emit('auth:login', { user: shown, amr: [...amr], ip: from.ip });
+    await this.emit('auth:login', {
+      user: shown,
+      amr: [...amr],
+      ip: from.ip,
+      ...(secondFactor === undefined ? {} : { secondFactor }),
+    });
     return { user: shown, tokens, amr, ...(sessionId === undefined ? {} : { sessionId }) };
   }
 
@@ -380,7 +392,10 @@ export class Auth {
     found: AuthUser | null,
     password: string,
     mfaCode: string | undefined,
-  ): Promise<{ user: AuthUser; amr: string[] } | { reason: LoginFailureReason; error: Error }> {
+  ): Promise<
+    | { user: AuthUser; amr: string[]; secondFactor?: AcceptedCode }
+    | { reason: LoginFailureReason; error: Error }
+  > {
     const user = await this.checkPassword(found, password);
     if (typeof user === 'string') return { reason: user, error: errors.AUTH_INVALID_CREDENTIALS() };
     const amr = [...PASSWORD_AMR];
@@ -389,10 +404,17 @@ export class Auth {
       if (mfaCode === undefined || mfaCode === '') {
         return { reason: 'mfa_required', error: errors.AUTH_MFA_REQUIRED() };
       }
-      if (!(await this.secondFactor.verify(user.id, mfaCode))) {
-        return { reason: 'mfa_invalid', error: errors.AUTH_MFA_INVALID_CODE() };
+      const invalid = { reason: 'mfa_invalid', error: errors.AUTH_MFA_INVALID_CODE() } as const;
+      let secondFactor: AcceptedCode | undefined;
+      if (this.mfa) {
+        // svckit's own says how the code was accepted, for the event: a recovery code is one fewer left.
+        secondFactor = await this.mfa.accept(user.id, mfaCode);
+        if (secondFactor === undefined) return invalid;
+      } else if (!(await this.secondFactor.verify(user.id, mfaCode))) {
+        return invalid;
       }
       amr.push('mfa');
+      return secondFactor === undefined ? { user, amr } : { user, amr, secondFactor };
     }
     return { user, amr };
   }
@@ -455,6 +477,62 @@ export class Auth {
     const update = this.users.update;
     if (!update) throw errors.AUTH_UPDATE_UNSUPPORTED();
     return update.bind(this.users);
+  }
+
+  // ── two-factor sign-in ──────────────────────────────────────────────────────────────────────────────────
+
+  /** Whether this Auth has svckit's two-factor sign-in (the `mfa` option). */
+  get mfaEnabled(): boolean {
+    return this.mfa !== undefined;
+  }
+
+  /** Starts (or restarts) the user's enrolment: a TOTP secret and its otpauth URI, for an authenticator app. */
+  async enrollMfa(userId: string): Promise<MfaEnrollment> {
+    return this.requireMfa().enroll(userId);
+  }
+
+  /** Turns the enrolment on with a first code; answers the 10 recovery codes, shown this once. */
+  async activateMfa(userId: string, code: string): Promise<{ recoveryCodes: string[] }> {
+    const activated = await this.requireMfa().activate(userId, code);
+    await this.emitAbout(userId, 'auth:mfa_enabled');
+    return activated;
+  }
+
+  /** Turns MFA off, with a valid code (TOTP or recovery). */
+  async disableMfa(userId: string, code: string): Promise<void> {
+    await this.requireMfa().disable(userId, code);
+    await this.emitAbout(userId, 'auth:mfa_disabled');
+  }
+
+  async isMfaEnabled(userId: string): Promise<boolean> {
+    return this.secondFactor === undefined ? false : this.secondFactor.isEnabled(userId);
+  }
+
+  async mfaStatus(userId: string): Promise<MfaStatus> {
+    return this.requireMfa().status(userId);
+  }
+
+  /** True when the code is accepted (a TOTP step once, a recovery code spent). */
+  async verifyMfaCode(userId: string, code: string): Promise<boolean> {
+    return this.requireMfa().verify(userId, code);
+  }
+
+  /** After a key rotation: seals the user's TOTP secret with the current key. */
+  async reencryptMfaSecret(userId: string): Promise<'resealed' | 'current' | 'none'> {
+    return this.requireMfa().reencrypt(userId);
+  }
+
+  private requireMfa(): MfaService {
+    if (this.mfa === undefined) {
+      throw invalidOption('new Auth()', 'mfa', 'an MfaService, for two-factor sign-in');
+    }
+    return this.mfa;
+  }
+
+  /** An MFA event about the user, when the account still exists. */
+  private async emitAbout(userId: string, event: 'auth:mfa_enabled' | 'auth:mfa_disabled'): Promise<void> {
+    const user = await this.users.findById(userId);
+    if (user !== null) await this.emit(event, { user: publicUser(user) });
   }
 
   /** Events inform; a failing listener is reported and never fails the request that raised the event. */

@@ -8,7 +8,13 @@ export type LoginFailureReason =
 
 export interface AuthEventPayloads {
   'auth:registered': { user: PublicUser };
-  'auth:login': { user: PublicUser; amr: string[]; ip: string | undefined };
+  /** `secondFactor`: how the second factor was given, when the account has one (a recovery code is spent). */
+  'auth:login': {
+    user: PublicUser;
+    amr: string[];
+    ip: string | undefined;
+    secondFactor?: 'totp' | 'recovery';
+  };
   'auth:login_failed': { email: string; reason: LoginFailureReason; ip: string | undefined };
   'auth:logout': { userId: string | undefined; kind: 'refresh' | 'session' };
   /** The application mails `token` (in a link) to `user.email`. */
@@ -17,6 +23,8 @@ export interface AuthEventPayloads {
   /** The application mails `token` (in a reset link) to `user.email`. */
   'auth:password_reset_requested': { user: PublicUser; token: string; expiresAt: number };
   'auth:password_reset': { user: PublicUser };
+  'auth:mfa_enabled': { user: PublicUser };
+  'auth:mfa_disabled': { user: PublicUser };
 }
 
 export type AuthEventName = keyof AuthEventPayloads;
@@ -31,6 +39,8 @@ export const AUTH_EVENT_NAMES: readonly AuthEventName[] = [
   'auth:email_verified',
   'auth:password_reset_requested',
   'auth:password_reset',
+  'auth:mfa_enabled',
+  'auth:mfa_disabled',
 ];
 
 declare module '../app/hooks.js' {

@@ -23,3 +23,4 @@ export * from './tokens/index.js';
 export * from './http/index.js';
 export { authModule, type AuthModuleContext, type AuthStores } from './config.js';
 export { developmentSecret, serviceSecret } from './dev-secret.js';
+export * from './mfa/index.js';

@@ -1,6 +1,7 @@
 // The Auth class's options and their defaults. Durations accept milliseconds or strings
 // such as `15m`; a bad value is an OptionError (OPTION_INVALID) naming the option, which the config loader
 // turns into CONFIG_INVALID when it came from svc.config.yaml.
+import type { MfaService } from './mfa/service.js';
 import { parseDuration, DURATION_FORMS } from '../../shared/duration.js';
 import type { Hooks } from '../app/hooks.js';
 import { invalidOption } from '../config/option-errors.js';
@@ -49,7 +50,10 @@ export interface AuthOptions {
   sessionTtl?: Duration;
   verificationTtl?: Duration;
   resetTtl?: Duration;
+  /** Another second factor than svckit's own (`mfa`); not both. */
   secondFactor?: SecondFactor;
+  /** svckit's two-factor sign-in (TOTP and recovery codes): enables enrollMfa() and the rest. */
+  mfa?: MfaService;
   /** scrypt parameters for new hashes; stored hashes carry their own. */
   passwordHash?: PasswordHashParams;
   /** The hook bus the events go to; the auth plugin passes the app's. Default: a bus of the Auth's own. */

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { TOTP, Secret } from 'otpauth';
 import { describe, expect, it } from 'vitest';
-import { MemoryUserSource } from 'svckit';
+import { Auth, MemoryUserSource, type AuthEventPayloads } from 'svckit';
 import { MfaService } from '../../runtime/auth/mfa/service.js';
 import { MemoryMfaStore } from '../../runtime/auth/mfa/memory-store.js';
 import { SecretBox } from '../../runtime/auth/mfa/secret-box.js';
@@ -122,5 +122,112 @@ describe('MfaService', () => {
     expect(await rejection(rotated.verify('mallory', codeAt(secret, now() + 30_000)))).toBe(
       'AUTH_SECRET_UNREADABLE',
     );
+  });
+});
+
+describe('Auth with two-factor sign-in', () => {
+  const SECRET = 'a-test-secret-that-is-32-chars-!';
+  const PASSWORD = 'correct horse battery';
+
+  async function signedUp() {
+    let now = T0;
+    const events: { name: string; payload: unknown }[] = [];
+    const users = new MemoryUserSource();
+    const mfa = new MfaService({
+      store: new MemoryMfaStore(),
+      box: new SecretBox({ keys: [key('k1')] }),
+      issuer: 'Notes API',
+      users,
+      clock: () => now,
+    });
+    const auth = new Auth({
+      secret: SECRET,
+      users,
+      mfa,
+      passwordHash: { ln: 4, r: 8, p: 1 },
+      clock: () => now,
+    });
+    for (const name of ['auth:login', 'auth:login_failed', 'auth:mfa_enabled', 'auth:mfa_disabled'] as const)
+      auth.hooks.on(name, (payload) => void events.push({ name, payload }));
+    const { user } = await auth.register('ada@example.com', PASSWORD);
+    const { secret } = await auth.enrollMfa(user.id);
+    const { recoveryCodes } = await auth.activateMfa(user.id, codeAt(secret, now));
+    now += 30_000;
+    return {
+      auth,
+      user,
+      secret,
+      recoveryCodes,
+      events,
+      now: () => now,
+      advance: (ms: number) => void (now += ms),
+    };
+  }
+
+  it('a right password without a code answers AUTH_MFA_REQUIRED; with a code amr has mfa, kept by refreshes', async () => {
+    const { auth, user, secret, recoveryCodes, events, now } = await signedUp();
+    expect(events.map((event) => event.name)).toEqual(['auth:mfa_enabled']);
+    expect(await auth.isMfaEnabled(user.id)).toBe(true);
+    expect(await rejection(auth.login('ada@example.com', PASSWORD))).toBe('AUTH_MFA_REQUIRED');
+    expect(await rejection(auth.login('ada@example.com', PASSWORD, '000000'))).toBe('AUTH_MFA_INVALID_CODE');
+
+    const signedIn = await auth.login('ada@example.com', PASSWORD, codeAt(secret, now()));
+    expect(signedIn.amr).toEqual(['pwd', 'mfa']);
+    expect((await auth.verifyAccess(signedIn.tokens.accessToken)).amr).toEqual(['pwd', 'mfa']);
+    const refreshed = await auth.refresh(signedIn.tokens.refreshToken);
+    expect((await auth.verifyAccess(refreshed.accessToken)).amr).toEqual(['pwd', 'mfa']);
+    // The same code again is refused.
+    expect(await rejection(auth.login('ada@example.com', PASSWORD, codeAt(secret, now())))).toBe(
+      'AUTH_MFA_INVALID_CODE',
+    );
+    const byRecovery = await auth.login('ada@example.com', PASSWORD, recoveryCodes[0]!);
+    expect(byRecovery.amr).toEqual(['pwd', 'mfa']);
+    const logins = events.filter((event) => event.name === 'auth:login').map((event) => event.payload);
+    expect((logins as AuthEventPayloads['auth:login'][]).map((login) => login.secondFactor)).toEqual([
+      'totp',
+      'recovery',
+    ]);
+    const failures = events
+      .filter((event) => event.name === 'auth:login_failed')
+      .map((event) => event.payload);
+    expect((failures as AuthEventPayloads['auth:login_failed'][]).map((failure) => failure.reason)).toEqual([
+      'mfa_required',
+      'mfa_invalid',
+      'mfa_invalid',
+    ]);
+
+    await auth.disableMfa(user.id, recoveryCodes[1]!);
+    expect(events.at(-1)?.name).toBe('auth:mfa_disabled');
+    expect((await auth.login('ada@example.com', PASSWORD)).amr).toEqual(['pwd']);
+  });
+
+  it('50 logins at once without a code, then the right password with a code, from one address: locked as with wrong passwords', async () => {
+    const { auth, secret, now } = await signedUp();
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        rejection(auth.login('ada@example.com', PASSWORD, undefined, { ip: '203.0.113.9' })),
+      ),
+    );
+    // The throttle's limit of 5 failures per email: at most 4 reach the password and learn a code is needed.
+    expect(answers.filter((code) => code === 'AUTH_MFA_REQUIRED').length).toBeLessThanOrEqual(4);
+    expect(answers.filter((code) => code === 'AUTH_LOCKED').length).toBeGreaterThanOrEqual(46);
+    expect(
+      await rejection(auth.login('ada@example.com', PASSWORD, codeAt(secret, now()), { ip: '203.0.113.9' })),
+    ).toBe('AUTH_LOCKED');
+  });
+
+  it('without an MfaService, the MFA methods say so, and isMfaEnabled is false', async () => {
+    const auth = new Auth({ secret: SECRET, passwordHash: { ln: 4, r: 8, p: 1 } });
+    expect(auth.mfaEnabled).toBe(false);
+    expect(await auth.isMfaEnabled('anyone')).toBe(false);
+    await expect(auth.enrollMfa('anyone')).rejects.toMatchObject({ code: 'OPTION_INVALID' });
+    expect(
+      () =>
+        new Auth({
+          secret: SECRET,
+          mfa: {} as MfaService,
+          secondFactor: { isEnabled: async () => false, verify: async () => false },
+        }),
+    ).toThrow(/not both/);
   });
 });
