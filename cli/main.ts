@@ -1,4 +1,5 @@
 // The `svc` command: dispatches to one module per command; every failure becomes a message and exit 1.
+import { authResealCommand } from './commands/auth-reseal.js';
 import { buildCommand } from './commands/build.js';
 import { dbMigrateCommand } from './commands/db-migrate.js';
 import { devCommand } from './commands/dev.js';
@@ -22,6 +23,7 @@ const COMMANDS: Record<string, Command> = {
   test: testCommand,
   'generate:docs': generateDocsCommand,
   'db:migrate': dbMigrateCommand,
+  'auth:reseal': authResealCommand,
   init: initCommand,
 };
 

@@ -12,6 +12,7 @@ Commands:
                                       write the OpenAPI document (default: openapi.json)
   init <dir>                          create a new svc application in <dir>
   db:migrate                          apply pending SQL migrations to stores.database
+  auth:reseal [--batch=<n>]           re-seal stored MFA secrets with the first key of SVC_MFA_KEYS
 
 Options:
   --dir=<path>                        project directory (default: the current directory)
@@ -58,6 +59,16 @@ Writes the OpenAPI 3.1 document of svc.config.yaml to openapi.json (default), to
 Applies svckit's pending SQL migrations (numbered, each once, in order) to the database svc.config.yaml
 names in stores.database (postgres://… or pglite:<dir>), reading its \${VAR} references from the
 environment. Safe to run from several processes at once. Does nothing when stores.database is memory.`,
+  'auth:reseal': `Usage: svc auth:reseal [--batch=<n>] [--dir=<path>]
+
+After an MFA key rotation (the new key put first in SVC_MFA_KEYS, the old ones after it), re-seals every
+stored TOTP secret in stores.database with the first key, <n> users at a time (default 500), printing
+progress after each batch and a summary. A secret that does not open (sealed for another user, or with a
+key no longer in SVC_MFA_KEYS) is reported by user id and left as it is; the run then exits 1. Stopped
+(Ctrl-C, SIGTERM, a crash), it continues where it stopped when run again: .svc/reseal-state.json keeps the
+last finished user and is removed when a run completes. Then drop the old keys from SVC_MFA_KEYS.
+
+  --batch=<n>  users per batch, 1 to 10000 (default 500)`,
   init: `Usage: svc init <dir>
 
 Creates a new svc application in <dir> (which must not exist or be empty): svc.config.yaml, src/,

@@ -194,9 +194,12 @@ export interface ModuleIR {
   description?: string;
   /** The module's resources, minus those the application declares identically (it keeps its own). */
   resources: ResourceIR[];
-  /** The routes that are mounted: every route of the module spec except the omitted ones. */
+  /**
+   * The routes that are mounted: every route of the module spec except the omitted ones and those of a
+   * feature the module's options leave off.
+   */
   routes: RouteIR[];
-  /** Route ids of the module the application omitted. */
+  /** Route ids of the module the application omitted (not those of a feature left off). */
   omittedRoutes: string[];
   /** The module spec's own error codes (usually none: svckit's codes live in the catalog). */
   errors: ErrorIR[];
@@ -275,6 +278,11 @@ export interface SpecIR {
   config: { [key: string]: ConfigValue };
   /** `modules:` normalised (kind 'app'; `{}` for module specs). */
   moduleSettings: ModuleSettingsIR;
+  /**
+   * A module spec's `features` (kind 'module' only; absent when none): route ids by the module option that turns
+   * them on (`mfa: [mfaEnroll, ...]` exist only with `modules.auth.mfa: true`).
+   */
+  features?: Record<string, string[]>;
   /**
    * The built-in modules with a module spec that `modules` enables, in the order written (kind 'app' only;
    * absent or empty when none). Route ids, paths and resource names never clash with the application's.

@@ -1,6 +1,11 @@
 // The auth module svc.config.yaml enables under `modules.auth` (docs/spec.md): `true` for the defaults or a
 // mapping of options. The signing secret comes from the option `secret` (usually `${SVC_SECRET}`), else from
-// SVC_SECRET; in development without either, one is created once under `.svc/`.
+// SVC_SECRET; in development without either, one is created once under `.svc/`. `mfa: true` adds two-factor
+// sign-in, its TOTP secrets sealed with the key ring in SVC_MFA_KEYS; in development without it the key is
+// derived from the secret kept under `.svc/`, so restarts and local processes open each other's secrets.
+// `requireMfa: true` turns on the MFA requirement policy (authPlugin's `requireMfa`).
+import { hkdfSync } from 'node:crypto';
+import { join } from 'node:path';
 import { routeDefinitions } from '../../generated/modules/auth/routes.js';
 import { errors } from '../../generated/modules/errors.js';
 import { DURATION_FORMS, parseDuration } from '../../shared/duration.js';
@@ -11,8 +16,15 @@ import {
   moduleSettings,
   rejectUnknownSettings,
 } from '../config/module-settings.js';
+import { invalidOption } from '../config/option-errors.js';
+import { isProductionEnv } from '../config/node-env.js';
 import { Auth } from './auth.js';
-import { serviceSecret } from './dev-secret.js';
+import { developmentSecret, serviceSecret } from './dev-secret.js';
+import { MFA_KEYS_ENV, parseMfaKeys, type MfaKey } from './mfa/keys.js';
+import { MemoryMfaStore } from './mfa/memory-store.js';
+import { SecretBox } from './mfa/secret-box.js';
+import { MfaService } from './mfa/service.js';
+import type { MfaStore } from './mfa/store.js';
 import type { SessionCookieOptions } from './http/cookie.js';
 import { authPlugin } from './http/plugin.js';
 import type { AuthRouteId, AuthRoutesOptions } from './http/routes.js';
@@ -20,6 +32,7 @@ import type { AuthOptions } from './options.js';
 import type { OneTimeTokenStore } from './stores/one-time-tokens.js';
 import type { RefreshTokenStore } from './stores/refresh-tokens.js';
 import type { SessionStore } from './stores/sessions.js';
+import { MemoryUserSource } from './stores/memory-users.js';
 import type { UserSource } from './stores/users.js';
 import { LoginThrottle, type LoginThrottleOptions } from './throttle/login-throttle.js';
 import type { ThrottleStore } from './throttle/store.js';
@@ -33,6 +46,8 @@ export interface AuthModuleContext {
   projectDir?: string;
   /** Default process.env. */
   env?: Record<string, string | undefined>;
+  /** The service's name: the issuer authenticator apps show for its MFA secrets. Needed with `mfa: true`. */
+  serviceName?: string;
   /**
    * Account routes the app leaves out or answers itself, one by one, on top of those `modules.auth.routes`
    * leaves out.
@@ -47,10 +62,23 @@ export interface AuthStores {
   refreshTokens?: RefreshTokenStore;
   oneTimeTokens?: OneTimeTokenStore;
   throttle?: ThrottleStore;
+  mfa?: MfaStore;
 }
 
 const TTL_OPTIONS = ['accessTtl', 'refreshTtl', 'sessionTtl', 'verificationTtl', 'resetTtl'] as const;
-const OPTION_NAMES = [...TTL_OPTIONS, 'secret', 'sessionCookie', 'loginThrottle', 'routes', 'trustedOrigins'];
+const OPTION_NAMES = [
+  ...TTL_OPTIONS,
+  'secret',
+  'sessionCookie',
+  'loginThrottle',
+  'routes',
+  'trustedOrigins',
+  'mfa',
+  'requireMfa',
+];
+
+/** The id of the development key in envelopes it seals (`bka2.dev.…`): never a production key's. */
+const DEV_MFA_KEY_ID = 'dev';
 
 /** The Auth and its plugin `modules.auth` enables, or undefined when it is off. */
 export function authModule(
@@ -61,19 +89,27 @@ export function authModule(
   if (settings === undefined) return undefined;
   rejectUnknownSettings(settings, OPTION_NAMES, 'auth');
   const env = context.env ?? process.env;
-  const secret = signingSecret(settings.secret, env, context.projectDir ?? process.cwd());
+  const projectDir = context.projectDir ?? process.cwd();
+  const mfa = flag(settings.mfa, 'mfa');
+  const requireMfa = flag(settings.requireMfa, 'requireMfa');
+  if (requireMfa && !mfa) {
+    throw invalidSetting('auth', 'requireMfa needs mfa: true (without it no user could enrol)');
+  }
+  const secret = signingSecret(settings.secret, env, projectDir);
+  const users = context.users ?? context.stores?.users ?? new MemoryUserSource();
+  const mfaService = mfa ? mfaModule(context, users, env, projectDir) : undefined;
   const auth = fromSettings('auth', () => {
     const options: AuthOptions = {
       secret,
       nodeEnv: env.NODE_ENV,
       loginThrottle: throttle(settings.loginThrottle, context.stores?.throttle),
+      users,
     };
     for (const name of TTL_OPTIONS) {
       const value = settings[name];
       if (value !== undefined) options[name] = value as number | string;
     }
-    const users = context.users ?? context.stores?.users;
-    if (users) options.users = users;
+    if (mfaService) options.mfa = mfaService;
     const { sessions, refreshTokens, oneTimeTokens } = context.stores ?? {};
     if (sessions) options.sessions = sessions;
     if (refreshTokens) options.refreshTokens = refreshTokens;
@@ -94,9 +130,54 @@ export function authModule(
         ...context.routes,
         omit: [...omittedRoutes(settings.routes), ...(context.routes?.omit ?? [])],
       },
+      ...(requireMfa ? { requireMfa: true } : {}),
     }),
   );
   return { auth, plugins: [plugin], secret };
+}
+
+function flag(setting: unknown, name: string): boolean {
+  if (setting === undefined) return false;
+  if (typeof setting !== 'boolean') throw invalidSetting('auth', `${name} must be true or false`);
+  return setting;
+}
+
+/** Two-factor sign-in on the module's MFA store (in memory without a database) and key ring. */
+function mfaModule(
+  context: AuthModuleContext,
+  users: UserSource,
+  env: Record<string, string | undefined>,
+  projectDir: string,
+): MfaService {
+  const issuer = context.serviceName;
+  if (issuer === undefined || issuer === '') {
+    throw invalidOption('authModule()', 'serviceName', 'the service name, with modules.auth.mfa');
+  }
+  return new MfaService({
+    store: context.stores?.mfa ?? new MemoryMfaStore(),
+    box: new SecretBox({ keys: mfaKeys(env, projectDir) }),
+    issuer,
+    users,
+  });
+}
+
+/**
+ * The ring in SVC_MFA_KEYS. In production it must be set (a secret sealed with a key nobody keeps is lost);
+ * in development without it, one key derived from the secret kept under `.svc/` (never the signing secret
+ * itself: a key serves one purpose).
+ */
+function mfaKeys(env: Record<string, string | undefined>, projectDir: string): MfaKey[] {
+  const text = env[MFA_KEYS_ENV];
+  if (text !== undefined && text !== '') return parseMfaKeys(text);
+  if (isProductionEnv(env.NODE_ENV)) {
+    throw errors.AUTH_SECRET_BOX_KEY_INVALID({
+      message: `modules.auth.mfa needs ${MFA_KEYS_ENV} in production: the key ring that seals the TOTP secrets.`,
+      hint: `set ${MFA_KEYS_ENV}=<id>:<base64 of 32+ random bytes>, e.g. k1:$(openssl rand -base64 32)`,
+    });
+  }
+  const kept = developmentSecret(join(projectDir, '.svc'));
+  const material = Buffer.from(hkdfSync('sha256', kept, 'svckit mfa development key', 'svc mfa dev key', 32));
+  return [{ id: DEV_MFA_KEY_ID, material }];
 }
 
 function signingSecret(option: unknown, env: Record<string, string | undefined>, projectDir: string): string {

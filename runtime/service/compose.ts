@@ -95,6 +95,7 @@ async function compose<H extends object>(
       stores,
       projectDir,
       env,
+      serviceName: config.name,
       ...(overrides.auth?.users === undefined ? {} : { users: overrides.auth.users }),
       ...(overrides.auth?.routes === undefined ? {} : { routes: overrides.auth.routes }),
     });

@@ -11,7 +11,7 @@ import { loadErrors, loadMetaKeys, loadResources } from './declarations.js';
 import { resolveIncludes } from './includes.js';
 import { checkMetaModules } from './meta-modules.js';
 import { moduleSettingsOf } from './module-settings.js';
-import { loadEnabledModules } from './modules.js';
+import { loadEnabledModules, loadFeatures } from './modules.js';
 import { defaultCatalogFile, SVC_SCHEMA } from './package-files.js';
 import { Problems, SpecError } from './problems.js';
 import { loadRoutes } from './routes.js';
@@ -81,6 +81,7 @@ async function readDocument(
   const routesNode = asMap(entry(map, 'routes'));
   const routes = loadRoutes(ctx, routesNode);
   crossCheckRoutes(ctx, routes, routesNode);
+  const features = kind === 'module' ? loadFeatures(ctx, asMap(entry(map, 'features')), routes) : {};
   const modulesNode = entry(map, 'modules');
   if (kind === 'app') {
     checkMetaModules(ctx, routesNode, modulesNode && toConfig(modulesNode));
@@ -114,6 +115,7 @@ async function readDocument(
     metaKeys,
     config,
     moduleSettings: kind === 'app' ? moduleSettingsOf(config.modules) : {},
+    ...(Object.keys(features).length > 0 ? { features } : {}),
     ...(modules.length > 0 ? { modules } : {}),
     ...(kind === 'app' ? { sources } : {}),
   };

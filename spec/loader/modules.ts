@@ -2,7 +2,8 @@
 // (spec/modules/<name>.yaml, today `auth`). Each is loaded and merged into what the application describes
 // (types, openapi.json, client, tools) minus the routes it omits, so its route ids, paths and resource names
 // must not clash with the application's: a clash is a problem at the application's declaration that names
-// the module's too.
+// the module's too. A module spec's `features` (`mfa: [mfaEnroll, ...]`) names routes that exist only when
+// the module option of that name is `true`; the rest are always there.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -47,6 +48,14 @@ const DURATION_OPTIONS: Record<string, { keys: readonly string[]; min: number; l
   },
 };
 
+/**
+ * Options that only mean something with another option of the same module on, per module: the option and
+ * the one it needs (`requireMfa` without `mfa` would refuse every sign-in of a user who cannot enrol).
+ */
+const OPTION_NEEDS: Record<string, Record<string, string>> = {
+  auth: { requireMfa: 'mfa' },
+};
+
 export interface AppDeclarations {
   routes: readonly RouteIR[];
   resources: readonly ResourceIR[];
@@ -73,9 +82,11 @@ export async function loadEnabledModules(
     if (refusesReference(ctx, item.value, ['modules', item.key]) || !enabled(item.value)) continue;
     const options = asMap(item.value);
     checkDurations(ctx, item.key, options);
+    checkOptionNeeds(ctx, item.key, options);
     const spec = await loadModule(file);
     const omitted = omittedRoutes(ctx, item.key, options, spec);
-    const routes = spec.routes.filter((route) => !omitted.has(route.id));
+    const featureOff = routesOfFeaturesOff(ctx, item.key, options, spec);
+    const routes = spec.routes.filter((route) => !omitted.has(route.id) && !featureOff.has(route.id));
     for (const route of routes) checkRouteClash(ctx, route, spec.name, taken, app.routesNode);
     taken.push(...routes.map((route) => ({ route, owner: spec.name })));
     const used = referencedResources(routes, spec.resources);
@@ -138,6 +149,86 @@ function omittedRoutes(
     if (asScalar(item.value)?.value === false) omitted.add(item.key);
   }
   return omitted;
+}
+
+/**
+ * The route ids of the module spec's features that `options` leaves off: a feature is on only when the option
+ * of its name is `true` (a `${VAR}` is refused: it decides which routes the build documents).
+ */
+function routesOfFeaturesOff(
+  ctx: LoadContext,
+  module: string,
+  options: MapNode | undefined,
+  spec: SpecIR,
+): Set<string> {
+  const off = new Set<string>();
+  for (const [feature, ids] of Object.entries(spec.features ?? {})) {
+    const node = entry(options, feature);
+    if (node !== undefined && refusesReference(ctx, node, ['modules', module, feature])) continue;
+    if (node !== undefined && asScalar(node)?.value === true) continue;
+    for (const id of ids) off.add(id);
+  }
+  return off;
+}
+
+/**
+ * A module spec's `features`: route ids by the option that turns them on. Each id must name a route of the
+ * spec, and a route belongs to one feature at most (two options would each seem to decide it).
+ */
+export function loadFeatures(
+  ctx: LoadContext,
+  featuresNode: MapNode | undefined,
+  routes: readonly RouteIR[],
+): Record<string, string[]> {
+  const features: Record<string, string[]> = {};
+  if (!featuresNode) return features;
+  const ids = routes.map((route) => route.id);
+  const owner = new Map<string, string>();
+  for (const item of featuresNode.entries) {
+    const list = item.value.kind === 'seq' ? item.value.items : [];
+    features[item.key] = [];
+    for (const idNode of list) {
+      const id = asScalar(idNode)?.value;
+      if (typeof id !== 'string') continue;
+      const path = ['features', item.key];
+      if (!ids.includes(id)) {
+        ctx.problems.add(
+          idNode.loc,
+          path,
+          `feature '${item.key}' lists '${id}', which is no route of this spec`,
+          suggestionHint(id, ids, 'its routes'),
+        );
+        continue;
+      }
+      const earlier = owner.get(id);
+      if (earlier !== undefined && earlier !== item.key) {
+        ctx.problems.add(
+          idNode.loc,
+          path,
+          `route '${id}' is listed under feature '${earlier}' already; a route belongs to one feature at most`,
+          `remove '${id}' from one of the two`,
+        );
+        continue;
+      }
+      owner.set(id, item.key);
+      features[item.key]!.push(id);
+    }
+  }
+  return features;
+}
+
+/** OPTION_NEEDS: an option that is `true` while the option it needs is not. */
+function checkOptionNeeds(ctx: LoadContext, module: string, options: MapNode | undefined): void {
+  for (const [option, needed] of Object.entries(OPTION_NEEDS[module] ?? {})) {
+    const node = asScalar(entry(options, option));
+    if (node?.value !== true || asScalar(entry(options, needed))?.value === true) continue;
+    ctx.problems.add(
+      node.loc,
+      ['modules', module, option],
+      `modules.${module}.${option} needs modules.${module}.${needed}: true, which this spec does not set`,
+      `add ${needed}: true under modules.${module}, or remove ${option}`,
+    );
+  }
 }
 
 /**

@@ -29,6 +29,8 @@ const AUTH_ROUTES = [
   'forgotPassword',
   'resetPassword',
 ];
+/** The module spec's routes: the account routes, then those of the `mfa` feature (on with modules.auth.mfa). */
+const AUTH_MODULE_ROUTES = [...AUTH_ROUTES, 'mfaEnroll', 'mfaActivate', 'mfaStatus', 'mfaDisable'];
 const MODULE_DIR = join(REPO_ROOT, 'generated', 'modules', 'auth');
 const MODULE_FILES = ['types.ts', 'validators.ts', 'serializers.ts', 'routes.ts'];
 const readModuleFile = (name: string) => readFileSync(join(MODULE_DIR, name), 'utf8');
@@ -74,6 +76,10 @@ export const handlers: Handlers = {
   verifyEmail: ({ body }) => (body.token === '' ? accepted : accepted),
   forgotPassword: () => accepted,
   resetPassword: ({ body }) => (body.password === '' ? accepted : accepted),
+  mfaEnroll: () => ({ secret: 'S', otpauthUri: 'otpauth://totp/x' }),
+  mfaActivate: ({ body }) => ({ recoveryCodes: [body.code] }),
+  mfaStatus: () => ({ state: 'none', recoveryCodesLeft: 0 }),
+  mfaDisable: () => undefined,
 };
 export const wrong: Partial<Handlers> = {
   // @ts-expect-error: me answers { user, amr }
@@ -93,7 +99,7 @@ export const bound = routes(handlers);
 
   it('routes.ts exports the route definitions, bound validators and routes(handlers)', async () => {
     const module = await import('../../generated/modules/auth/routes.js');
-    expect(module.routeDefinitions.map((definition) => definition.id)).toEqual(AUTH_ROUTES);
+    expect(module.routeDefinitions.map((definition) => definition.id)).toEqual(AUTH_MODULE_ROUTES);
     expect(module.guardedMetaKeys).toEqual([]);
     const me = module.routeDefinitions.find((definition) => definition.id === 'me');
     expect(me).toMatchObject({ method: 'GET', url: '/auth/me', successStatus: 200 });
@@ -105,9 +111,9 @@ export const bound = routes(handlers);
     expect(validate?.({ email: 'a@example.com', password: 'long enough' })).toBe(true);
     expect(validate?.({ email: 'a@example.com', password: 'short' })).toBe(false);
     const handler = () => ({ ok: true });
-    const handlers = Object.fromEntries(AUTH_ROUTES.map((id) => [id, handler]));
+    const handlers = Object.fromEntries(AUTH_MODULE_ROUTES.map((id) => [id, handler]));
     const bound = module.routes(handlers as never);
-    expect(bound.map((entry) => entry.id)).toEqual(AUTH_ROUTES);
+    expect(bound.map((entry) => entry.id)).toEqual(AUTH_MODULE_ROUTES);
     expect(() => module.routes({} as never)).toThrow(/register/);
   });
 });

@@ -21,6 +21,9 @@ const AUTH_ROUTES = [
   'resetPassword',
 ];
 
+/** Every route of the module spec: the account routes, then the `mfa` feature's (on with modules.auth.mfa). */
+const AUTH_MODULE_ROUTES = [...AUTH_ROUTES, 'mfaEnroll', 'mfaActivate', 'mfaStatus', 'mfaDisable'];
+
 /** Line (1-based) of the first line of the module spec that starts with `text`, after indentation. */
 function authLine(text: string): number {
   const lines = readFileSync(AUTH_YAML, 'utf8').split('\n');
@@ -33,11 +36,11 @@ function lineOf(yaml: string, text: string): number {
 }
 
 describe('spec/modules/auth.yaml', () => {
-  it('loads as a module spec with the nine account routes', async () => {
+  it('loads as a module spec with the nine account routes and the four MFA routes', async () => {
     const ir = await loadModule(readFileSync(AUTH_YAML, 'utf8'));
     expect(ir.kind).toBe('module');
     expect(ir.name).toBe('auth');
-    expect(ir.routes.map((route) => route.id)).toEqual(AUTH_ROUTES);
+    expect(ir.routes.map((route) => route.id)).toEqual(AUTH_MODULE_ROUTES);
     expect(ir.routes.find((route) => route.id === 'me')?.meta.auth).toBe(true);
   });
 
@@ -46,7 +49,7 @@ describe('spec/modules/auth.yaml', () => {
       readFileSync(new URL('../../spec/svc.schema.json', import.meta.url), 'utf8'),
     ) as { $defs: { authModule: { anyOf: [unknown, { properties: { routes: { properties: object } } }] } } };
     const ids = Object.keys(schema.$defs.authModule.anyOf[1].properties.routes.properties);
-    expect(ids).toEqual(AUTH_ROUTES);
+    expect(ids).toEqual(AUTH_MODULE_ROUTES);
   });
 });
 

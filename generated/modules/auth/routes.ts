@@ -50,6 +50,24 @@ export interface Handlers {
     T.ResetPasswordBody,
     T.ResetPasswordResult
   >;
+  /** POST /auth/mfa/enroll: Start two-factor enrolment */
+  mfaEnroll: RouteHandler<Record<string, never>, Record<string, never>, undefined, T.MfaEnrollResult>;
+  /** POST /auth/mfa/activate: Turn two-factor sign-in on with a first code */
+  mfaActivate: RouteHandler<
+    Record<string, never>,
+    Record<string, never>,
+    T.MfaActivateBody,
+    T.MfaActivateResult
+  >;
+  /** GET /auth/mfa/status: The caller's two-factor state */
+  mfaStatus: RouteHandler<Record<string, never>, Record<string, never>, undefined, T.MfaStatusResult>;
+  /** POST /auth/mfa/disable: Turn two-factor sign-in off with a code */
+  mfaDisable: RouteHandler<
+    Record<string, never>,
+    Record<string, never>,
+    T.MfaDisableBody,
+    T.MfaDisableResult
+  >;
 }
 
 export type RouteId = keyof Handlers;
@@ -186,6 +204,75 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     responseValidators: { 200: serializers.resetPassword_200_check },
     errors: ['AUTH_TOKEN_INVALID', 'AUTH_UPDATE_UNSUPPORTED'],
     meta: { summary: 'Set a new password with a reset token', tags: ['auth'], account: true, mfa: false },
+  },
+  {
+    id: 'mfaEnroll',
+    method: 'POST',
+    url: '/auth/mfa/enroll',
+    successStatus: 200,
+    serializers: { 200: serializers.mfaEnroll_200 },
+    responseValidators: { 200: serializers.mfaEnroll_200_check },
+    errors: ['AUTH_REQUIRED', 'AUTH_MFA_ALREADY_ENABLED'],
+    meta: {
+      summary: 'Start two-factor enrolment',
+      tags: ['auth'],
+      auth: true,
+      apiKey: false,
+      account: true,
+      mfa: false,
+      idempotency: false,
+    },
+  },
+  {
+    id: 'mfaActivate',
+    method: 'POST',
+    url: '/auth/mfa/activate',
+    body: { kind: 'json', validate: validators.mfaActivate_body },
+    successStatus: 200,
+    serializers: { 200: serializers.mfaActivate_200 },
+    responseValidators: { 200: serializers.mfaActivate_200_check },
+    errors: ['AUTH_REQUIRED', 'AUTH_MFA_INVALID_CODE', 'AUTH_MFA_NOT_ENROLLED', 'AUTH_MFA_ALREADY_ENABLED'],
+    meta: {
+      summary: 'Turn two-factor sign-in on with a first code',
+      tags: ['auth'],
+      auth: true,
+      apiKey: false,
+      account: true,
+      mfa: false,
+      idempotency: false,
+    },
+  },
+  {
+    id: 'mfaStatus',
+    method: 'GET',
+    url: '/auth/mfa/status',
+    successStatus: 200,
+    serializers: { 200: serializers.mfaStatus_200 },
+    responseValidators: { 200: serializers.mfaStatus_200_check },
+    errors: ['AUTH_REQUIRED'],
+    meta: {
+      summary: "The caller's two-factor state",
+      tags: ['auth'],
+      auth: true,
+      apiKey: false,
+      account: true,
+      mfa: false,
+    },
+  },
+  {
+    id: 'mfaDisable',
+    method: 'POST',
+    url: '/auth/mfa/disable',
+    body: { kind: 'json', validate: validators.mfaDisable_body },
+    successStatus: 204,
+    errors: ['AUTH_REQUIRED', 'AUTH_MFA_INVALID_CODE', 'AUTH_MFA_NOT_ENROLLED'],
+    meta: {
+      summary: 'Turn two-factor sign-in off with a code',
+      tags: ['auth'],
+      auth: true,
+      apiKey: false,
+      account: true,
+    },
   },
 ];
 

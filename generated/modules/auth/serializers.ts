@@ -208,6 +208,74 @@ function $s7(v, k, j) {
   }
   return $other(v, k, j, $s7);
 }
+function $s8(v, k, j) {
+  if (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    (j === 1 || typeof v.toJSON !== 'function')
+  ) {
+    let json = '{';
+    let p;
+    let s;
+    p = v.secret;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p) ? '"secret":' + JSON.stringify(p) : '"secret":"' + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'secret', 0)) !== undefined) json += '"secret":' + s;
+    p = v.otpauthUri;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p)
+        ? (json.length === 1 ? '"otpauthUri":' : ',"otpauthUri":') + JSON.stringify(p)
+        : (json.length === 1 ? '"otpauthUri":"' : ',"otpauthUri":"') + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'otpauthUri', 0)) !== undefined)
+      json += (json.length === 1 ? '"otpauthUri":' : ',"otpauthUri":') + s;
+    return json + '}';
+  }
+  return $other(v, k, j, $s8);
+}
+function $s9(v, k, j) {
+  if (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    (j === 1 || typeof v.toJSON !== 'function')
+  ) {
+    let json = '{';
+    let p;
+    let s;
+    p = v.recoveryCodes;
+    if (p !== undefined && (s = $s6(p, 'recoveryCodes', 0)) !== undefined) json += '"recoveryCodes":' + s;
+    return json + '}';
+  }
+  return $other(v, k, j, $s9);
+}
+function $s11(v, k, j) {
+  if (typeof v === 'number') return $num(v);
+  return $other(v, k, j, $s11);
+}
+function $s10(v, k, j) {
+  if (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    (j === 1 || typeof v.toJSON !== 'function')
+  ) {
+    let json = '{';
+    let p;
+    let s;
+    p = v.state;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p) ? '"state":' + JSON.stringify(p) : '"state":"' + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'state', 0)) !== undefined) json += '"state":' + s;
+    p = v.recoveryCodesLeft;
+    if (typeof p === 'number')
+      json += (json.length === 1 ? '"recoveryCodesLeft":' : ',"recoveryCodesLeft":') + $num(p);
+    else if (p !== undefined && (s = $s11(p, 'recoveryCodesLeft', 0)) !== undefined)
+      json += (json.length === 1 ? '"recoveryCodesLeft":' : ',"recoveryCodesLeft":') + s;
+    return json + '}';
+  }
+  return $other(v, k, j, $s10);
+}
 const $valid0 = validate52;
 const schema19 = {
   $id: 'svc:resources/SignedIn',
@@ -921,6 +989,412 @@ function validate58(
   return errors === 0;
 }
 validate58.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const $valid4 = validate59;
+const schema24 = {
+  $id: 'svc:resources/MfaEnrollment',
+  type: 'object',
+  description:
+    'A new TOTP secret for an authenticator app (SHA-1, 6 digits, 30 s). MFA is not on until POST /auth/mfa/activate confirms a first code.',
+  properties: {
+    secret: { type: 'string', description: 'Base32, for typing into an authenticator app.' },
+    otpauthUri: { type: 'string', description: 'The `otpauth://totp/...` URI, for a QR code.' },
+  },
+  required: ['secret', 'otpauthUri'],
+  additionalProperties: false,
+};
+function validate59(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="svc:resources/MfaEnrollment" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate59.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.secret === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'secret' },
+        message: "must have required property '" + 'secret' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.otpauthUri === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'otpauthUri' },
+        message: "must have required property '" + 'otpauthUri' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'secret' || key0 === 'otpauthUri')) {
+        const err2 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.secret !== undefined) {
+      if (typeof data.secret !== 'string') {
+        const err3 = {
+          instancePath: instancePath + '/secret',
+          schemaPath: '#/properties/secret/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.otpauthUri !== undefined) {
+      if (typeof data.otpauthUri !== 'string') {
+        const err4 = {
+          instancePath: instancePath + '/otpauthUri',
+          schemaPath: '#/properties/otpauthUri/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err5 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate59.errors = vErrors;
+  return errors === 0;
+}
+validate59.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const $valid5 = validate60;
+const schema25 = {
+  $id: 'svc:resources/MfaRecoveryCodes',
+  type: 'object',
+  description: 'Ten one-time recovery codes, shown this once; each signs in (or disables MFA) once.',
+  properties: { recoveryCodes: { type: 'array', items: { type: 'string' } } },
+  required: ['recoveryCodes'],
+  additionalProperties: false,
+};
+function validate60(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="svc:resources/MfaRecoveryCodes" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate60.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.recoveryCodes === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'recoveryCodes' },
+        message: "must have required property '" + 'recoveryCodes' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'recoveryCodes')) {
+        const err1 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.recoveryCodes !== undefined) {
+      let data0 = data.recoveryCodes;
+      if (Array.isArray(data0)) {
+        const len0 = data0.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (typeof data0[i0] !== 'string') {
+            const err2 = {
+              instancePath: instancePath + '/recoveryCodes/' + i0,
+              schemaPath: '#/properties/recoveryCodes/items/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err3 = {
+          instancePath: instancePath + '/recoveryCodes',
+          schemaPath: '#/properties/recoveryCodes/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err4 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
+    }
+    errors++;
+  }
+  validate60.errors = vErrors;
+  return errors === 0;
+}
+validate60.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const $valid6 = validate61;
+const schema26 = {
+  $id: 'svc:resources/MfaStatus',
+  type: 'object',
+  description: "The caller's two-factor state.",
+  properties: {
+    state: {
+      type: 'string',
+      enum: ['none', 'pending', 'enabled'],
+      description: 'none: not enrolled; pending: enrolled, waiting for a first code; enabled.',
+    },
+    recoveryCodesLeft: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Recovery codes not used yet (0 unless enabled).',
+    },
+  },
+  required: ['state', 'recoveryCodesLeft'],
+  additionalProperties: false,
+};
+function validate61(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="svc:resources/MfaStatus" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate61.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.state === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'state' },
+        message: "must have required property '" + 'state' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.recoveryCodesLeft === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'recoveryCodesLeft' },
+        message: "must have required property '" + 'recoveryCodesLeft' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'state' || key0 === 'recoveryCodesLeft')) {
+        const err2 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.state !== undefined) {
+      let data0 = data.state;
+      if (typeof data0 !== 'string') {
+        const err3 = {
+          instancePath: instancePath + '/state',
+          schemaPath: '#/properties/state/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+      if (!(data0 === 'none' || data0 === 'pending' || data0 === 'enabled')) {
+        const err4 = {
+          instancePath: instancePath + '/state',
+          schemaPath: '#/properties/state/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema26.properties.state.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.recoveryCodesLeft !== undefined) {
+      let data1 = data.recoveryCodesLeft;
+      if (!(typeof data1 == 'number' && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
+        const err5 = {
+          instancePath: instancePath + '/recoveryCodesLeft',
+          schemaPath: '#/properties/recoveryCodesLeft/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+      if (typeof data1 == 'number' && isFinite(data1)) {
+        if (data1 < 0 || isNaN(data1)) {
+          const err6 = {
+            instancePath: instancePath + '/recoveryCodesLeft',
+            schemaPath: '#/properties/recoveryCodesLeft/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+          };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+      }
+    }
+  } else {
+    const err7 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err7];
+    } else {
+      vErrors.push(err7);
+    }
+    errors++;
+  }
+  validate61.errors = vErrors;
+  return errors === 0;
+}
+validate61.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 // One serializer and one validator per route and JSON response status.
 export const register_201: ResponseSerializer = (value) => $root($s0(value, '', 0));
 export const register_201_check: CompiledValidator = $valid0;
@@ -938,3 +1412,9 @@ export const forgotPassword_200: ResponseSerializer = (value) => $root($s7(value
 export const forgotPassword_200_check: CompiledValidator = $valid3;
 export const resetPassword_200: ResponseSerializer = (value) => $root($s7(value, '', 0));
 export const resetPassword_200_check: CompiledValidator = $valid3;
+export const mfaEnroll_200: ResponseSerializer = (value) => $root($s8(value, '', 0));
+export const mfaEnroll_200_check: CompiledValidator = $valid4;
+export const mfaActivate_200: ResponseSerializer = (value) => $root($s9(value, '', 0));
+export const mfaActivate_200_check: CompiledValidator = $valid5;
+export const mfaStatus_200: ResponseSerializer = (value) => $root($s10(value, '', 0));
+export const mfaStatus_200_check: CompiledValidator = $valid6;

@@ -1103,6 +1103,129 @@ function validate26(
   return errors === 0;
 }
 validate26.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const compiled7 = validate27;
+const schema38 = {
+  $id: 'svc:resources/MfaCodeInput',
+  type: 'object',
+  description: 'A code from the authenticator app (or, where accepted, a recovery code).',
+  properties: { code: { type: 'string', minLength: 1, maxLength: 64 } },
+  required: ['code'],
+  additionalProperties: false,
+};
+function validate27(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="svc:resources/MfaCodeInput" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate27.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.code === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'code' },
+        message: "must have required property '" + 'code' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'code')) {
+        const err1 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.code !== undefined) {
+      let data0 = data.code;
+      if (typeof data0 === 'string') {
+        if (func1(data0) > 64) {
+          const err2 = {
+            instancePath: instancePath + '/code',
+            schemaPath: '#/properties/code/maxLength',
+            keyword: 'maxLength',
+            params: { limit: 64 },
+            message: 'must NOT have more than 64 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (func1(data0) < 1) {
+          const err3 = {
+            instancePath: instancePath + '/code',
+            schemaPath: '#/properties/code/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      } else {
+        const err4 = {
+          instancePath: instancePath + '/code',
+          schemaPath: '#/properties/code/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err5 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate27.errors = vErrors;
+  return errors === 0;
+}
+validate27.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 
 // One export per route part.
 export const register_body: CompiledValidator = compiled0;
@@ -1113,3 +1236,5 @@ export const requestVerification_body: CompiledValidator = compiled4;
 export const verifyEmail_body: CompiledValidator = compiled5;
 export const forgotPassword_body: CompiledValidator = compiled4;
 export const resetPassword_body: CompiledValidator = compiled6;
+export const mfaActivate_body: CompiledValidator = compiled7;
+export const mfaDisable_body: CompiledValidator = compiled7;

@@ -1,6 +1,7 @@
 // `authPlugin({ auth, ... })`: the enricher that reads credentials, the request hook that expires
-// unverifiable session cookies, the guards of `meta.auth` and `meta.mfa: true`, the account routes, the Auth
-// on the app container, and the auth events on the app's hook bus.
+// unverifiable session cookies, the guards of `meta.auth` and `meta.mfa: true` (and of the MFA requirement
+// policy, `requireMfa`), the account routes, the Auth on the app container, and the auth events on the app's
+// hook bus.
 import type { App, Plugin } from '../../app/app.js';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { Auth } from '../auth.js';
@@ -10,6 +11,7 @@ import { sessionCookie, type SessionCookieOptions } from './cookie.js';
 import { CookieExpiry } from './cookie-expiry.js';
 import { authEnricher } from './enricher.js';
 import { authRequiredGuard, authVisibility, mfaStepUpGuard } from './guards.js';
+import { mfaPolicyGuard, type MfaRequirement } from './mfa-policy.js';
 import { authRoutes, type AuthRoutesOptions } from './routes.js';
 import { invalidOption } from '../../config/option-errors.js';
 
@@ -24,6 +26,13 @@ export interface AuthPluginOptions {
   trustedOrigins?: readonly string[];
   /** The account routes: false mounts none; otherwise routes to omit or replace. Default all. */
   routes?: false | AuthRoutesOptions;
+  /**
+   * The MFA requirement policy: every request with a user's credential must have been signed in with a second
+   * factor (403 AUTH_MFA_ENROLLMENT_REQUIRED when the user has no MFA enabled, 403 AUTH_MFA_REQUIRED when
+   * they have), except on routes with `meta.mfa: false`; API-key and anonymous requests are not subject to
+   * it. `true` for every user, a function for those it answers true for. Needs an Auth with `mfa`. Default off.
+   */
+  requireMfa?: MfaRequirement;
   /** For the cookie's Secure default. Default process.env.NODE_ENV. */
   nodeEnv?: string | undefined;
 }
@@ -33,6 +42,7 @@ const OPTION_NAMES = optionKeys<AuthPluginOptions>({
   sessionCookie: true,
   trustedOrigins: true,
   routes: true,
+  requireMfa: true,
   nodeEnv: true,
 });
 
@@ -51,6 +61,7 @@ export function authPlugin(options: AuthPluginOptions): Plugin {
     }
   }
 
+  const mfaPolicy = mfaPolicyGuard(auth, options.requireMfa, OWNER);
   const expiry = new CookieExpiry(auth, cookie);
 
   return {
@@ -60,7 +71,13 @@ export function authPlugin(options: AuthPluginOptions): Plugin {
       auth.logTo(app.logger);
       app.metadata.add('http:request-hooks', expiry.hook());
       app.metadata.add('http:enrichers', authEnricher(auth, cookie, expiry, trustedOrigins));
-      app.metadata.add('http:guards', authRequiredGuard, mfaStepUpGuard);
+      // The policy before step-up: a user without MFA is told to enrol rather than to sign in with a code.
+      app.metadata.add(
+        'http:guards',
+        authRequiredGuard,
+        ...(mfaPolicy === undefined ? [] : [mfaPolicy]),
+        mfaStepUpGuard,
+      );
       app.metadata.add('http:route-visibility', authVisibility);
       // For documents: the enricher refuses a bad credential, and a cross-site unsafe request, on every route.
       app.metadata.add('http:route-error-modules', { auth: {} });

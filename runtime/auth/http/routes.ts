@@ -1,5 +1,6 @@
 // `authRoutes()`: the handlers of the routes spec/modules/auth.yaml declares,
-// bound to the generated definitions. Each route can be omitted or replaced one by one.
+// bound to the generated definitions. Each route can be omitted or replaced one by one; the two-factor
+// routes (mfa-routes.ts) are left out of an Auth without MFA, so such an app serves what it always did.
 import {
   routes as bindAuthRoutes,
   type Handlers as AuthHandlers,
@@ -12,16 +13,20 @@ import type { Auth, LoginResult } from '../auth.js';
 import type { PublicUser } from '../stores/users.js';
 import { setCookieLine, type SessionCookie } from './cookie.js';
 import { logoutHandler } from './logout.js';
+import { MFA_ROUTE_IDS, mfaHandlers } from './mfa-routes.js';
 import { noStore } from './no-store.js';
 import { putSessionCookie } from './set-cookie.js';
 
 export type { AuthHandlers, AuthRouteId };
 
-/** The meta every account route carries: about the caller, and exempt from the MFA policy. */
+/**
+ * The meta the account routes carry: about the caller, and exempt from the MFA policy (all but mfaDisable,
+ * which turning the second factor off keeps subject to it).
+ */
 export const ACCOUNT_META = Object.freeze({ account: true, mfa: false } as const);
 
 export interface AuthRoutesOptions {
-  /** Route ids left out (not mounted). */
+  /** Route ids left out (not mounted). The MFA routes are left out anyway when the Auth has no MFA. */
   omit?: readonly AuthRouteId[];
   /** Handlers used instead of svc's, by route id. */
   replace?: Partial<AuthHandlers>;
@@ -41,7 +46,7 @@ export function authRoutes(
 ): Route[] {
   rejectUnknownOptions(options, ['omit', 'replace'], 'authRoutes()');
   const handlers: AuthHandlers = { ...authHandlers(auth, settings), ...options.replace };
-  const omitted = new Set<string>(options.omit ?? []);
+  const omitted = new Set<string>([...(options.omit ?? []), ...(auth.mfaEnabled ? [] : MFA_ROUTE_IDS)]);
   return bindAuthRoutes(handlers).filter((route) => route.id === undefined || !omitted.has(route.id));
 }
 
@@ -101,5 +106,7 @@ function authHandlers(auth: Auth, settings: AuthRouteSettings): AuthHandlers {
       await auth.resetPassword(body.token, body.password);
       return ACCEPTED;
     },
+
+    ...mfaHandlers(auth),
   };
 }
