@@ -341,6 +341,78 @@ export type ResetPasswordResponse =
   | Failure<500, ApiError<'AUTH_UPDATE_UNSUPPORTED' | 'INTERNAL_ERROR'>>
   | Unexpected;
 
+export type MfaEnrollInput = RequestOptions;
+
+export type MfaEnrollResponse =
+  | Success<200, T.MfaEnrollResponse200>
+  | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<409, ApiError<'AUTH_MFA_ALREADY_ENABLED'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface MfaActivateInput extends RequestOptions {
+  body: T.MfaActivateBody;
+}
+
+export type MfaActivateResponse =
+  | Success<200, T.MfaActivateResponse200>
+  | Failure<400, ValidationError>
+  | Failure<400, ApiError<'AUTH_MFA_NOT_ENROLLED' | 'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<
+      401,
+      ApiError<'AUTH_MFA_INVALID_CODE' | 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>
+    >
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<409, ApiError<'AUTH_MFA_ALREADY_ENABLED'>>
+  | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
+  | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export type MfaStatusInput = RequestOptions;
+
+export type MfaStatusResponse =
+  | Success<200, T.MfaStatusResponse200>
+  | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface MfaDisableInput extends RequestOptions {
+  body: T.MfaDisableBody;
+}
+
+export type MfaDisableResponse =
+  | Success<204, undefined>
+  | Failure<400, ValidationError>
+  | Failure<
+      400,
+      ApiError<
+        | 'AUTH_MFA_NOT_ENROLLED'
+        | 'BAD_REQUEST'
+        | 'IDEMPOTENCY_KEY_INVALID'
+        | 'TENANT_CONFLICT'
+        | 'TENANT_INVALID'
+      >
+    >
+  | Failure<
+      401,
+      ApiError<'AUTH_MFA_INVALID_CODE' | 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>
+    >
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
+  | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
+  | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<422, ApiError<'IDEMPOTENCY_KEY_REUSED'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
 export interface CreateTenantInput extends RequestOptions {
   body: T.CreateTenantBody;
 }
@@ -508,6 +580,14 @@ export interface Client {
   forgotPassword(input: ForgotPasswordInput): Promise<ForgotPasswordResponse>;
   /** POST /auth/password/reset: Set a new password with a reset token */
   resetPassword(input: ResetPasswordInput): Promise<ResetPasswordResponse>;
+  /** POST /auth/mfa/enroll: Start two-factor enrolment */
+  mfaEnroll(input?: MfaEnrollInput): Promise<MfaEnrollResponse>;
+  /** POST /auth/mfa/activate: Turn two-factor sign-in on with a first code */
+  mfaActivate(input: MfaActivateInput): Promise<MfaActivateResponse>;
+  /** GET /auth/mfa/status: The caller's two-factor state */
+  mfaStatus(input?: MfaStatusInput): Promise<MfaStatusResponse>;
+  /** POST /auth/mfa/disable: Turn two-factor sign-in off with a code */
+  mfaDisable(input: MfaDisableInput): Promise<MfaDisableResponse>;
   /** POST /tenants: Create a team (the creator becomes its owner) */
   createTenant(input: CreateTenantInput): Promise<CreateTenantResponse>;
   /** GET /tenants: The teams I belong to */
@@ -788,6 +868,72 @@ const routeTable: Record<keyof Client, RouteInfo> = {
       '500': ['AUTH_UPDATE_UNSUPPORTED', 'INTERNAL_ERROR'],
     },
   },
+  mfaEnroll: {
+    method: 'POST',
+    path: '/auth/mfa/enroll',
+    parts: ['auth', 'mfa', 'enroll'],
+    responses: { '200': 'json' },
+    errors: {
+      '400': ['TENANT_CONFLICT', 'TENANT_INVALID'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED'],
+      '409': ['AUTH_MFA_ALREADY_ENABLED'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  mfaActivate: {
+    method: 'POST',
+    path: '/auth/mfa/activate',
+    parts: ['auth', 'mfa', 'activate'],
+    responses: { '200': 'json' },
+    errors: {
+      '400': ['AUTH_MFA_NOT_ENROLLED', 'BAD_REQUEST', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '401': ['AUTH_MFA_INVALID_CODE', 'AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED'],
+      '409': ['AUTH_MFA_ALREADY_ENABLED'],
+      '413': ['PAYLOAD_TOO_LARGE'],
+      '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  mfaStatus: {
+    method: 'GET',
+    path: '/auth/mfa/status',
+    parts: ['auth', 'mfa', 'status'],
+    responses: { '200': 'json' },
+    errors: {
+      '400': ['TENANT_CONFLICT', 'TENANT_INVALID'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  mfaDisable: {
+    method: 'POST',
+    path: '/auth/mfa/disable',
+    parts: ['auth', 'mfa', 'disable'],
+    responses: { '204': 'empty' },
+    errors: {
+      '400': [
+        'AUTH_MFA_NOT_ENROLLED',
+        'BAD_REQUEST',
+        'HTTP_VALIDATION',
+        'IDEMPOTENCY_KEY_INVALID',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+      ],
+      '401': ['AUTH_MFA_INVALID_CODE', 'AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED'],
+      '409': ['IDEMPOTENCY_CONFLICT'],
+      '413': ['PAYLOAD_TOO_LARGE'],
+      '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '422': ['IDEMPOTENCY_KEY_REUSED'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
   createTenant: {
     method: 'POST',
     path: '/tenants',
@@ -936,6 +1082,10 @@ export function createClient(options: ClientOptions): Client {
     verifyEmail: (input) => send<VerifyEmailResponse>(routeTable.verifyEmail, input),
     forgotPassword: (input) => send<ForgotPasswordResponse>(routeTable.forgotPassword, input),
     resetPassword: (input) => send<ResetPasswordResponse>(routeTable.resetPassword, input),
+    mfaEnroll: (input) => send<MfaEnrollResponse>(routeTable.mfaEnroll, input),
+    mfaActivate: (input) => send<MfaActivateResponse>(routeTable.mfaActivate, input),
+    mfaStatus: (input) => send<MfaStatusResponse>(routeTable.mfaStatus, input),
+    mfaDisable: (input) => send<MfaDisableResponse>(routeTable.mfaDisable, input),
     createTenant: (input) => send<CreateTenantResponse>(routeTable.createTenant, input),
     listTenants: (input) => send<ListTenantsResponse>(routeTable.listTenants, input),
     listMembers: (input) => send<ListMembersResponse>(routeTable.listMembers, input),

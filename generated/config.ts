@@ -19,7 +19,7 @@ export const configSpec: { readonly [key: string]: ConfigValue } = {
     redis: { $template: [{ env: 'REDIS_URL', default: '' }] },
   },
   modules: {
-    auth: true,
+    auth: { mfa: true },
     edge: {
       security: {
         rateLimit: {

@@ -148,6 +148,48 @@ export interface Accepted {
 }
 
 /**
+ * A new TOTP secret for an authenticator app (SHA-1, 6 digits, 30 s). MFA is not on until POST /auth/mfa/activate confirms a first code.
+ */
+export interface MfaEnrollment {
+  /**
+   * Base32, for typing into an authenticator app.
+   */
+  secret: string;
+  /**
+   * The `otpauth://totp/...` URI, for a QR code.
+   */
+  otpauthUri: string;
+}
+
+/**
+ * A code from the authenticator app (or, where accepted, a recovery code).
+ */
+export interface MfaCodeInput {
+  code: string;
+}
+
+/**
+ * Ten one-time recovery codes, shown this once; each signs in (or disables MFA) once.
+ */
+export interface MfaRecoveryCodes {
+  recoveryCodes: string[];
+}
+
+/**
+ * The caller's two-factor state.
+ */
+export interface MfaStatus {
+  /**
+   * none: not enrolled; pending: enrolled, waiting for a first code; enabled.
+   */
+  state: 'none' | 'pending' | 'enabled';
+  /**
+   * Recovery codes not used yet (0 unless enabled).
+   */
+  recoveryCodesLeft: number;
+}
+
+/**
  * A new team.
  */
 export interface TenantInput {
@@ -317,6 +359,30 @@ export type ResetPasswordResponse200 = Accepted;
 
 /** What the handler returns: the body of its success (2xx) response. */
 export type ResetPasswordResult = ResetPasswordResponse200;
+
+export type MfaEnrollResponse200 = MfaEnrollment;
+
+/** What the handler returns: the body of its success (2xx) response. */
+export type MfaEnrollResult = MfaEnrollResponse200;
+
+export type MfaActivateBody = MfaCodeInput;
+
+export type MfaActivateResponse200 = MfaRecoveryCodes;
+
+/** What the handler returns: the body of its success (2xx) response. */
+export type MfaActivateResult = MfaActivateResponse200;
+
+export type MfaStatusResponse200 = MfaStatus;
+
+/** What the handler returns: the body of its success (2xx) response. */
+export type MfaStatusResult = MfaStatusResponse200;
+
+export type MfaDisableBody = MfaCodeInput;
+
+export type MfaDisableResponse204 = void;
+
+/** What the handler returns: the body of its success (2xx) response. */
+export type MfaDisableResult = MfaDisableResponse204;
 
 export type CreateTenantBody = TenantInput;
 

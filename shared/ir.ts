@@ -212,7 +212,7 @@ export interface ModuleIR {
  */
 export interface ModuleSettingsIR {
   /** `modules.auth`: accounts and sign-in; its enricher reads a presented credential on every route. */
-  auth?: { sessionCookie: string };
+  auth?: { sessionCookie: string; requireMfa: boolean };
   /** `modules.edge`: the edge plugins that are on. */
   edge?: EdgeModuleIR;
   /** `modules.idempotency`: keys honoured on routes of `methods` (and routes declaring meta.idempotency). */

@@ -10,8 +10,11 @@ import { letsNonMembersThrough } from '../tenancy-roles.js';
  * plugins publish (bucket `http:route-error-modules`).
  */
 export interface RouteErrorModules {
-  /** The auth module reads a presented credential on every route (and checks cross-site unsafe requests). */
-  auth?: object;
+  /**
+   * The auth module reads a presented credential on every route (and checks cross-site unsafe requests);
+   * `requireMfa`: its policy refuses every authenticated request without a second factor.
+   */
+  auth?: { requireMfa?: boolean };
   /** `globalRateLimit`: a per-client bucket counted on every route that is not an edge route. */
   edge?: { globalRateLimit: boolean };
   /** Idempotency keys are honoured on routes of these methods (unless a route opts out). */
@@ -32,6 +35,8 @@ export interface RouteErrorFacts {
   auth: boolean;
   /** `meta.mfa: true`: a credential obtained without a second factor is refused. */
   mfa: boolean;
+  /** The auth module's `requireMfa` policy covers the route (it does not say `mfa: false`). */
+  mfaPolicy: boolean;
   /** The auth module reads a presented credential on every route: a bad one is refused even here. */
   readsCredentials: boolean;
   /** ...and refuses a cookie-authenticated cross-site request with an unsafe method (CSRF). */
@@ -94,6 +99,7 @@ export function routeErrorFacts(route: RouteErrorSource, modules: RouteErrorModu
     body: route.body?.kind,
     auth: meta.auth === true,
     mfa: meta.mfa === true,
+    mfaPolicy: modules.auth?.requireMfa === true && meta.mfa !== false,
     readsCredentials: modules.auth !== undefined,
     checksCrossSite: modules.auth !== undefined && !SAFE_METHODS.includes(method),
     rateLimited:
@@ -169,7 +175,9 @@ export function impliedErrorCodes(facts: RouteErrorFacts): string[] {
   // A presented bearer token (or session header) that does not verify: where a route requires a credential,
   // and on every route once the auth module's enricher reads them.
   if (facts.auth || facts.readsCredentials) codes.push('AUTH_TOKEN_INVALID', 'AUTH_TOKEN_EXPIRED');
-  if (facts.mfa) codes.push('AUTH_MFA_REQUIRED');
+  if (facts.mfa || facts.mfaPolicy) codes.push('AUTH_MFA_REQUIRED');
+  // The policy tells a signed-in user without a second factor to enrol one.
+  if (facts.mfaPolicy) codes.push('AUTH_MFA_ENROLLMENT_REQUIRED');
   if (facts.checksCrossSite) codes.push('AUTH_CSRF_REJECTED');
   // A malformed tenant id, or a path and a header naming different tenants: read on every route.
   if (facts.readsTenant) codes.push('TENANT_INVALID', 'TENANT_CONFLICT');

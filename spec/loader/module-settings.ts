@@ -58,7 +58,10 @@ export function moduleSettingsOf(modules: ConfigValue | undefined): ModuleSettin
   const settings: ModuleSettingsIR = {};
   if (isOn(section.auth)) {
     const cookie = mapOf(mapOf(section.auth)?.sessionCookie);
-    settings.auth = { sessionCookie: text(cookie?.name, DEFAULT_SESSION_COOKIE) };
+    settings.auth = {
+      sessionCookie: text(cookie?.name, DEFAULT_SESSION_COOKIE),
+      requireMfa: mapOf(section.auth)?.requireMfa === true,
+    };
   }
   if (isOn(section.edge)) settings.edge = edgeSettings(section.edge);
   if (isOn(section.idempotency)) {

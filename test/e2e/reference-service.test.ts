@@ -1,6 +1,7 @@
 // The reference service as users run it (`svc start`, its own process) driven through the generated client,
 // once per adapter: SVC_ADAPTER switches `server.adapter` in svc.config.yaml. Notes belong to the signed-in
 // user, so the client signs up first and sends its access token.
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClient } from '../../generated/client.js';
 import { createDatabase, type TestDatabase } from '../backends.js';
@@ -273,6 +274,53 @@ describe.each(['fastify', 'express', 'hono'])(
       const leave = await owner!.api.leaveTenant({ params: { tenantId } });
       expect(leave.status).toBe(409);
       if (!leave.ok) expect(leave.error.code).toBe('TENANT_LAST_OWNER');
+    });
+
+    test('two-factor sign-in: enrol, activate, a code needed at login, each code once, disable', async () => {
+      const email = `mfa-${adapter}-${Date.now()}@example.com`;
+      const password = 'a long enough password';
+      const signedUp = await anonymous.register({ body: { email, password } });
+      if (!signedUp.ok) throw new Error(`register failed: ${signedUp.status}`);
+      const api = createClient({
+        baseUrl: service.url,
+        headers: { authorization: `Bearer ${signedUp.data.accessToken}` },
+      });
+      const enrolled = await api.mfaEnroll();
+      if (!enrolled.ok) throw new Error(`enroll failed: ${enrolled.status}`);
+      expect(enrolled.headers.get('cache-control')).toBe('no-store');
+      const totp = new TOTP({ secret: Secret.fromBase32(enrolled.data.secret) });
+      const codeIn = (steps: number) => totp.generate({ timestamp: Date.now() + steps * 30_000 });
+      const activated = await api.mfaActivate({ body: { code: codeIn(0) } });
+      if (!activated.ok) throw new Error(`activate failed: ${activated.status}`);
+      expect(activated.data.recoveryCodes).toHaveLength(10);
+
+      const withoutCode = await anonymous.login({ body: { email, password } });
+      expect(withoutCode.status).toBe(401);
+      if (!withoutCode.ok) expect(withoutCode.error.code).toBe('AUTH_MFA_REQUIRED');
+      // The next step's code (the activation spent this one); then the same code again is refused.
+      const code = codeIn(1);
+      const signedIn = await anonymous.login({ body: { email, password, mfaCode: code } });
+      if (!signedIn.ok) throw new Error(`login failed: ${signedIn.status}`);
+      const again = await anonymous.login({ body: { email, password, mfaCode: code } });
+      expect(again.status).toBe(401);
+      const mfaApi = createClient({
+        baseUrl: service.url,
+        headers: { authorization: `Bearer ${signedIn.data.accessToken}` },
+      });
+      const me = await mfaApi.me();
+      if (!me.ok) throw new Error(`me failed: ${me.status}`);
+      expect(me.data.amr).toEqual(['pwd', 'mfa']);
+
+      const recovery = activated.data.recoveryCodes[0]!;
+      expect((await anonymous.login({ body: { email, password, mfaCode: recovery } })).status).toBe(200);
+      expect((await anonymous.login({ body: { email, password, mfaCode: recovery } })).status).toBe(401);
+      const status = await mfaApi.mfaStatus();
+      if (!status.ok) throw new Error(`status failed: ${status.status}`);
+      expect(status.data).toEqual({ state: 'enabled', recoveryCodesLeft: 9 });
+
+      const disabled = await mfaApi.mfaDisable({ body: { code: activated.data.recoveryCodes[1]! } });
+      expect(disabled.status).toBe(204);
+      expect((await anonymous.login({ body: { email, password } })).status).toBe(200);
     });
 
     test('in development, a reset mail is logged as one JSON line holding the link', async () => {

@@ -53,7 +53,7 @@ routes: {}
 `,
     );
     expect(ir.moduleSettings).toEqual({
-      auth: { sessionCookie: 'sid' },
+      auth: { sessionCookie: 'sid', requireMfa: false },
       edge: {
         security: true,
         globalRateLimit: true,

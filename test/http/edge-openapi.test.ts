@@ -458,7 +458,7 @@ describe('openapiPlugin: codes of the registered modules and declared errors', (
 
       // The same codes the generator's rule gives a spec route under the same `modules:`.
       const modules: ModuleSettingsIR = {
-        auth: { sessionCookie: 'svc_session' },
+        auth: { sessionCookie: 'svc_session', requireMfa: false },
         edge: { security: true, globalRateLimit: true, health: false, metrics: false, tracing: false },
         idempotency: { header: 'idempotency-key', methods: ['POST'] },
       };

@@ -80,7 +80,9 @@ export function authPlugin(options: AuthPluginOptions): Plugin {
       );
       app.metadata.add('http:route-visibility', authVisibility);
       // For documents: the enricher refuses a bad credential, and a cross-site unsafe request, on every route.
-      app.metadata.add('http:route-error-modules', { auth: {} });
+      app.metadata.add('http:route-error-modules', {
+        auth: options.requireMfa === undefined || options.requireMfa === false ? {} : { requireMfa: true },
+      });
       app.metadata.add(
         'http:guarded-meta',
         { key: 'auth', plugin: 'svc:auth' },

@@ -10,7 +10,10 @@ export function routeErrorModules(published: readonly RouteErrorModules[]): Rout
   const methods = new Set<string>();
   let keyed = false;
   for (const part of published) {
-    if (part.auth !== undefined) model.auth = {};
+    if (part.auth !== undefined) {
+      model.auth =
+        part.auth.requireMfa === true || model.auth?.requireMfa === true ? { requireMfa: true } : {};
+    }
     if (part.tenancy !== undefined) model.tenancy = {};
     if (part.edge?.globalRateLimit === true) model.edge = { globalRateLimit: true };
     if (part.idempotency !== undefined) {
