@@ -1,13 +1,13 @@
 // `npm run bench [-- <bench>...]`: runs the named benches (fastify, express, hono, serialize, serializers, edge,
-// edge-memory, edge-security, edge-metrics, edge-tracing, auth, tenancy, mcp, login, upload, stores-jwt,
-// stores-session, tenancy-postgres, stores-login, startup; all by default)
+// edge-memory, edge-security, edge-metrics, edge-tracing, auth, tenancy, mcp, login, mfa-login, upload,
+// stores-jwt, stores-session, tenancy-postgres, stores-login, startup; all by default)
 // and writes their sections of bench/RESULTS.md.
 // The stores-* and tenancy-postgres benches need PostgreSQL (DATABASE_URL, default
 // postgres://postgres@127.0.0.1:5432/test; they create and drop a database svc_bench on that server) and Redis
 // (REDIS_URL, default redis://127.0.0.1:6379).
 // BENCH_DURATION (seconds per HTTP measurement, default 4) and BENCH_RUNS (rounds, default 12 for the HTTP
-// pairs, 3 for login, 6 for stores-login, 5 for the upload and 15 for startup) shorten or lengthen them;
-// BENCH_ONLY_SERVER_BOUND=1 skips the unthrottled regime.
+// pairs, 3 for login, 4 for mfa-login, 6 for stores-login, 5 for the upload and 15 for startup) shorten or
+// lengthen them; BENCH_ONLY_SERVER_BOUND=1 skips the unthrottled regime.
 import { cpus, loadavg } from 'node:os';
 import { prepareBenchSpec, runHttpPair, type HttpPair } from './http.js';
 import { pinSelf } from './lib/processes.js';
@@ -19,6 +19,7 @@ import { runStartupBench, STARTUP_ID } from './startup.js';
 import { benchBearerHeaders } from './auth-token.js';
 import { tenantScopedWorkloads } from './servers/svc-fastify-tenancy-id.js';
 import { runLoginBench } from './login.js';
+import { MFA_LOGIN_ID, runMfaLoginBench } from './mfa-login.js';
 import { MCP_ID, MCP_PAIR, mcpNote } from './mcp.js';
 import {
   STORES_IDS,
@@ -122,6 +123,7 @@ const KNOWN = [
   SERIALIZERS_ID,
   MCP_ID,
   LOGIN_ID,
+  MFA_LOGIN_ID,
   UPLOAD_ID,
   ...STORES_IDS,
   STARTUP_ID,
@@ -173,6 +175,10 @@ if (selected.includes(MCP_ID)) {
 if (selected.includes(LOGIN_ID)) {
   process.stdout.write(`bench ${LOGIN_ID}\n`);
   await report(LOGIN_ID, await runLoginBench({ runs: runsOverride ?? 3, durationSeconds: 10 }));
+}
+if (selected.includes(MFA_LOGIN_ID)) {
+  process.stdout.write(`bench ${MFA_LOGIN_ID}\n`);
+  await report(MFA_LOGIN_ID, await runMfaLoginBench({ runs: runsOverride ?? 4, durationSeconds: 10 }));
 }
 if (selected.includes(UPLOAD_ID)) {
   process.stdout.write(`bench ${UPLOAD_ID}\n`);

@@ -402,9 +402,15 @@ export type MfaDisableResponse =
     >
   | Failure<
       401,
-      ApiError<'AUTH_MFA_INVALID_CODE' | 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>
+      ApiError<
+        | 'AUTH_MFA_INVALID_CODE'
+        | 'AUTH_MFA_REQUIRED'
+        | 'AUTH_REQUIRED'
+        | 'AUTH_TOKEN_EXPIRED'
+        | 'AUTH_TOKEN_INVALID'
+      >
     >
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED'>>
   | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
@@ -924,8 +930,14 @@ const routeTable: Record<keyof Client, RouteInfo> = {
         'TENANT_CONFLICT',
         'TENANT_INVALID',
       ],
-      '401': ['AUTH_MFA_INVALID_CODE', 'AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED'],
+      '401': [
+        'AUTH_MFA_INVALID_CODE',
+        'AUTH_MFA_REQUIRED',
+        'AUTH_REQUIRED',
+        'AUTH_TOKEN_EXPIRED',
+        'AUTH_TOKEN_INVALID',
+      ],
+      '403': ['AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED'],
       '409': ['IDEMPOTENCY_CONFLICT'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],

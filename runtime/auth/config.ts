@@ -153,9 +153,19 @@ function mfaModule(
   if (issuer === undefined || issuer === '') {
     throw invalidOption('authModule()', 'serviceName', 'the service name, with modules.auth.mfa');
   }
+  const box = new SecretBox({ keys: mfaKeys(env, projectDir) });
+  const store = context.stores?.mfa;
+  // In memory a second factor vanishes at a restart and is unknown to every other process: sign-in would
+  // quietly stop asking for it. Production needs the database.
+  if (store === undefined && isProductionEnv(env.NODE_ENV)) {
+    throw invalidSetting(
+      'auth',
+      'mfa needs stores.database in production: enabled second factors must survive a restart',
+    );
+  }
   return new MfaService({
-    store: context.stores?.mfa ?? new MemoryMfaStore(),
-    box: new SecretBox({ keys: mfaKeys(env, projectDir) }),
+    store: store ?? new MemoryMfaStore(),
+    box,
     issuer,
     users,
   });

@@ -178,7 +178,8 @@ describe.each(adapters)('two-factor sign-in on $name', (adapter) => {
       const code = server.code(secret);
       const signedIn = await loginWith(url, code);
       expect(signedIn.status, signedIn.text).toBe(200);
-      const me = await get(url, '/auth/me', bearer((signedIn.json as SignedIn).accessToken));
+      const mfaToken = (signedIn.json as SignedIn).accessToken;
+      const me = await get(url, '/auth/me', bearer(mfaToken));
       expect((me.json as { amr: string[] }).amr).toEqual(['pwd', 'mfa']);
       const replayed = await loginWith(url, code);
       expect([replayed.status, codeOf(replayed.json)]).toEqual([401, 'AUTH_MFA_INVALID_CODE']);
@@ -191,14 +192,17 @@ describe.each(adapters)('two-factor sign-in on $name', (adapter) => {
       expect(await status(url, token)).toEqual({ state: 'enabled', recoveryCodesLeft: 8 });
 
       advance(STEP_MS);
-      const badDisable = await post(url, '/auth/mfa/disable', { code: wrong }, bearer(token));
+      // Turning the factor off needs a credential obtained with it: a password-only token cannot even try.
+      const pwdOnly = await post(url, '/auth/mfa/disable', { code: server.code(secret) }, bearer(token));
+      expect([pwdOnly.status, codeOf(pwdOnly.json)]).toEqual([403, 'AUTH_MFA_REQUIRED']);
+      const badDisable = await post(url, '/auth/mfa/disable', { code: wrong }, bearer(mfaToken));
       expect([badDisable.status, codeOf(badDisable.json)]).toEqual([401, 'AUTH_MFA_INVALID_CODE']);
-      const disabled = await post(url, '/auth/mfa/disable', { code: server.code(secret) }, bearer(token));
+      const disabled = await post(url, '/auth/mfa/disable', { code: server.code(secret) }, bearer(mfaToken));
       expect(disabled.status, disabled.text).toBe(204);
       expect(events).toEqual(['auth:mfa_enabled', 'auth:mfa_disabled']);
       expect(await status(url, token)).toEqual({ state: 'none', recoveryCodesLeft: 0 });
       expect((await loginWith(url)).status).toBe(200);
-      const notEnrolled = await post(url, '/auth/mfa/disable', { code: '123456' }, bearer(token));
+      const notEnrolled = await post(url, '/auth/mfa/disable', { code: '123456' }, bearer(mfaToken));
       expect([notEnrolled.status, codeOf(notEnrolled.json)]).toEqual([400, 'AUTH_MFA_NOT_ENROLLED']);
     });
   });
@@ -260,6 +264,9 @@ describe.each(adapters)('two-factor sign-in on $name', (adapter) => {
         expect((await get(url, '/exempt', pwd)).status).toBe(200);
         expect((await get(url, '/auth/me', pwd)).status).toBe(200);
         expect((await get(url, '/private', { [API_KEY_HEADER]: registered.user.id })).status).toBe(200);
+        // A key presented beside a user's password-only token does not exempt the token.
+        const both = await get(url, '/private', { ...pwd, [API_KEY_HEADER]: registered.user.id });
+        expect(both.status).toBe(403);
 
         const { secret } = await enableMfa(server, registered.accessToken); // exempt routes
         const after = await get(url, '/private', pwd);
@@ -349,8 +356,12 @@ describe('modules.auth: mfa and requireMfa', () => {
   it('takes the key ring from SVC_MFA_KEYS, and in production refuses to start without it', () => {
     const key = `k1:${randomBytes(32).toString('base64')}`;
     const production = { NODE_ENV: 'production', SVC_SECRET: SECRET };
-    const withKeys = { env: { ...production, SVC_MFA_KEYS: key }, projectDir, serviceName: 'api' };
+    const stores = { mfa: new MemoryMfaStore() };
+    const withKeys = { env: { ...production, SVC_MFA_KEYS: key }, projectDir, serviceName: 'api', stores };
     expect(authModule({ mfa: true }, withKeys)!.auth.mfaEnabled).toBe(true);
+    // In production the enabled factors must outlive the process: no database, no start.
+    const inMemory = { env: { ...production, SVC_MFA_KEYS: key }, projectDir, serviceName: 'api' };
+    expect(thrown(() => authModule({ mfa: true }, inMemory)).message).toContain('stores.database');
     const missing = thrown(() =>
       authModule({ mfa: true }, { env: production, projectDir, serviceName: 'api' }),
     );

@@ -84,6 +84,21 @@ describe('MfaService', () => {
     expect(await mfa.isEnabled(userId)).toBe(true);
   });
 
+  it('two activations at once: one answers the recovery codes, the other that MFA is already on', async () => {
+    const { mfa, userId, now } = await setUp();
+    const { secret } = await mfa.enroll(userId);
+    const code = codeAt(secret, now());
+    const answers = await Promise.all(
+      [mfa.activate(userId, code), mfa.activate(userId, code)].map(async (p) =>
+        p.then(
+          () => 'ok',
+          (error: { code?: string }) => error.code,
+        ),
+      ),
+    );
+    expect(answers.sort()).toEqual(['AUTH_MFA_ALREADY_ENABLED', 'ok']);
+  });
+
   it('one code sent 20 times at once is accepted once; so is one recovery code', async () => {
     const { mfa, userId, advance, now } = await setUp();
     const { secret } = await mfa.enroll(userId);

@@ -265,13 +265,15 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     url: '/auth/mfa/disable',
     body: { kind: 'json', validate: validators.mfaDisable_body },
     successStatus: 204,
-    errors: ['AUTH_REQUIRED', 'AUTH_MFA_INVALID_CODE', 'AUTH_MFA_NOT_ENROLLED'],
+    errors: ['AUTH_REQUIRED', 'AUTH_MFA_REQUIRED', 'AUTH_MFA_INVALID_CODE', 'AUTH_MFA_NOT_ENROLLED'],
     meta: {
       summary: 'Turn two-factor sign-in off with a code',
       tags: ['auth'],
       auth: true,
+      mfa: true,
       apiKey: false,
       account: true,
+      rateLimit: { limit: 10, windowMs: 900000, key: 'user' },
     },
   },
 ];

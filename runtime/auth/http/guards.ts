@@ -4,6 +4,7 @@
 // routes from tool listings of callers without credentials.
 import { errors } from '../../../generated/modules/errors.js';
 import type { Guard, RouteVisibilityCheck } from '../../http/types.js';
+import { isApiKeyRequest } from './mfa-policy.js';
 
 export const authRequiredGuard: Guard = {
   name: 'svc:auth',
@@ -17,7 +18,7 @@ export const mfaStepUpGuard: Guard = {
   name: 'svc:auth-mfa',
   appliesTo: (route) => route.meta.mfa === true,
   check({ context }) {
-    if (context.apiKey !== undefined) return; // API-key requests are not subject to MFA.
+    if (isApiKeyRequest(context)) return; // API-key requests are not subject to MFA.
     if (context.user === undefined) throw errors.AUTH_REQUIRED();
     if (!context.amr?.includes('mfa')) throw errors.AUTH_MFA_REQUIRED({ status: 403 });
   },

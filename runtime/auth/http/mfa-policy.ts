@@ -9,6 +9,14 @@ import type { Guard, RequestContext } from '../../http/types.js';
 import type { Auth } from '../auth.js';
 import type { PublicUser } from '../stores/users.js';
 
+/**
+ * An API-key request: a key and no credential of a user's own (a bearer token, a session). A key presented
+ * beside a user's password-only token does not exempt that token.
+ */
+export function isApiKeyRequest(context: RequestContext): boolean {
+  return context.apiKey !== undefined && context.credential === undefined;
+}
+
 /** Whether this user must have signed in with a second factor, for this request. */
 export type MfaRequirementCheck = (user: PublicUser, context: RequestContext) => boolean | Promise<boolean>;
 
@@ -30,7 +38,7 @@ export function mfaPolicyGuard(auth: Auth, requirement: unknown, owner: string):
     name: 'svc:auth-mfa-policy',
     appliesTo: (route) => route.meta.mfa !== false,
     async check({ context }) {
-      if (context.user === undefined || context.apiKey !== undefined) return;
+      if (context.user === undefined || isApiKeyRequest(context)) return;
       if (context.amr?.includes('mfa')) return;
       const user = context.user as PublicUser;
       if (applies !== undefined && !(await applies(user, context))) return;

@@ -40,7 +40,8 @@ export function mfaHandlers(auth: Auth): Pick<AuthHandlers, MfaRouteId> {
       return auth.mfaStatus(signedInUserId(context));
     },
 
-    async mfaDisable({ body, context }) {
+    async mfaDisable({ body, reply, context }) {
+      noStore(reply);
       await auth.disableMfa(signedInUserId(context), body.code);
       return undefined;
     },

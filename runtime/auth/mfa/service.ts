@@ -59,8 +59,10 @@ export class MfaService implements SecondFactor {
 
   constructor(options: MfaServiceOptions) {
     rejectUnknownOptions(options, OPTIONS, 'MfaService');
-    if (typeof options.issuer !== 'string' || options.issuer === '')
-      throw invalidOption('MfaService', 'issuer', 'the service name');
+    // Authenticator apps split the label at ':': an issuer holding one would be misread.
+    if (typeof options.issuer !== 'string' || options.issuer === '' || options.issuer.includes(':')) {
+      throw invalidOption('MfaService', 'issuer', 'the service name, without ":"');
+    }
     this.store = options.store;
     this.box = options.box;
     this.issuer = options.issuer;
@@ -92,7 +94,9 @@ export class MfaService implements SecondFactor {
     const { codes, hashes } = newRecoveryCodes();
     // Only the enrolment this code was checked against: one restarted meanwhile is not activated.
     if (!(await this.store.activate(userId, record.secret, hashes, step, this.now()))) {
-      throw errors.AUTH_MFA_NOT_ENROLLED();
+      // Lost to a concurrent activation, or the enrolment was restarted or removed meanwhile.
+      const now = await this.store.get(userId);
+      throw now?.state === 'enabled' ? errors.AUTH_MFA_ALREADY_ENABLED() : errors.AUTH_MFA_NOT_ENROLLED();
     }
     return { recoveryCodes: codes };
   }
