@@ -2,15 +2,9 @@
 // then its races again from two pools (two processes) on the same database, and where openStores keeps
 // memberships. The file works in a database of its own, dropped at the end. A race where one side must land
 // first holds that side's transaction before its COMMIT until the other waits on its lock.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStores } from 'svckit';
-import {
-  migrate,
-  openSqlClient,
-  SqlMembershipStore,
-  type SqlClient,
-} from '../../runtime/stores/sql/index.js';
-import { createDatabase, type TestDatabase } from '../backends.js';
+import { SqlMembershipStore, type SqlClient } from '../../runtime/stores/sql/index.js';
 import {
   emptyMembershipTables,
   holdingClient,
@@ -18,29 +12,15 @@ import {
   membershipStoreContract,
   type RacingStores,
 } from './contracts/membership-store.js';
+import { freshDatabaseWithTwoPools } from './contracts/two-pools.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-let database: TestDatabase;
-let client: SqlClient;
-let otherProcess: SqlClient;
-
-beforeAll(async () => {
-  database = await createDatabase();
-  client = await openSqlClient(database.url);
-  otherProcess = await openSqlClient(database.url);
-  await migrate(client);
-});
-
-afterAll(async () => {
-  await client?.close();
-  await otherProcess?.close();
-  await database?.drop();
-});
+const pools = freshDatabaseWithTwoPools();
 
 /** Whether a session of this file's database waits on a lock. */
 async function lockWaiters(): Promise<boolean> {
-  const { rows } = await client.query<{ waiting: boolean }>(
+  const { rows } = await pools.client.query<{ waiting: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
       WHERE datname = current_database() AND wait_event_type = 'Lock') AS waiting`,
   );
@@ -49,7 +29,7 @@ async function lockWaiters(): Promise<boolean> {
 
 /** The first store on `first`, its transactions holdable; the second on `second`. */
 async function racing(first: SqlClient, second: SqlClient): Promise<RacingStores> {
-  await emptyMembershipTables(client);
+  await emptyMembershipTables(pools.client);
   const holding = holdingClient(first, lockWaiters);
   return {
     stores: [new SqlMembershipStore(holding.client), new SqlMembershipStore(second)],
@@ -60,18 +40,20 @@ async function racing(first: SqlClient, second: SqlClient): Promise<RacingStores
 membershipStoreContract(
   'SqlMembershipStore (PostgreSQL)',
   async (clock) => {
-    await emptyMembershipTables(client);
-    return new SqlMembershipStore(client, { now: clock.now });
+    await emptyMembershipTables(pools.client);
+    return new SqlMembershipStore(pools.client, { now: clock.now });
   },
-  () => racing(client, client),
+  () => racing(pools.client, pools.client),
 );
 
-membershipRaceContract('SqlMembershipStore (PostgreSQL, two pools)', () => racing(client, otherProcess));
+membershipRaceContract('SqlMembershipStore (PostgreSQL, two pools)', () =>
+  racing(pools.client, pools.otherProcess),
+);
 
 describe('memberships in openStores (PostgreSQL)', () => {
   it('keeps them in the database, with Redis too (durable data), and refuses an unknown store option', async () => {
     const stores = await openStores(
-      { database: database.url, redis: REDIS_URL },
+      { database: pools.url, redis: REDIS_URL },
       { appMigrations: false, redisPrefix: `svc-memberships-${Date.now()}:`, sweepIntervalMs: 0 },
     );
     try {
@@ -81,11 +63,11 @@ describe('memberships in openStores (PostgreSQL)', () => {
         ownerId: 'alice',
         role: 'owner',
       });
-      expect(await new SqlMembershipStore(otherProcess).roleOf(tenant.id, 'alice')).toBe('owner');
+      expect(await new SqlMembershipStore(pools.otherProcess).roleOf(tenant.id, 'alice')).toBe('owner');
     } finally {
       await stores.close();
     }
-    expect(() => new SqlMembershipStore(client, { clock: Date.now } as never)).toThrow(
+    expect(() => new SqlMembershipStore(pools.client, { clock: Date.now } as never)).toThrow(
       /SqlMembershipStore: unknown option "clock"/,
     );
   });
