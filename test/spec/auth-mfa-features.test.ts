@@ -36,11 +36,12 @@ describe('spec/modules/auth.yaml: the mfa feature', () => {
     }
   });
 
-  it('the MFA routes refuse API keys, are account routes, and all but disable are exempt from the policy', async () => {
+  it('the MFA routes refuse API keys, are account routes; all but disable are exempt from the policy, which asks for a second factor', async () => {
     const spec = await loadModule(readFileSync(AUTH_YAML, 'utf8'));
     const meta = Object.fromEntries(spec.routes.map((route) => [route.id, route.meta]));
     for (const id of MFA_ROUTES) expect(meta[id]).toMatchObject({ auth: true, apiKey: false, account: true });
-    expect(MFA_ROUTES.map((id) => meta[id]!.mfa)).toEqual([false, false, false, undefined]);
+    // Disable is step-up: a password-only token cannot try codes to turn the factor off.
+    expect(MFA_ROUTES.map((id) => meta[id]!.mfa)).toEqual([false, false, false, true]);
     // The answers that carry a secret are never stored under an idempotency key.
     expect(meta.mfaEnroll!.idempotency).toBe(false);
     expect(meta.mfaActivate!.idempotency).toBe(false);
