@@ -99,6 +99,33 @@ describe('MfaService', () => {
     expect(answers.sort()).toEqual(['AUTH_MFA_ALREADY_ENABLED', 'ok']);
   });
 
+  it('a disable that stalls after its code was checked never removes a later enrolment', async () => {
+    const { mfa, store, userId, advance, now } = await setUp();
+    const first = await mfa.enroll(userId);
+    const { recoveryCodes } = await mfa.activate(userId, codeAt(first.secret, now()));
+    // The first disable's removal waits until the test lets it go.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const remove = store.remove.bind(store);
+    let calls = 0;
+    store.remove = async (...args) => {
+      if (calls++ === 0) await held;
+      return remove(...args);
+    };
+    const stalled = mfa.disable(userId, recoveryCodes[0]!).then(
+      () => 'removed',
+      (error: { code?: string }) => error.code,
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    await mfa.disable(userId, recoveryCodes[1]!);
+    advance(60_000);
+    const second = await mfa.enroll(userId);
+    await mfa.activate(userId, codeAt(second.secret, now()));
+    release();
+    expect(await stalled).toBe('AUTH_MFA_NOT_ENROLLED');
+    expect(await mfa.isEnabled(userId)).toBe(true);
+  });
+
   it('one code sent 20 times at once is accepted once; so is one recovery code', async () => {
     const { mfa, userId, advance, now } = await setUp();
     const { secret } = await mfa.enroll(userId);

@@ -84,7 +84,10 @@ export class MemoryMfaStore implements MfaStore {
     return true;
   }
 
-  async remove(userId: string): Promise<boolean> {
+  async remove(userId: string, only?: { enabledAt: number }): Promise<boolean> {
+    const record = this.records.get(userId);
+    if (record === undefined) return false;
+    if (only !== undefined && record.enabledAt !== only.enabledAt) return false;
     return this.records.delete(userId);
   }
 

@@ -103,9 +103,13 @@ export class MfaService implements SecondFactor {
 
   /** Turns MFA off; needs a valid code (TOTP or recovery), like signing in. */
   async disable(userId: string, code: string): Promise<void> {
-    if (!(await this.isEnabled(userId))) throw errors.AUTH_MFA_NOT_ENROLLED();
+    const record = await this.store.get(userId);
+    if (record?.state !== 'enabled' || record.enabledAt === undefined) throw errors.AUTH_MFA_NOT_ENROLLED();
     if ((await this.accept(userId, code)) === undefined) throw errors.AUTH_MFA_INVALID_CODE();
-    await this.store.remove(userId);
+    // Only the activation the code was checked against: a disable that stalled never removes a later one.
+    if (!(await this.store.remove(userId, { enabledAt: record.enabledAt }))) {
+      throw errors.AUTH_MFA_NOT_ENROLLED();
+    }
   }
 
   async isEnabled(userId: string): Promise<boolean> {

@@ -50,8 +50,12 @@ export interface MfaStore {
    * copy, were it listed twice).
    */
   useRecoveryCode(userId: string, hash: string): Promise<boolean>;
-  /** Disables: deletes the record, pending or enabled. True when there was one. */
-  remove(userId: string): Promise<boolean>;
+  /**
+   * Disables: deletes the record, pending or enabled. True when there was one. With `enabledAt`, only the
+   * activation of that moment (a disable checked against one activation never removes a later one; a re-seal
+   * keeps it).
+   */
+  remove(userId: string, only?: { enabledAt: number }): Promise<boolean>;
   /**
    * Re-sealing after a key rotation: replaces the secret, pending or enabled, only while it still equals
    * `expected`. Nothing else of the record changes.

@@ -35,7 +35,7 @@ const USE_STEP = `UPDATE svc_mfa SET last_step = $2
 const USE_RECOVERY_CODE = `UPDATE svc_mfa SET recovery_hashes = array_remove(recovery_hashes, $2::text)
   WHERE user_id = $1 AND state = 'enabled' AND $2::text = ANY (recovery_hashes)`;
 
-const REMOVE = `DELETE FROM svc_mfa WHERE user_id = $1`;
+const REMOVE = `DELETE FROM svc_mfa WHERE user_id = $1 AND ($2::bigint IS NULL OR enabled_at = $2::bigint)`;
 
 const REPLACE_SECRET = `UPDATE svc_mfa SET secret = $3 WHERE user_id = $1 AND secret = $2`;
 
@@ -81,8 +81,8 @@ export class SqlMfaStore implements MfaStore {
     return rowCount === 1;
   }
 
-  async remove(userId: string): Promise<boolean> {
-    const { rowCount } = await this.db.query(REMOVE, [userId]);
+  async remove(userId: string, only?: { enabledAt: number }): Promise<boolean> {
+    const { rowCount } = await this.db.query(REMOVE, [userId, only?.enabledAt ?? null]);
     return rowCount === 1;
   }
 

@@ -166,6 +166,16 @@ export function mfaStoreContract(
       expect(await store.remove('alice')).toBe(true);
       expect(await store.remove('alice')).toBe(false);
       expect(await store.remove('nobody')).toBe(false);
+    });
+
+    it('remove with enabledAt deletes only the activation of that moment', async () => {
+      const store = await makeStore();
+      expect(await store.enroll('bob', 'secret-1', 1_000)).toBe(true);
+      expect(await store.activate('bob', 'secret-1', ['h'], 10, 2_000)).toBe(true);
+      expect(await store.remove('bob', { enabledAt: 1_999 })).toBe(false);
+      expect((await store.get('bob'))?.state).toBe('enabled');
+      expect(await store.remove('bob', { enabledAt: 2_000 })).toBe(true);
+      expect(await store.get('bob')).toBeUndefined();
       expect(await store.get('alice')).toBeUndefined();
       expect(await store.get('pending-user')).toBeUndefined();
       expect(await store.useStep('alice', STEP + 1)).toBe(false);
