@@ -9,7 +9,14 @@ import { forwardingLogger, type ForwardingLogger } from '../log/forwarding-logge
 import type { Logger } from '../log/logger.js';
 import { invalidOption } from '../config/option-errors.js';
 import type { AuthEventName, AuthEventPayloads, LoginFailureReason } from './events.js';
-import { resolveTtls, type AuthOptions, type AuthTtls, type SecondFactor } from './options.js';
+import {
+  AUTH_OPTION_KEYS,
+  resolveTtls,
+  type AuthOptions,
+  type AuthTtls,
+  type SecondFactor,
+} from './options.js';
+import { rejectUnknownOptions } from '../config/known-options.js';
 import type { AcceptedCode, MfaEnrollment, MfaService, MfaStatus } from './mfa/service.js';
 import {
   hashPassword,
@@ -86,6 +93,7 @@ export class Auth {
   private decoyHash: Promise<string> | undefined;
 
   constructor(options: AuthOptions) {
+    rejectUnknownOptions(options, AUTH_OPTION_KEYS, 'new Auth()');
     this.ttls = resolveTtls(options);
     this.clock = options.clock ?? Date.now;
     this.hooks = options.hooks ?? new Hooks();

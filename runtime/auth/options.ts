@@ -5,6 +5,7 @@ import type { MfaService } from './mfa/service.js';
 import { parseDuration, DURATION_FORMS } from '../../shared/duration.js';
 import type { Hooks } from '../app/hooks.js';
 import { invalidOption } from '../config/option-errors.js';
+import { optionKeys } from '../config/known-options.js';
 import type { Logger } from '../log/logger.js';
 import type { PasswordHashParams } from './password.js';
 import type { OneTimeTokenStore } from './stores/one-time-tokens.js';
@@ -87,3 +88,26 @@ export function resolveTtls(options: AuthOptions): AuthTtls {
   }
   return ttls;
 }
+
+/** The keys of AuthOptions; any other is refused (a misplaced `requireMfa` must not be silently ignored). */
+export const AUTH_OPTION_KEYS = optionKeys<AuthOptions>({
+  secret: true,
+  users: true,
+  sessions: true,
+  refreshTokens: true,
+  oneTimeTokens: true,
+  loginThrottle: true,
+  accessTtl: true,
+  refreshTtl: true,
+  sessionTtl: true,
+  verificationTtl: true,
+  resetTtl: true,
+  secondFactor: true,
+  mfa: true,
+  passwordHash: true,
+  hooks: true,
+  clock: true,
+  nodeEnv: true,
+  onEventError: true,
+  logger: true,
+});

@@ -261,6 +261,10 @@ describe('Auth with two-factor sign-in', () => {
   it('without an MfaService, the MFA methods say so, and isMfaEnabled is false', async () => {
     const auth = new Auth({ secret: SECRET, passwordHash: { ln: 4, r: 8, p: 1 } });
     expect(auth.mfaEnabled).toBe(false);
+    // An MFA policy given to the wrong object is refused, not silently ignored.
+    expect(() => new Auth({ secret: SECRET, requireMfa: true } as never)).toThrow(
+      /unknown option "requireMfa"/,
+    );
     expect(await auth.isMfaEnabled('anyone')).toBe(false);
     await expect(auth.enrollMfa('anyone')).rejects.toMatchObject({ code: 'OPTION_INVALID' });
     expect(
