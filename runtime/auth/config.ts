@@ -20,7 +20,7 @@ import { invalidOption } from '../config/option-errors.js';
 import { isProductionEnv } from '../config/node-env.js';
 import { Auth } from './auth.js';
 import { developmentSecret, serviceSecret } from './dev-secret.js';
-import { MFA_KEYS_ENV, parseMfaKeys, type MfaKey } from './mfa/keys.js';
+import { keyInvalid, MFA_KEYS_ENV, parseMfaKeys, type MfaKey } from './mfa/keys.js';
 import { MemoryMfaStore } from './mfa/memory-store.js';
 import { SecretBox } from './mfa/secret-box.js';
 import { MfaService } from './mfa/service.js';
@@ -180,10 +180,9 @@ function mfaKeys(env: Record<string, string | undefined>, projectDir: string): M
   const text = env[MFA_KEYS_ENV];
   if (text !== undefined && text !== '') return parseMfaKeys(text);
   if (isProductionEnv(env.NODE_ENV)) {
-    throw errors.AUTH_SECRET_BOX_KEY_INVALID({
-      message: `modules.auth.mfa needs ${MFA_KEYS_ENV} in production: the key ring that seals the TOTP secrets.`,
-      hint: `set ${MFA_KEYS_ENV}=<id>:<base64 of 32+ random bytes>, e.g. k1:$(openssl rand -base64 32)`,
-    });
+    throw keyInvalid(
+      `modules.auth.mfa needs ${MFA_KEYS_ENV} in production: the key ring that seals the TOTP secrets.`,
+    );
   }
   const kept = developmentSecret(join(projectDir, '.svc'));
   const material = Buffer.from(hkdfSync('sha256', kept, 'svckit mfa development key', 'svc mfa dev key', 32));

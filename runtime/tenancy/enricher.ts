@@ -4,15 +4,8 @@
 // context, so no handler can act in it by mistake. It runs after the auth enricher, which sets the user.
 import type { Enricher, RequestContext } from '../http/types.js';
 import type { MembershipStore } from './memberships.js';
-import type { TenancyPolicy } from './policy.js';
+import { userIdOf, type TenancyPolicy } from './policy.js';
 import { namedTenant, type TenantSource } from './tenant-id.js';
-
-/** The user id the auth enricher put on the context, or undefined. */
-function userIdOf(user: unknown): string | undefined {
-  if (user === null || typeof user !== 'object') return undefined;
-  const id = (user as { id?: unknown }).id;
-  return typeof id === 'string' && id !== '' ? id : undefined;
-}
 
 export function tenancyEnricher(
   memberships: MembershipStore,

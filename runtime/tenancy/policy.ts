@@ -49,6 +49,13 @@ export function namedTenantOf(context: RequestContext): string | undefined {
   return foundOn(context)?.named;
 }
 
+/** The user id the auth enricher put on the context, or undefined. */
+export function userIdOf(user: unknown): string | undefined {
+  if (user === null || typeof user !== 'object') return undefined;
+  const id = (user as { id?: unknown }).id;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
 /** The tenant of the request with the caller's role, once its membership was confirmed; else undefined. */
 export function tenantOf(context: { tenant?: unknown }): TenantContext | undefined {
   const tenant = context.tenant;

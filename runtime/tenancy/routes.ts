@@ -10,7 +10,7 @@ import {
 } from '../../generated/modules/tenancy/routes.js';
 import { rejectUnknownOptions } from '../config/known-options.js';
 import type { RequestContext, Route } from '../http/types.js';
-import { tenantOf } from './policy.js';
+import { tenantOf, userIdOf } from './policy.js';
 import type { Tenancy, TenancyActor } from './service.js';
 
 export type { TenancyHandlers, TenancyRouteId };
@@ -68,9 +68,9 @@ function tenancyHandlers(tenancy: Tenancy): TenancyHandlers {
 
 /** The signed-in caller's id; AUTH_REQUIRED when no account is on the request. */
 function callerId(context: RequestContext): string {
-  const user = context.user as { id?: unknown } | undefined;
-  if (user === undefined || user === null || typeof user.id !== 'string') throw errors.AUTH_REQUIRED();
-  return user.id;
+  const id = userIdOf(context.user);
+  if (id === undefined) throw errors.AUTH_REQUIRED();
+  return id;
 }
 
 /**

@@ -1,6 +1,7 @@
 // Module features: the auth module's four MFA routes (`features: { mfa: [...] }` in spec/modules/auth.yaml)
 // exist in an application's IR, openapi.json and client only with `modules.auth.mfa: true`; `requireMfa`
 // without `mfa` is a build problem; a module spec's features must name its own routes, once each.
+import { MFA_ROUTE_IDS } from '../../runtime/auth/http/mfa-routes.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +10,8 @@ import { emitOpenApi } from '../../generator/emit-openapi.js';
 import { HEAD, expectOnly, load, loadModule, problemsOf } from './helpers.js';
 
 const AUTH_YAML = fileURLToPath(new URL('../../spec/modules/auth.yaml', import.meta.url));
-const MFA_ROUTES = ['mfaEnroll', 'mfaActivate', 'mfaStatus', 'mfaDisable'];
+// The runtime's list (the routes it leaves unmounted without an MfaService) is the spec's `features.mfa`.
+const MFA_ROUTES: readonly string[] = MFA_ROUTE_IDS;
 const MFA_PATHS = ['/auth/mfa/enroll', '/auth/mfa/activate', '/auth/mfa/status', '/auth/mfa/disable'];
 const MFA_RESOURCES = ['MfaEnrollment', 'MfaCodeInput', 'MfaRecoveryCodes', 'MfaStatus'];
 

@@ -26,7 +26,8 @@ const KEY_HINT = `set ${MFA_KEYS_ENV}=<id>:<base64 of 32+ random bytes>, e.g. k1
 
 const KEY_ID_RULE = 'must be 1-32 characters of A-Z a-z 0-9 _ -';
 
-function keyInvalid(message: string) {
+/** AUTH_SECRET_BOX_KEY_INVALID with the one hint on how to write the ring. */
+export function keyInvalid(message: string) {
   return errors.AUTH_SECRET_BOX_KEY_INVALID({ message, hint: KEY_HINT });
 }
 

@@ -6,7 +6,7 @@
 // is "remove this hash if present", atomically, so each code works once.
 import { createHash, randomBytes } from 'node:crypto';
 import { invalidOption } from '../../config/option-errors.js';
-import { looksLikeTotp } from './totp.js';
+import { looksLikeTotp, MAX_CODE_INPUT_LENGTH } from './totp.js';
 
 /** 80 bits: 16 base32 characters exactly, no padding. */
 export const RECOVERY_CODE_BYTES = 10;
@@ -15,8 +15,6 @@ export const DEFAULT_RECOVERY_CODE_COUNT = 10;
 export const MAX_RECOVERY_CODE_COUNT = 100;
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 const GROUP_LENGTH = 4;
-/** Anything longer cannot be a code with separators; refused before any string work. */
-const MAX_INPUT_LENGTH = 64;
 const SEPARATORS = /[\s-]/g;
 const NORMALIZED_ASCII = new RegExp(`^[A-Za-z2-7]{${RECOVERY_CODE_LENGTH}}$`);
 
@@ -52,7 +50,7 @@ export function newRecoveryCodes(count: number = DEFAULT_RECOVERY_CODE_COUNT): N
  * unless that leaves exactly 16 characters of the alphabet (a–z, 2–7).
  */
 export function normalizeRecoveryCode(input: unknown): string | undefined {
-  if (typeof input !== 'string' || input.length > MAX_INPUT_LENGTH) return undefined;
+  if (typeof input !== 'string' || input.length > MAX_CODE_INPUT_LENGTH) return undefined;
   const compact = input.trim().replace(SEPARATORS, '');
   // Checked before lower-casing: toLowerCase() maps a few non-ASCII letters (the Kelvin sign) onto ASCII ones.
   return NORMALIZED_ASCII.test(compact) ? compact.toLowerCase() : undefined;

@@ -19,8 +19,11 @@ export const DEFAULT_TOTP_WINDOW = 1;
 export const MAX_TOTP_WINDOW = 10;
 /** RFC 4226 requires at least 128 bits of secret. */
 const MIN_SECRET_BYTES = 16;
-/** Anything longer cannot be a code with surrounding spaces; refused before it is even trimmed. */
-const MAX_CODE_INPUT_LENGTH = 64;
+/**
+ * The longest input taken for a code, TOTP or recovery (the routes' `maxLength` says the same): anything
+ * longer is refused before any string work.
+ */
+export const MAX_CODE_INPUT_LENGTH = 64;
 const TOTP_CODE = /^[0-9]{6}$/;
 
 export interface MatchTotpOptions {
