@@ -75,7 +75,8 @@ export type MembershipChangeRefusal =
   | 'forbidden';
 
 export type MembershipChange =
-  { ok: true; membership: Membership } | { ok: false; reason: MembershipChangeRefusal };
+  /** `previousRole`: the member's role the change replaced, read in the same atomic step. */
+  { ok: true; membership: Membership; previousRole: string } | { ok: false; reason: MembershipChangeRefusal };
 
 export type MembershipRemoval = { ok: true } | { ok: false; reason: MembershipChangeRefusal };
 

@@ -108,8 +108,9 @@ export class MemoryMembershipStore implements MembershipStore {
     const refusal = this.refusal(tenantId, userId, rules, role);
     if (refusal !== undefined) return { ok: false, reason: refusal };
     const membership = this.byTenant.get(tenantId)!.get(userId)!;
+    const previousRole = membership.role;
     membership.role = role;
-    return { ok: true, membership: { ...membership } };
+    return { ok: true, membership: { ...membership }, previousRole };
   }
 
   async removeMember(

@@ -66,13 +66,6 @@ export interface TenantMember {
   addedAt: string;
 }
 
-/**
- * How often a role change re-reads the member's role when it changed between the read and the write. The
- * change applies only from the role it read, so the event's previousRole is exact; the last attempt applies
- * from any role the actor manages, so sustained contention cannot starve it.
- */
-const ROLE_CHANGE_ATTEMPTS = 5;
-
 const OWNER = 'Tenancy';
 
 /** The store methods the operations call. */
@@ -170,31 +163,23 @@ export class Tenancy {
     role: string,
   ): Promise<TenantMember> {
     this.checkGrant(actor, role);
-    const managed = this.roles.managedBy(actor.role);
-    for (let attempt = 1; ; attempt += 1) {
-      const current = await this.memberships.membership(tenantId, userId);
-      if (current === undefined) throw errors.TENANT_MEMBER_NOT_FOUND();
-      if (!managed.includes(current.role)) throw errors.TENANT_ROLE_REQUIRED();
-      if (current.role === role) return this.shownWithEmail(current);
-      const lastAttempt = attempt >= ROLE_CHANGE_ATTEMPTS;
-      const change = await this.memberships.setRole(tenantId, userId, role, {
-        protectedRole: this.roles.owner,
-        onlyFrom: lastAttempt ? managed : [current.role],
-        actor,
+    // The member's current role is checked (one the actor manages) and reported in the same atomic step.
+    const change = await this.memberships.setRole(tenantId, userId, role, {
+      protectedRole: this.roles.owner,
+      onlyFrom: this.roles.managedBy(actor.role),
+      actor,
+    });
+    if (!change.ok) throw refused(change.reason);
+    if (change.previousRole !== role) {
+      await this.emit('tenant:member_role_changed', {
+        tenantId,
+        userId,
+        role,
+        previousRole: change.previousRole,
+        by: actor.userId,
       });
-      if (change.ok) {
-        await this.emit('tenant:member_role_changed', {
-          tenantId,
-          userId,
-          role,
-          previousRole: current.role,
-          by: actor.userId,
-        });
-        return this.shownWithEmail(change.membership);
-      }
-      // 'forbidden' before the last attempt: the member's role changed since it was read; read it again.
-      if (change.reason !== 'forbidden' || lastAttempt) throw refused(change.reason);
     }
+    return this.shownWithEmail(change.membership);
   }
 
   /** Removes a member holding a role the actor manages; the last owner stays. */

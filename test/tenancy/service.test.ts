@@ -85,16 +85,16 @@ function interleaving(): {
   store: (store: MembershipStore) => MembershipStore;
   next: (() => Promise<unknown>) | undefined;
 } {
+  // `next` lands after the request was authorised and before its role change reaches the store.
   const racing = {
     next: undefined as (() => Promise<unknown>) | undefined,
     store: (store: MembershipStore): MembershipStore =>
       Object.assign(Object.create(store) as MembershipStore, {
-        async membership(tenantId: string, userId: string) {
-          const found = await store.membership(tenantId, userId);
+        async setRole(...args: Parameters<MembershipStore['setRole']>) {
           const concurrent = racing.next;
           racing.next = undefined;
           await concurrent?.();
-          return found;
+          return store.setRole(...args);
         },
       }),
   };
@@ -324,7 +324,8 @@ describe('Tenancy: changing roles', () => {
       [tenancy.updateMember(owner, tenantId, ids.carol, 'root'), 'TENANT_ROLE_UNKNOWN', 400],
       [tenancy.updateMember(owner, tenantId, ids.dave, 'admin'), 'TENANT_MEMBER_NOT_FOUND', 404],
       [tenancy.updateMember(owner, tenantId, 'no-such-user', 'admin'), 'TENANT_MEMBER_NOT_FOUND', 404],
-      [tenancy.updateMember(owner, 'no-such-tenant', ids.carol, 'admin'), 'TENANT_MEMBER_NOT_FOUND', 404],
+      // The actor is checked first: in a tenant it is not a member of, it learns nothing about the member.
+      [tenancy.updateMember(owner, 'no-such-tenant', ids.carol, 'admin'), 'TENANT_ACCESS_DENIED', 403],
       [tenancy.updateMember(owner, tenantId, ids.alice, 'admin'), 'TENANT_LAST_OWNER', 409],
     ];
     for (const [action, code, status] of refusals) {
@@ -335,7 +336,7 @@ describe('Tenancy: changing roles', () => {
     expect(events).toEqual([]);
   });
 
-  it('reports the role the member really had when another change landed between the read and the write', async () => {
+  it('reports the role the member really had when another change landed before its own', async () => {
     const racing = interleaving();
     const { tenancy, events, ids, tenantId } = await setup({ store: racing.store });
     const owner = { userId: ids.alice, role: 'owner' };
@@ -349,7 +350,7 @@ describe('Tenancy: changing roles', () => {
     ]);
   });
 
-  it('refuses an admin whose target became an owner between the read and the write', async () => {
+  it('refuses an admin whose target became an owner after the request was authorised', async () => {
     const racing = interleaving();
     const { tenancy, events, ids, tenantId } = await setup({ store: racing.store });
     const admin = { userId: ids.bob, role: 'admin' };
@@ -477,7 +478,7 @@ describe('Tenancy: an actor removed or demoted while its request waits', () => {
     });
   }
 
-  it("refuses a role change by an admin removed between the target's read and the write", async () => {
+  it('refuses a role change by an admin removed after the request was authorised', async () => {
     const racing = interleaving();
     const { tenancy, events, ids, tenantId } = await setup({ store: racing.store });
     const admin = { userId: ids.bob, role: 'admin' };

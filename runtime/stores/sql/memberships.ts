@@ -166,10 +166,10 @@ export class SqlMembershipStore implements MembershipStore {
     rules: MembershipChangeRules,
   ): Promise<MembershipChange> {
     return this.db.transaction(async (tx): Promise<MembershipChange> => {
-      const refusal = await refusalOf(tx, tenantId, userId, rules, role);
-      if (refusal !== undefined) return { ok: false, reason: refusal };
+      const checked = await lockAndCheck(tx, tenantId, userId, rules, role);
+      if ('refusal' in checked) return { ok: false, reason: checked.refusal };
       const { rows } = await tx.query<Membership>(SET_ROLE, [tenantId, userId, role]);
-      return { ok: true, membership: rows[0]! };
+      return { ok: true, membership: rows[0]!, previousRole: checked.role };
     });
   }
 
@@ -179,8 +179,8 @@ export class SqlMembershipStore implements MembershipStore {
     rules: MembershipChangeRules,
   ): Promise<MembershipRemoval> {
     return this.db.transaction(async (tx): Promise<MembershipRemoval> => {
-      const refusal = await refusalOf(tx, tenantId, userId, rules, undefined);
-      if (refusal !== undefined) return { ok: false, reason: refusal };
+      const checked = await lockAndCheck(tx, tenantId, userId, rules, undefined);
+      if ('refusal' in checked) return { ok: false, reason: checked.refusal };
       await tx.query(REMOVE, [tenantId, userId]);
       return { ok: true };
     });
@@ -189,26 +189,30 @@ export class SqlMembershipStore implements MembershipStore {
 
 /**
  * Inside the change's transaction: locks the tenant, then answers why the member may not move to `newRole`
- * (undefined: leave the tenant), if anything stops it, in the order of the memory store. An unknown tenant
+ * (undefined: leave the tenant), if anything stops it, else the member's current role. An unknown tenant
  * locks nothing and is `not-member` (`actor-not-member` when an actor is given).
  */
-async function refusalOf(
+async function lockAndCheck(
   tx: SqlQueryable,
   tenantId: string,
   userId: string,
   rules: MembershipChangeRules,
   newRole: string | undefined,
-): Promise<MembershipChangeRefusal | undefined> {
+): Promise<{ refusal: MembershipChangeRefusal } | { role: string }> {
   const locked = await tx.query(LOCK_TENANT, [tenantId]);
-  if (locked.rows.length === 0) return rules.actor === undefined ? 'not-member' : 'actor-not-member';
+  if (locked.rows.length === 0) {
+    return { refusal: rules.actor === undefined ? 'not-member' : 'actor-not-member' };
+  }
   const { rows } = await tx.query<{ role: string | null; actorRole: string | null; holders: number }>(
     MEMBER_ACTOR_AND_HOLDERS,
     [tenantId, userId, rules.protectedRole, rules.actor?.userId ?? null],
   );
   const { role, actorRole, holders } = rows[0]!;
-  return changeRefusal(
+  const refusal = changeRefusal(
     { role: role ?? undefined, actorRole: actorRole ?? undefined, holders },
     rules,
     newRole,
   );
+  // No refusal means the member was found: `role` is its current one.
+  return refusal === undefined ? { role: role! } : { refusal };
 }

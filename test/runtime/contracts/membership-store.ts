@@ -216,7 +216,10 @@ export function membershipStoreContract(
       expect(await store.setRole(tenant.id, 'bob', 'admin', OWNERS)).toEqual({
         ok: true,
         membership: { tenantId: tenant.id, userId: 'bob', role: 'admin', createdAt: T0 },
+        previousRole: 'member',
       });
+      // Setting the role held already is a change from that role to itself.
+      expect(await store.setRole(tenant.id, 'bob', 'admin', OWNERS)).toMatchObject({ previousRole: 'admin' });
       expect(await store.roleOf(tenant.id, 'bob')).toBe('admin');
       expect(await store.tenantsOf('bob')).toEqual([{ id: tenant.id, name: 'Acme', role: 'admin' }]);
       expect(await store.setRole(tenant.id, 'mallory', 'owner', OWNERS)).toEqual({
@@ -392,6 +395,7 @@ export function membershipStoreContract(
       expect(await store.setRole(id, 'carol', 'admin', BOB_ADMIN)).toMatchObject({
         ok: true,
         membership: { userId: 'carol', role: 'admin' },
+        previousRole: 'member',
       });
       const asOwner = { ...BOB_ADMIN, actor: { userId: 'bob', role: 'owner' } };
       expect(await store.setRole(id, 'carol', 'member', asOwner)).toEqual({
