@@ -1,6 +1,6 @@
 // svc auth:reseal: after an MFA key rotation (a new key put first in SVC_MFA_KEYS), re-seals every stored
 // TOTP secret with the sealing key. Each user goes through MfaService.reencrypt, the one owner of the rule
-// (a compare-and-set in the store), in batches of the store's stable scan order (userIdsAfter).
+// (a compare-and-set in the store), in batches of the store's stable scan order (recordsAfter: one read per batch).
 //
 // Resumable: after each batch the last finished user id is kept in .svc/reseal-state.json with the sealing
 // key id and which database it was for, so a run stopped by SIGINT/SIGTERM or a crash continues where it
@@ -16,6 +16,7 @@ import { catalog } from '../../generated/modules/errors.js';
 import { MFA_KEYS_ENV, parseMfaKeys } from '../../runtime/auth/mfa/keys.js';
 import { SecretBox } from '../../runtime/auth/mfa/secret-box.js';
 import { MfaService } from '../../runtime/auth/mfa/service.js';
+import type { MfaRecord } from '../../runtime/auth/mfa/store.js';
 import { resolveSvcConfig } from '../../runtime/config/svc-config.js';
 import { SvcError } from '../../runtime/http/errors.js';
 import { databaseKind, openStores, resolvedDatabaseUrl } from '../../runtime/stores/open.js';
@@ -47,7 +48,7 @@ export interface AuthResealOptions {
 interface Tally {
   resealed: number;
   current: number;
-  /** Records gone between the scan and their turn (MFA disabled meanwhile). */
+  /** Records changed between the scan and their turn (MFA disabled, or enrolled again, meanwhile). */
   removed: number;
   /** User ids whose secret does not open. */
   unreadable: string[];
@@ -101,7 +102,7 @@ export async function authResealCommand(
       return await reseal({
         io,
         service,
-        scan: (after, limit) => mfa.userIdsAfter(after, limit),
+        scan: (after, limit) => mfa.recordsAfter(after, limit),
         total,
         batch,
         keyId: box.sealingKeyId,
@@ -159,7 +160,7 @@ async function countRecords(sql: { query: (text: string) => Promise<{ rows: unkn
 interface ResealRun {
   io: CliIo;
   service: MfaService;
-  scan: (after: string | undefined, limit: number) => Promise<string[]>;
+  scan: (after: string | undefined, limit: number) => Promise<MfaRecord[]>;
   total: number;
   batch: number;
   keyId: string;
@@ -189,10 +190,10 @@ async function reseal(run: ResealRun): Promise<number> {
         );
         return SIGNAL_EXIT_CODES[stop.reason] ?? 1;
       }
-      const ids = await run.scan(state.after, run.batch);
-      if (ids.length === 0) break;
-      await inParallel(ids, CONCURRENCY, (userId) => resealOne(run, state, userId));
-      state.after = ids[ids.length - 1] as string;
+      const records = await run.scan(state.after, run.batch);
+      if (records.length === 0) break;
+      await inParallel(records, CONCURRENCY, (record) => resealOne(run, state, record));
+      state.after = records[records.length - 1]!.userId;
       saveState(run.stateFile, { ...state, after: state.after, keyId, database: run.database });
       io.stdout.write(`${PREFIX} ${done()}/${Math.max(total, done())} users: ${counts(state)}\n`);
     }
@@ -227,13 +228,14 @@ function listed(userIds: readonly string[]): string {
 }
 
 function counts(tally: Tally): string {
-  const removed = tally.removed === 0 ? '' : `, removed meanwhile ${tally.removed}`;
+  const removed = tally.removed === 0 ? '' : `, removed or changed meanwhile ${tally.removed}`;
   return `resealed ${tally.resealed}, already current ${tally.current}, unreadable ${tally.unreadable.length}${removed}`;
 }
 
-async function resealOne(run: ResealRun, tally: Tally, userId: string): Promise<void> {
+async function resealOne(run: ResealRun, tally: Tally, record: MfaRecord): Promise<void> {
+  const { userId } = record;
   try {
-    const outcome = await run.service.reencrypt(userId);
+    const outcome = await run.service.reseal(record);
     if (outcome === 'resealed') tally.resealed += 1;
     else if (outcome === 'current') tally.current += 1;
     else tally.removed += 1;

@@ -153,6 +153,10 @@ describe('MfaService', () => {
     expect((await store.get(userId))!.secret).not.toBe(sealedWithK1);
     expect(await rotated.reencrypt(userId)).toBe('current');
     expect(await rotated.reencrypt('nobody')).toBe('none');
+    // A record as a scan read it, re-sealed by someone else before its turn: left to that change.
+    const [read] = await store.recordsAfter(undefined, 1);
+    expect(await rotated.reseal({ ...read!, secret: sealedWithK1 })).toBe('changed');
+    expect(await rotated.reseal(read!)).toBe('current');
     // Still the same secret: the authenticator app's next code works after the rotation.
     advance(30_000);
     expect(await rotated.verify(userId, codeAt(secret, now()))).toBe(true);

@@ -98,10 +98,13 @@ export class MemoryMfaStore implements MfaStore {
     return true;
   }
 
-  async userIdsAfter(after: string | undefined, limit: number): Promise<string[]> {
-    checkScanLimit('MemoryMfaStore.userIdsAfter()', limit);
+  async recordsAfter(after: string | undefined, limit: number): Promise<MfaRecord[]> {
+    checkScanLimit('MemoryMfaStore.recordsAfter()', limit);
     const ids = [...this.records.keys()];
     const rest = after === undefined ? ids : ids.filter((id) => compareCodePoints(id, after) > 0);
-    return rest.sort(compareCodePoints).slice(0, limit);
+    return rest
+      .sort(compareCodePoints)
+      .slice(0, limit)
+      .map((id) => copyRecord(this.records.get(id)!));
   }
 }

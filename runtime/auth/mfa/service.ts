@@ -10,7 +10,7 @@ import type { SecondFactor } from '../options.js';
 import type { UserSource } from '../stores/users.js';
 import { classifyCode, newRecoveryCodes } from './recovery-codes.js';
 import type { SecretBox } from './secret-box.js';
-import type { MfaStore } from './store.js';
+import type { MfaRecord, MfaStore } from './store.js';
 import { matchTotp, newTotpSecret, otpauthUri } from './totp.js';
 
 export interface MfaServiceOptions {
@@ -149,9 +149,17 @@ export class MfaService implements SecondFactor {
   async reencrypt(userId: string): Promise<'resealed' | 'current' | 'none'> {
     const record = await this.store.get(userId);
     if (record === undefined) return 'none';
+    // A concurrent change (a new enrolment) is sealed with the current key anyway.
+    return (await this.reseal(record)) === 'resealed' ? 'resealed' : 'current';
+  }
+
+  /**
+   * Re-seals a record as read (a scan's page): `'changed'` when the stored secret is no longer the one read
+   * (removed or enrolled again meanwhile; the compare-and-set leaves it alone).
+   */
+  async reseal(record: MfaRecord): Promise<'resealed' | 'current' | 'changed'> {
     if (!this.box.needsReseal(record.secret)) return 'current';
-    const resealed = this.box.seal(userId, this.box.open(userId, record.secret));
-    // A concurrent change (a new enrolment, a disable) wins: its value is sealed with the current key anyway.
-    return (await this.store.replaceSecret(userId, record.secret, resealed)) ? 'resealed' : 'current';
+    const resealed = this.box.seal(record.userId, this.box.open(record.userId, record.secret));
+    return (await this.store.replaceSecret(record.userId, record.secret, resealed)) ? 'resealed' : 'changed';
   }
 }

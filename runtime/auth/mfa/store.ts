@@ -62,11 +62,11 @@ export interface MfaStore {
    */
   replaceSecret(userId: string, expected: string, next: string): Promise<boolean>;
   /**
-   * Up to `limit` (a whole number, 1 or more) user ids with a record, strictly after `after` (from the first
-   * when undefined), ascending in code-point order (PostgreSQL's "C" collation, whatever the database's
-   * locale): a resumable scan for re-sealing.
+   * Up to `limit` (a whole number, 1 or more) records, of the users strictly after `after` (from the first
+   * when undefined), ascending by user id in code-point order (PostgreSQL's "C" collation, whatever the
+   * database's locale): a resumable scan for re-sealing, one read per batch.
    */
-  userIdsAfter(after: string | undefined, limit: number): Promise<string[]>;
+  recordsAfter(after: string | undefined, limit: number): Promise<MfaRecord[]>;
 }
 
 /** Refuses a scan limit that is not a whole number, 1 or more (OPTION_INVALID), the same on every backend. */

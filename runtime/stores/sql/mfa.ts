@@ -40,8 +40,8 @@ const REMOVE = `DELETE FROM svc_mfa WHERE user_id = $1 AND ($2::bigint IS NULL O
 const REPLACE_SECRET = `UPDATE svc_mfa SET secret = $3 WHERE user_id = $1 AND secret = $2`;
 
 // The column's "C" collation orders and compares; the primary key's index serves both.
-const FIRST_USER_IDS = `SELECT user_id AS "userId" FROM svc_mfa ORDER BY user_id LIMIT $1`;
-const USER_IDS_AFTER = `SELECT user_id AS "userId" FROM svc_mfa WHERE user_id > $1 ORDER BY user_id LIMIT $2`;
+const FIRST_RECORDS = `SELECT ${RECORD} FROM svc_mfa ORDER BY user_id LIMIT $1`;
+const RECORDS_AFTER = `SELECT ${RECORD} FROM svc_mfa WHERE user_id > $1 ORDER BY user_id LIMIT $2`;
 
 function recordOf(row: MfaRow): MfaRecord {
   return { ...row, lastStep: row.lastStep ?? undefined, enabledAt: row.enabledAt ?? undefined };
@@ -91,12 +91,12 @@ export class SqlMfaStore implements MfaStore {
     return rowCount === 1;
   }
 
-  async userIdsAfter(after: string | undefined, limit: number): Promise<string[]> {
-    checkScanLimit('SqlMfaStore.userIdsAfter()', limit);
+  async recordsAfter(after: string | undefined, limit: number): Promise<MfaRecord[]> {
+    checkScanLimit('SqlMfaStore.recordsAfter()', limit);
     const { rows } =
       after === undefined
-        ? await this.db.query<{ userId: string }>(FIRST_USER_IDS, [limit])
-        : await this.db.query<{ userId: string }>(USER_IDS_AFTER, [after, limit]);
-    return rows.map((row) => row.userId);
+        ? await this.db.query<MfaRow>(FIRST_RECORDS, [limit])
+        : await this.db.query<MfaRow>(RECORDS_AFTER, [after, limit]);
+    return rows.map(recordOf);
   }
 }

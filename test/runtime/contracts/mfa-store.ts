@@ -210,9 +210,9 @@ export function mfaStoreContract(
       expect(await store.get('nobody')).toBeUndefined();
     });
 
-    it('userIdsAfter pages through every user with a record in code-point order, resuming strictly after', async () => {
+    it('recordsAfter pages through every record in code-point order of user id, resuming strictly after', async () => {
       const store = await makeStore();
-      expect(await store.userIdsAfter(undefined, 10)).toEqual([]);
+      expect((await store.recordsAfter(undefined, 10)).map((record) => record.userId)).toEqual([]);
       // Upper case before lower case (no locale rules), and a code point above U+FFFF after U+FFFD.
       const ids = ['b', 'a', 'B', '_x', 'é', '\u{1F600}', '\uFFFD', 'a1', 'user-10', 'user-9'];
       for (const [index, id] of ids.entries()) {
@@ -220,29 +220,29 @@ export function mfaStoreContract(
         else await store.enroll(id, 'sealed', T0);
       }
       const ordered = ['B', '_x', 'a', 'a1', 'b', 'user-10', 'user-9', 'é', '\uFFFD', '\u{1F600}'];
-      expect(await store.userIdsAfter(undefined, 100)).toEqual(ordered);
+      expect((await store.recordsAfter(undefined, 100)).map((record) => record.userId)).toEqual(ordered);
 
       const scanned: string[] = [];
-      let page = await store.userIdsAfter(undefined, 3);
+      let page = (await store.recordsAfter(undefined, 3)).map((record) => record.userId);
       while (page.length > 0) {
         expect(page.length).toBeLessThanOrEqual(3);
         scanned.push(...page);
-        page = await store.userIdsAfter(page[page.length - 1], 3);
+        page = (await store.recordsAfter(page[page.length - 1], 3)).map((record) => record.userId);
       }
       expect(scanned).toEqual(ordered);
 
       // `after` need not hold a record.
-      expect(await store.userIdsAfter('a0', 2)).toEqual(['a1', 'b']);
-      expect(await store.userIdsAfter('', 1)).toEqual(['B']);
-      expect(await store.userIdsAfter('\u{1F600}', 5)).toEqual([]);
+      expect((await store.recordsAfter('a0', 2)).map((record) => record.userId)).toEqual(['a1', 'b']);
+      expect((await store.recordsAfter('', 1)).map((record) => record.userId)).toEqual(['B']);
+      expect((await store.recordsAfter('\u{1F600}', 5)).map((record) => record.userId)).toEqual([]);
       await store.remove('a1');
-      expect(await store.userIdsAfter('a', 1)).toEqual(['b']);
+      expect((await store.recordsAfter('a', 1)).map((record) => record.userId)).toEqual(['b']);
     });
 
-    it('userIdsAfter refuses a limit that is not a whole number, 1 or more', async () => {
+    it('recordsAfter refuses a limit that is not a whole number, 1 or more', async () => {
       const store = await makeStore();
       for (const limit of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-        const refusal = await store.userIdsAfter(undefined, limit).then(
+        const refusal = await store.recordsAfter(undefined, limit).then(
           () => undefined,
           (error: unknown) => error,
         );

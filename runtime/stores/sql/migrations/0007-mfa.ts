@@ -3,7 +3,7 @@
 // keep its users elsewhere).
 export const sql = `
 CREATE TABLE svc_mfa (
-  -- "C" (byte) order whatever the database's locale: userIdsAfter scans in code-point order on every backend,
+  -- "C" (byte) order whatever the database's locale: recordsAfter scans in code-point order on every backend,
   -- served by the primary key's index.
   user_id text COLLATE "C" PRIMARY KEY,
   -- Sealed: svc_mfa never holds a TOTP secret in the clear.
