@@ -60,7 +60,10 @@ describe('tenancy and agent tools', () => {
         expect(await names(memberSession)).toEqual(['get_team_summary']);
         // A caller naming a tenant they are not a member of is refused at the endpoint itself.
         const refused = await post(url, '/mcp', {}, as(outsider.accessToken).headers);
-        expect(refused.status).toBe(403);
+        expect([refused.status, (refused.json as { error?: { code?: string } }).error?.code]).toEqual([
+          403,
+          'TENANT_ACCESS_DENIED',
+        ]);
 
         const call = toolResult(await memberSession.call('get_team_settings'));
         expect(call.isError).toBe(true);
