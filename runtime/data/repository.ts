@@ -8,6 +8,9 @@
 // signed-in user, the tenant) and every statement filters on it, so another scope's row is as absent as a
 // missing one: get answers undefined, update undefined, delete false, and list never shows it. So is an id or
 // scope its column cannot hold (text that is not a uuid, a number past an integer's range): no row has it.
+//
+// A repository declared with a `softDelete` column deletes by stamping it (`now()`) instead, and every
+// statement filters on it being NULL, so a row marked deleted is as absent as another scope's.
 import { errors } from '../../generated/modules/errors.js';
 import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import { invalidOption } from '../config/option-errors.js';
@@ -39,6 +42,12 @@ export interface RepositoryOptions<Row extends object> {
    * order is total and pages never overlap). Default by id, ascending.
    */
   order?: { by: keyof Row & string; direction?: 'asc' | 'desc' };
+  /**
+   * The property of a nullable timestamptz column (`deletedAt` → `deleted_at`) that marks a row deleted:
+   * delete() sets it to now() instead of removing the row, and get, update and list never see a marked row.
+   * Neither insert nor update may set it. Not the id, the scope nor order.by.
+   */
+  softDelete?: keyof Row & string;
 }
 
 export interface ListOptions<Row> {
@@ -51,7 +60,8 @@ export interface ListOptions<Row> {
   cursor?: string | null;
   /**
    * Instead of `cursor`: start after this row (its order property and id are read). While the row exists,
-   * its stored order value is used, to the column's full precision; once deleted, the value given.
+   * its stored order value is used, to the column's full precision (a soft-deleted row still exists); once
+   * deleted, the value given.
    */
   after?: Partial<Row>;
 }
@@ -69,7 +79,7 @@ export interface Repository<Row extends object> {
   get(id: KeyValue): Promise<Row | undefined>;
   /** Changes the given properties only; undefined when no such row. An empty patch changes nothing. */
   update(id: KeyValue, patch: Partial<Row>): Promise<Row | undefined>;
-  /** True when a row was deleted. */
+  /** True when a row was deleted; with `softDelete`, when a live row was marked deleted. */
   delete(id: KeyValue): Promise<boolean>;
   list(options: ListOptions<Row>): Promise<Page<Row>>;
   /** The same repository on another client: `repo.on(tx)` inside `sql.transaction(async (tx) => …)`. */
@@ -83,7 +93,7 @@ export interface ScopedRepository<Row extends object> {
   get(scope: KeyValue, id: KeyValue): Promise<Row | undefined>;
   /** Changes the given properties only; undefined when no such row in `scope`. */
   update(scope: KeyValue, id: KeyValue, patch: Partial<Row>): Promise<Row | undefined>;
-  /** True when a row of `scope` was deleted. */
+  /** True when a row of `scope` was deleted; with `softDelete`, when a live row was marked deleted. */
   delete(scope: KeyValue, id: KeyValue): Promise<boolean>;
   list(scope: KeyValue, options: ListOptions<Row>): Promise<Page<Row>>;
   /** The same repository on another client: `repo.on(tx)` inside `sql.transaction(async (tx) => …)`. */
@@ -99,6 +109,7 @@ const REPOSITORY_OPTIONS = optionKeys<AnyOptions>({
   id: true,
   scope: true,
   order: true,
+  softDelete: true,
 });
 const ORDER_OPTIONS = optionKeys<NonNullable<AnyOptions['order']>>({
   by: true,
@@ -121,6 +132,8 @@ interface Plan {
   select: string;
   id: Column;
   scope: Column | undefined;
+  /** The column whose NULL means a live row; undefined when delete() removes rows. */
+  softDelete: Column | undefined;
   orderBy: Column;
   /** The order column, then the id; the id alone when it is the order column. */
   keys: Column[];
@@ -187,6 +200,11 @@ function columnNamed(plan: Pick<Plan, 'owner' | 'columns'>, option: string, prop
   return column;
 }
 
+/** The option among `roles` that names `column` already, if any. */
+function roleOf(column: Column, roles: Record<string, Column | undefined>): string | undefined {
+  return Object.entries(roles).find(([, taken]) => taken === column)?.[0];
+}
+
 function planFor(options: AnyOptions): Plan {
   if (typeof options !== 'object' || options === null)
     throw invalidOption('repository()', 'options', 'an object');
@@ -205,6 +223,21 @@ function planFor(options: AnyOptions): Plan {
   if (direction !== 'asc' && direction !== 'desc') {
     throw invalidOption(owner, 'order.direction', "'asc' or 'desc'", `got ${JSON.stringify(direction)}`);
   }
+  const softDelete =
+    options.softDelete === undefined ? undefined : columnNamed(named, 'softDelete', options.softDelete);
+  // The id and scope name a row, and a list pages by the order column: none can be a NULL-or-time mark.
+  const taken =
+    softDelete === undefined
+      ? undefined
+      : roleOf(softDelete, { 'the id': id, 'the scope': scope, 'order.by': orderBy });
+  if (taken !== undefined) {
+    throw invalidOption(
+      owner,
+      'softDelete',
+      'a column other than the id, the scope and order.by',
+      `got ${JSON.stringify(softDelete!.property)}, which is ${taken}`,
+    );
+  }
   const select = [...columns.values()].map(({ property, column }) => `${column} AS "${property}"`).join(', ');
   const keys = orderBy === id ? [id] : [orderBy, id];
   return {
@@ -214,6 +247,7 @@ function planFor(options: AnyOptions): Plan {
     select,
     id,
     scope,
+    softDelete,
     orderBy,
     keys,
     positions: keys.map((key, index) => `${key.column}::text AS "${positionAlias(index)}"`).join(', '),
@@ -237,7 +271,17 @@ function checkKey(plan: Plan, method: string, name: string, value: unknown): Key
   );
 }
 
-/** The columns and values of `values`, undefined ones left out; the id and the scope only where allowed. */
+/** Why `values` may not name `column`: the scope, the id or the soft-delete mark. */
+function whyRefused(plan: Plan, column: Column): string {
+  if (column === plan.scope) return 'the scope is the first argument';
+  if (column === plan.softDelete) return 'only delete() marks a row deleted';
+  return 'a row keeps its id';
+}
+
+/**
+ * The columns and values of `values`, undefined ones left out; the id, the scope and the soft-delete mark
+ * only where allowed.
+ */
 function assignments(
   plan: Plan,
   method: string,
@@ -253,8 +297,7 @@ function assignments(
     if (value === undefined) continue;
     const column = columnNamed(plan, `values.${property}`, property);
     if (refused.includes(column)) {
-      const why = column === plan.scope ? 'the scope is the first argument' : 'a row keeps its id';
-      throw invalidOption(owner, `values.${property}`, 'left out', why);
+      throw invalidOption(owner, `values.${property}`, 'left out', whyRefused(plan, column));
     }
     pairs.push([column, value]);
   }
@@ -324,13 +367,22 @@ function placeholder(params: unknown[], value: unknown): string {
 class Statements {
   constructor(private readonly plan: Plan) {}
 
-  /** `id = $n [AND scope = $m]` (either left out when undefined), its values pushed onto params. */
+  /**
+   * `id = $n [AND scope = $m] [AND deleted_at IS NULL]` (the id left out when undefined, the others when the
+   * repository has none), its values pushed onto params.
+   */
   private whereRow(params: unknown[], scope: KeyValue | undefined, id: KeyValue | undefined): string {
     const { plan } = this;
     const conditions: string[] = [];
     if (id !== undefined) conditions.push(`${plan.id.column} = ${placeholder(params, id)}`);
     if (plan.scope !== undefined) conditions.push(`${plan.scope.column} = ${placeholder(params, scope)}`);
+    if (plan.softDelete !== undefined) conditions.push(this.live());
     return conditions.join(' AND ');
+  }
+
+  /** The condition of a row not marked deleted. */
+  private live(): string {
+    return `${this.plan.softDelete!.column} IS NULL`;
   }
 
   /**
@@ -353,7 +405,7 @@ class Statements {
 
   async insert(db: SqlQueryable, scope: KeyValue | undefined, values: unknown): Promise<unknown> {
     const { plan } = this;
-    const pairs = assignments(plan, 'insert', values, [plan.scope]);
+    const pairs = assignments(plan, 'insert', values, [plan.scope, plan.softDelete]);
     if (plan.scope !== undefined) pairs.push([plan.scope, scope]);
     const params: unknown[] = [];
     const sql =
@@ -388,7 +440,7 @@ class Statements {
     patch: unknown,
   ): Promise<unknown> {
     const { plan } = this;
-    const pairs = assignments(plan, 'update', patch, [plan.scope, plan.id]);
+    const pairs = assignments(plan, 'update', patch, [plan.scope, plan.id, plan.softDelete]);
     if (pairs.length === 0) return this.get(db, scope, id);
     const params: unknown[] = [];
     const set = pairs.map(([column, value]) => `${column.column} = ${placeholder(params, value)}`).join(', ');
@@ -410,12 +462,21 @@ class Statements {
     );
   }
 
+  /**
+   * DELETE, or with softDelete one UPDATE of a live row only: of two deletes racing, the database lets one
+   * mark it, and the other then finds no live row.
+   */
   async delete(db: SqlQueryable, scope: KeyValue | undefined, id: KeyValue): Promise<boolean> {
+    const { plan } = this;
     const params: unknown[] = [];
     const where = this.whereRow(params, scope, id);
+    const sql =
+      plan.softDelete === undefined
+        ? `DELETE FROM ${plan.table} WHERE ${where}`
+        : `UPDATE ${plan.table} SET ${plan.softDelete.column} = now() WHERE ${where}`;
     return unlessDataException(
       db,
-      async () => (await db.query(`DELETE FROM ${this.plan.table} WHERE ${where}`, params)).rowCount > 0,
+      async () => (await db.query(sql, params)).rowCount > 0,
       async () => false,
     );
   }
@@ -428,7 +489,8 @@ class Statements {
   /**
    * `(by, id) > (…)` (`<` descending) for a list starting after a position: a cursor's texts, or a row's
    * values, its params pushed. For a row, the stored order value is read by its id while it exists: the
-   * value given may have lost precision on its way through JavaScript (a timestamptz's microseconds).
+   * value given may have lost precision on its way through JavaScript (a timestamptz's microseconds). A row
+   * marked deleted still exists and keeps its place, so it is read too.
    */
   private startAfter(
     params: unknown[],
@@ -488,6 +550,7 @@ class Statements {
     const conditions: string[] = [];
     const scopeParam = plan.scope === undefined ? undefined : placeholder(params, scope);
     if (scopeParam !== undefined) conditions.push(`${plan.scope!.column} = ${scopeParam}`);
+    if (plan.softDelete !== undefined) conditions.push(this.live());
     const after = this.startAfter(params, scopeParam, options);
     if (after !== undefined) conditions.push(after);
     const sql =
