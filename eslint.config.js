@@ -28,22 +28,28 @@ const KERNEL_FORBIDS = [...RUNTIME_FEATURES, 'runtime/index.ts'];
 const LAYER_ZONES = [
   {
     layer: 'shared',
-    forbid: ['spec', 'generator', 'runtime', 'cli', 'src', 'generated'],
+    forbid: ['spec', 'generator', 'make', 'runtime', 'cli', 'src', 'generated'],
     reason: 'shared/ holds the pure rules every layer reads, so it reads none of them',
   },
   {
     layer: 'spec',
-    forbid: ['generator', 'runtime', 'cli', 'src', 'generated'],
+    forbid: ['generator', 'make', 'runtime', 'cli', 'src', 'generated'],
     reason: 'the spec loader builds on shared/ only',
   },
   {
     layer: 'generator',
-    forbid: ['runtime', 'cli', 'src'],
+    forbid: ['make', 'runtime', 'cli', 'src'],
     reason: 'the generator turns the IR into files from spec/ and shared/ only',
   },
   {
+    layer: 'make',
+    forbid: ['runtime', 'cli', 'src'],
+    reason:
+      'the scaffolding writes files from its templates, the spec loader and the generator, never the runtime',
+  },
+  {
     layer: 'runtime',
-    forbid: ['spec', 'generator', 'cli', 'src', 'templates', 'bin', 'generated'],
+    forbid: ['spec', 'generator', 'make', 'cli', 'src', 'templates', 'bin', 'generated'],
     allow: ['generated/modules'],
     reason:
       "the runtime reads shared/ and svckit's generated/modules only, never the loader or the generator",

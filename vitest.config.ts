@@ -57,7 +57,7 @@ export default defineConfig({
         test: {
           name: 'in-process',
           include: [
-            'test/{spec,generator,runtime,http,mcp,mail,data,service,tenancy,bench,lint}/**/*.test.ts',
+            'test/{spec,generator,runtime,http,mcp,mail,data,service,tenancy,bench,lint,make}/**/*.test.ts',
           ],
           exclude: NEEDS_ISOLATION,
           isolate: false,

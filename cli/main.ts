@@ -5,6 +5,7 @@ import { dbMigrateCommand } from './commands/db-migrate.js';
 import { devCommand } from './commands/dev.js';
 import { generateDocsCommand } from './commands/generate-docs.js';
 import { initCommand } from './commands/init.js';
+import { MAKE_COMMANDS, makeCommand } from './commands/make.js';
 import { startCommand } from './commands/start.js';
 import { mcpCommand } from './commands/mcp.js';
 import { testCommand } from './commands/test.js';
@@ -25,6 +26,7 @@ const COMMANDS: Record<string, Command> = {
   'db:migrate': dbMigrateCommand,
   'auth:reseal': authResealCommand,
   init: initCommand,
+  ...Object.fromEntries(MAKE_COMMANDS.map((name) => [name, makeCommand(name)])),
 };
 
 /**

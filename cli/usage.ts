@@ -1,4 +1,5 @@
 // Help texts of the `svc` command. Every usage error prints the relevant one and exits 1.
+import { MAKE_SUMMARY } from '../make/usage.js';
 
 export const MAIN_USAGE = `Usage: svc <command> [options]
 
@@ -13,6 +14,7 @@ Commands:
   init <dir>                          create a new svc application in <dir>
   db:migrate                          apply pending SQL migrations to stores.database
   auth:reseal [--batch=<n>]           re-seal stored MFA secrets with the first key of SVC_MFA_KEYS
+${MAKE_SUMMARY}
 
 Options:
   --dir=<path>                        project directory (default: the current directory)
@@ -23,7 +25,8 @@ export const COMMAND_USAGE: Record<string, string> = {
   build: `Usage: svc build [--check] [--dir=<path>]
 
 Compiles svc.config.yaml into generated/: types.ts, validators.js, errors.ts, routes.ts, config.ts,
-openapi.json, mcp-tools.json and client.ts. Unchanged files are not rewritten.
+openapi.json, openapi.d.ts (its types, for openapi-fetch), mcp-tools.json and client.ts. Unchanged files
+are not rewritten.
 
   --check      write nothing; exit 1 and name every file that is stale or missing`,
   dev: `Usage: svc dev [--dir=<path>]

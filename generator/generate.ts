@@ -6,6 +6,7 @@ import { emitConfig } from './emit-config.js';
 import { emitErrors } from './emit-errors.js';
 import { emitMcpTools } from './emit-mcp-tools.js';
 import { emitOpenApi } from './emit-openapi.js';
+import { emitOpenApiTypes } from './emit-openapi-types.js';
 import { emitRoutes } from './emit-routes.js';
 import { emitSerializers } from './emit-serializers.js';
 import { emitService } from './emit-service.js';
@@ -49,6 +50,7 @@ const APP_FILES = [
   'service.ts',
   'client.ts',
   'openapi.json',
+  'openapi.d.ts',
   'mcp-tools.json',
 ] as const;
 
@@ -97,10 +99,17 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
     const submit = (name: string, text: string) =>
       formatted.set(name, pool.submit(text, prettierOptions.get(name as (typeof APP_FILES)[number]) ?? {}));
     for (const [name, text] of code) submit(name, text);
-    submit('types.ts', await emitTypes({ ir, header }));
     // JSON needs no prettier (json-format.ts prints the same bytes), so it never waits in the queue.
-    formatted.set('openapi.json', formatJsonDocument(path('openapi.json'), emitOpenApi(ir, { header })));
+    const openApiJson = formatJsonDocument(path('openapi.json'), emitOpenApi(ir, { header }));
+    formatted.set('openapi.json', openApiJson);
     formatted.set('mcp-tools.json', formatJsonDocument(path('mcp-tools.json'), emitMcpTools(ir, { header })));
+    // openapi.d.ts is printed from the bytes of openapi.json; each TypeScript file is queued once it exists.
+    await Promise.all([
+      emitTypes({ ir, header }).then((text) => submit('types.ts', text)),
+      openApiJson
+        .then((json) => emitOpenApiTypes({ openApiJson: json, header, outDir }))
+        .then((text) => submit('openapi.d.ts', text)),
+    ]);
     await pool.drain(formatWith);
     return Promise.all(
       APP_FILES.map(async (name) => ({ path: path(name), content: await formatted.get(name)! })),

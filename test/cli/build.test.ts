@@ -45,6 +45,7 @@ describe('svc build', () => {
       'config.ts',
       'client.ts',
       'openapi.json',
+      'openapi.d.ts',
       'mcp-tools.json',
     ]) {
       expect(files.has(name), name).toBe(true);
@@ -81,6 +82,8 @@ describe('svc build', () => {
     expect(stale.stderr).toContain('generated/openapi.json');
     expect(stale.stderr).toContain('generated/routes.ts');
     expect(stale.stderr).toContain('generated/client.ts');
+    // openapi.d.ts carries the summary as a doc comment.
+    expect(stale.stderr).toContain('generated/openapi.d.ts');
 
     expect((await runSvc(['build', `--dir=${dir}`])).code).toBe(0);
     expect((await runSvc(['build', '--check', `--dir=${dir}`])).code).toBe(0);

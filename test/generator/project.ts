@@ -126,6 +126,7 @@ export const GENERATED_FILES = [
   'service.ts',
   'client.ts',
   'openapi.json',
+  'openapi.d.ts',
   'mcp-tools.json',
 ];
 

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { errors } from '../../../generated/modules/errors.js';
+import { MIGRATION_FILE } from '../../../shared/migration-file.js';
 
 export interface AppMigration {
   /** The number: `0001-notes.sql` is 1. */
@@ -19,8 +20,6 @@ export interface AppMigration {
   checksum: string;
 }
 
-/** `NNNN-kebab-name.sql`: four digits, a dash, lower-case words joined by dashes. */
-const MIGRATION_FILE = /^(\d{4})-([a-z0-9]+(?:-[a-z0-9]+)*)\.sql$/;
 /** Files meant as migrations whatever their spelling: ending in .sql (any case) or starting with a digit. */
 const LOOKS_LIKE_MIGRATION = /\.sql$|^\d/i;
 

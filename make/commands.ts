@@ -1,0 +1,310 @@
+// The `svc make:*` commands: parse the command line, decide every file and spec entry first, refuse the
+// whole run on any conflict, then write, wire src/app.ts and run `svc build`. `generatorCommands(defaults)`
+// answers them as a command table, for svc's own CLI or a team's.
+import { existsSync } from 'node:fs';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseDocument } from 'yaml';
+import { generate, generateResource, type GeneratedFile, type GeneratorKind } from './generate.js';
+import { names, type Names } from './names.js';
+import { checkGeneratorDefaults, type GenerateOptions, type GeneratorDefaults } from './options.js';
+import { planAppRegistration } from './register.js';
+import { missingSiblings, missingSiblingsWarning, serviceSiblingsExist } from './siblings.js';
+import { editSpec, type SpecEntries } from './spec-edit.js';
+import { routeEntries, schemaEntries } from './spec-entries.js';
+import { MAKE_USAGE } from './usage.js';
+import { existingPaths, FileExistsError, writeGenerated } from './write.js';
+import { MIGRATION_FILE } from '../shared/migration-file.js';
+
+/** Where a command writes and reads: structurally the CLI's own io. */
+export interface MakeIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+export type MakeCommand = (args: string[], io: MakeIo) => Promise<number>;
+
+/** What one `svc make:*` command does: a single part, or the whole resource. */
+export type MakeTarget = GeneratorKind | 'resource';
+
+export const SPEC_FILE = 'svc.config.yaml';
+
+type Flags = NonNullable<ParseArgsConfig['options']>;
+const bool = { type: 'boolean' } as const;
+
+/** The flags each command accepts besides --dir, --force and --help; any other is refused. */
+const FLAGS: Record<MakeTarget, Flags> = {
+  resource: { prisma: bool, register: bool, public: bool, auth: bool, tenant: bool, 'soft-delete': bool },
+  schema: {},
+  repository: { prisma: bool, tenant: bool, 'soft-delete': bool },
+  service: { crud: bool, tenant: bool },
+  plugin: { prisma: bool, crud: bool },
+  routes: { public: bool, auth: bool, tenant: bool },
+  test: { public: bool, auth: bool, tenant: bool },
+};
+
+/** The make commands, with project defaults (`prisma`, `prismaClient`) the flags override either way. */
+export function generatorCommands(defaults: GeneratorDefaults = {}): Record<string, MakeCommand> {
+  const checked = checkGeneratorDefaults(defaults, 'generatorCommands()');
+  const targets: MakeTarget[] = ['resource', 'schema', 'repository', 'service', 'plugin', 'routes', 'test'];
+  return Object.fromEntries(
+    targets.map((target) => [
+      `make:${target}`,
+      (args: string[], io: MakeIo) => runMake(target, args, io, checked),
+    ]),
+  );
+}
+
+interface Parsed {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+function parse(target: MakeTarget, args: string[]): Parsed | string {
+  try {
+    return parseArgs({
+      args,
+      options: { dir: { type: 'string' }, force: bool, help: { ...bool, short: 'h' }, ...FLAGS[target] },
+      strict: true,
+      allowPositionals: true,
+      allowNegative: true,
+    });
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+async function runMake(
+  target: MakeTarget,
+  args: string[],
+  io: MakeIo,
+  defaults: GeneratorDefaults,
+): Promise<number> {
+  const command = `make:${target}`;
+  const usage = MAKE_USAGE[command]!;
+  const parsed = parse(target, args);
+  if (typeof parsed === 'string') {
+    io.stderr.write(`svc ${command}: ${parsed}\n\n${usage}\n`);
+    return 1;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout.write(`${usage}\n`);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    io.stderr.write(
+      `svc ${command}: ${positionals.length === 0 ? 'missing <Name>' : `one <Name> only (got ${positionals.length})`}.\n\n${usage}\n`,
+    );
+    return 1;
+  }
+  try {
+    return await make(target, positionals[0]!, values, io, defaults);
+  } catch (error) {
+    io.stderr.write(`svc ${command}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+/** A flag given either way, else undefined. */
+const flag = (values: Parsed['values'], name: string): boolean | undefined =>
+  typeof values[name] === 'boolean' ? (values[name] as boolean) : undefined;
+
+/** True when `modules.<name>` is on in the spec's text. */
+function moduleOn(specText: string, name: string): boolean {
+  const value: unknown = parseDocument(specText).getIn(['modules', name]);
+  return value !== undefined && value !== null && value !== false;
+}
+
+/** The number of a migration already written for this resource, else the next free one. */
+async function migrationNumberFor(baseDir: string, n: Names): Promise<{ number: number; existing: boolean }> {
+  const dir = join(baseDir, 'migrations');
+  const entries = existsSync(dir) ? await readdir(dir) : [];
+  let highest = 0;
+  for (const entry of entries) {
+    const match = MIGRATION_FILE.exec(entry);
+    if (!match) continue;
+    const number = Number(match[1]);
+    if (match[2] === n.pluralKebab) return { number, existing: true };
+    highest = Math.max(highest, number);
+  }
+  return { number: highest + 1, existing: false };
+}
+
+async function make(
+  target: MakeTarget,
+  name: string,
+  values: Parsed['values'],
+  io: MakeIo,
+  defaults: GeneratorDefaults,
+): Promise<number> {
+  const n = names(name);
+  const baseDir = resolve(io.cwd, typeof values.dir === 'string' ? values.dir : '.');
+  const specPath = join(baseDir, SPEC_FILE);
+  if (!existsSync(specPath)) {
+    throw new Error(
+      `${SPEC_FILE} not found in ${baseDir}: run it in an svc project (svc init <dir> makes one).`,
+    );
+  }
+  const specText = await readFile(specPath, 'utf8');
+  const force = values.force === true;
+
+  // --public is --no-auth; the two spellings must not disagree.
+  const auth = flag(values, 'auth');
+  if (values.public === true && auth === true) throw new Error('--public and --auth contradict each other.');
+  const options: GenerateOptions = {
+    prisma: flag(values, 'prisma') ?? defaults.prisma ?? false,
+    auth: values.public === true ? false : (auth ?? true),
+    tenant: flag(values, 'tenant') ?? moduleOn(specText, 'tenancy'),
+    softDelete: values['soft-delete'] === true,
+    ...(defaults.prismaClient ? { prismaClient: defaults.prismaClient } : {}),
+  };
+  if (target === 'service' || target === 'plugin')
+    options.crud = flag(values, 'crud') ?? serviceSiblingsExist(name, { baseDir });
+
+  const writesStorage = (target === 'resource' || target === 'repository') && !options.prisma;
+  const migration = writesStorage ? await migrationNumberFor(baseDir, n) : undefined;
+  if (migration) options.migrationNumber = migration.number;
+
+  const files: GeneratedFile[] =
+    target === 'resource' ? await generateResource(name, options) : await generate(target, name, options);
+
+  const entries = specEntriesFor(target, n, options, specText);
+  const writesRoutes = entries.routes !== undefined;
+  const enableModules: ('auth' | 'tenancy')[] = [];
+  if (writesRoutes && (options.auth || options.tenant)) enableModules.push('auth');
+  if (writesRoutes && options.tenant) enableModules.push('tenancy');
+  const edit = editSpec(specText, entries, { force, enableModules });
+
+  // Every conflict, files and spec entries alike, before anything is written.
+  const conflicts = force ? [] : [...existingPaths(files, baseDir), ...edit.conflicts];
+  if (conflicts.length > 0) throw new FileExistsError(conflicts);
+
+  const register = target === 'resource' && values.register !== false;
+  const registration = register ? await planAppRegistration(name, { baseDir }) : undefined;
+
+  if (edit.text !== specText) await checkSpec(baseDir, edit.text, io);
+
+  // Decided and checked: now write.
+  if (edit.text !== specText) await writeFile(specPath, edit.text);
+  const written = await writeGenerated(files, { baseDir, force: true });
+  if (registration?.registered && registration.text !== undefined) {
+    await writeFile(registration.appPath, registration.text);
+  }
+
+  report(target, n, { io, written, edit, entries, registration, register, options, baseDir });
+  if (edit.text !== specText) await buildSpec(specPath, io);
+  return 0;
+}
+
+/** The spec entries a command adds: schemas for schema, routes (and schemas the spec lacks) for routes. */
+function specEntriesFor(
+  target: MakeTarget,
+  n: Names,
+  options: GenerateOptions,
+  specText: string,
+): SpecEntries {
+  const routeOptions = { auth: options.auth ?? true, tenant: options.tenant ?? false };
+  if (target === 'resource') return { ...schemaEntries(n), ...routeEntries(n, routeOptions) };
+  if (target === 'schema') return schemaEntries(n);
+  if (target !== 'routes') return {};
+  // Routes need their schemas: the ones the spec lacks come along.
+  const document = parseDocument(specText);
+  const missing = Object.entries(schemaEntries(n).resources ?? {}).filter(
+    ([key]) => !document.hasIn(['resources', key]),
+  );
+  return {
+    ...(missing.length > 0 ? { resources: Object.fromEntries(missing) } : {}),
+    ...routeEntries(n, routeOptions),
+  };
+}
+
+/** Loads the edited spec from a scratch copy beside it, so a spec the loader refuses is never written. */
+async function checkSpec(baseDir: string, text: string, io: MakeIo): Promise<void> {
+  const scratch = join(baseDir, `.svc.config.make-${process.pid}.yaml`);
+  await writeFile(scratch, text);
+  try {
+    const { loadSpec } = await import('../spec/index.js');
+    await loadSpec(scratch, { env: io.env });
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new Error(`the spec with these entries does not load, so nothing was written:\n${detail}`);
+  } finally {
+    await rm(scratch, { force: true });
+  }
+}
+
+async function buildSpec(specPath: string, io: MakeIo): Promise<void> {
+  const { build } = await import('../generator/index.js');
+  const result = await build({ specFile: specPath, env: io.env });
+  const written = result.files.filter((file) => file.status === 'written').length;
+  io.stdout.write(
+    `svc build: ${result.files.length} files, ${written} written in ${Math.round(result.ms)} ms\n`,
+  );
+}
+
+interface ReportInput {
+  io: MakeIo;
+  written: string[];
+  edit: ReturnType<typeof editSpec>;
+  entries: SpecEntries;
+  registration: Awaited<ReturnType<typeof planAppRegistration>> | undefined;
+  register: boolean;
+  options: GenerateOptions;
+  baseDir: string;
+}
+
+function report(target: MakeTarget, n: Names, input: ReportInput): void {
+  const { io, written, edit, entries } = input;
+  for (const path of written) io.stdout.write(`  wrote ${path}\n`);
+  const added = (['resources', 'routes', 'errors'] as const)
+    .map((section) => [section, Object.keys(entries[section] ?? {})] as const)
+    .filter(([, keys]) => keys.length > 0)
+    .map(([section, keys]) => `${section} ${keys.join(', ')}`);
+  if (added.length > 0) io.stdout.write(`  ${SPEC_FILE}: ${added.join('; ')}\n`);
+  for (const module of edit.enabled) {
+    io.stdout.write(
+      module === 'auth'
+        ? `  ${SPEC_FILE}: switched modules.auth on (accounts and sign-in under /auth; SVC_SECRET in production), since the routes need a signed-in user\n`
+        : `  ${SPEC_FILE}: switched modules.tenancy on (teams under /tenants; requests name theirs with x-tenant-id), since the rows belong to a tenant\n`,
+    );
+  }
+  if (target === 'resource') {
+    const { registration } = input;
+    if (!input.register) {
+      io.stdout.write(`  src/app.ts left alone (--no-register); to serve the routes, add:\n${wiringHint(n)}`);
+    } else if (registration?.registered) {
+      io.stdout.write(`  src/app.ts: registered ${n.camel}Handlers and ${n.camel}Plugin\n`);
+    } else if (registration) {
+      io.stdout.write(
+        `  src/app.ts not changed (${registration.reason}); to serve the routes, add:\n${wiringHint(n)}`,
+      );
+    }
+    if (input.options.prisma) {
+      io.stdout.write(
+        `  Prisma: include src/modules/${n.kebab}/${n.kebab}.prisma in your Prisma schema, run prisma generate and provide the client on the app's container under PRISMA_CLIENT.\n`,
+      );
+    }
+  } else {
+    const warning = missingSiblingsWarning(
+      target,
+      n.raw,
+      missingSiblings(target, n.raw, { baseDir: input.baseDir, crud: input.options.crud ?? true }),
+    );
+    if (warning) io.stderr.write(`${warning}\n`);
+  }
+}
+
+function wiringHint(n: Names): string {
+  const dir = `./modules/${n.kebab}/${n.kebab}`;
+  return [
+    `    import { ${n.camel}Handlers } from '${dir}.routes.js';`,
+    `    import { ${n.camel}Plugin } from '${dir}.plugin.js';`,
+    `    handlers: (service) => ({ ...${n.camel}Handlers(service), … })`,
+    `    plugins: (service) => [${n.camel}Plugin(service), …]`,
+    '',
+  ].join('\n');
+}
