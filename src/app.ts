@@ -8,13 +8,17 @@ import { createNoteHandlers } from './modules/notes/notes.handlers.js';
 import { SqlNoteStore } from './modules/notes/notes.sql-store.js';
 
 /** The note handlers on the SQL client of `stores.database` (an in-memory one with `memory`). */
-export const handlers: ServiceOptions['handlers'] = ({ stores }) =>
-  createNoteHandlers(new SqlNoteStore(stores.sql));
+export const handlers: ServiceOptions['handlers'] = (service) => ({
+  ...createNoteHandlers(new SqlNoteStore(service.stores.sql)),
+});
+
+/** The app's own plugins, registered after the modules the spec enables (`svc make:resource` adds here). */
+export const plugins: ServiceOptions['plugins'] = () => [];
 
 /** The service for `config`; tests pass their own options (a logger, an environment). */
 export function buildApp(
   config: SvcConfig,
-  options: Omit<ServiceOptions, 'handlers' | 'config'> = {},
+  options: Omit<ServiceOptions, 'handlers' | 'plugins' | 'config'> = {},
 ): Promise<App> {
-  return createService({ handlers, config, ...options });
+  return createService({ handlers, plugins, config, ...options });
 }
