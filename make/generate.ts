@@ -58,6 +58,70 @@ export function prismaImportFor(n: Names, specifier: string): string {
 
 const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
+/** The list index of a resource's table: blog_posts_tenant_created. */
+export function indexOf(n: Names, options: { tenant: boolean }): string {
+  return `${tableOf(n)}_${options.tenant ? 'tenant_' : ''}created`;
+}
+
+/** The longest name PostgreSQL keeps whole (it cuts longer ones short without a word). */
+const MAX_SQL_NAME = 63;
+
+/**
+ * Identifiers the generated files import or declare beside the resource's own: a resource named one of them
+ * would shadow it (`Date`, `Token`) and the module would not compile.
+ */
+const TAKEN_NAMES = new Set([
+  'Array',
+  'Awaited',
+  'Boolean',
+  'Buffer',
+  'Date',
+  'Error',
+  'Handlers',
+  'JSON',
+  'Map',
+  'Number',
+  'Object',
+  'Partial',
+  'Plugin',
+  'Position',
+  'Promise',
+  'Record',
+  'Repository',
+  'ReturnType',
+  'ScopedRepository',
+  'ServiceContext',
+  'Set',
+  'SqlQueryable',
+  'String',
+  'Symbol',
+  'Token',
+]);
+
+/** Refuses a name whose files would not compile or whose table PostgreSQL would refuse or cut short. */
+export function checkGeneratable(n: Names, options: ResolvedOptions): void {
+  const taken = [n.pascal, `${n.pascal}Row`].find(
+    (name) => TAKEN_NAMES.has(name) || (options.prisma && name === options.prismaClient.type),
+  );
+  if (taken !== undefined) {
+    throw new Error(
+      `'${n.raw}' would name the type ${taken}, which the generated module already uses; choose another name (e.g. ${n.pascal}Item).`,
+    );
+  }
+  const table = tableOf(n);
+  if (table.startsWith('svc_')) {
+    throw new Error(
+      `'${n.raw}' would name the table ${table}: svc_ tables are svckit's own; choose another name.`,
+    );
+  }
+  const index = indexOf(n, options);
+  if (index.length > MAX_SQL_NAME) {
+    throw new Error(
+      `'${n.raw}' is too long for a table: its index ${index} has ${index.length} characters, PostgreSQL keeps ${MAX_SQL_NAME}.`,
+    );
+  }
+}
+
 function templateData(n: Names, options: ResolvedOptions) {
   const migrationFile = migrationPath(n, options.migrationNumber);
   const columns = ['id', ...(options.tenant ? ['tenantId'] : []), 'name', 'createdAt', 'updatedAt'];
@@ -69,6 +133,7 @@ function templateData(n: Names, options: ResolvedOptions) {
     ids: routeIds(n),
     codes: errorCodes(n),
     table: tableOf(n),
+    indexName: indexOf(n, options),
     migrationFile,
     columns,
     tenant: options.tenant,
@@ -110,6 +175,7 @@ export async function generate(
   }
   const n = names(name);
   const resolved = resolveOptions(options);
+  checkGeneratable(n, resolved);
   const data = templateData(n, resolved);
   const path = pathOf(kind, n);
   const files = [{ path, content: await formatTypeScript(renderTemplate(templateOf(kind, resolved), data)) }];

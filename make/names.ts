@@ -33,7 +33,8 @@ export function wordsOf(input: string): string[] {
     .filter((word) => word.length > 0)
     .map((word) => word.toLowerCase());
   if (words.length === 0) throw new Error(`Cannot derive a name from '${input}': it has no words.`);
-  if (/^[0-9]/.test(words[0]!)) {
+  // A leading digit, dash or underscore would vanish from some spellings and not others.
+  if (!/^[A-Za-z]/.test(input.trim())) {
     throw new Error(`Cannot derive a name from '${input}': it must start with a letter.`);
   }
   return words;

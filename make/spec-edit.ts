@@ -47,7 +47,8 @@ const DEFAULT_INDENT = 2;
 /**
  * Adds `entries` to the spec `text`: each at the end of its section, indented and separated like the
  * section's own entries; a missing section is appended as a new top-level block. Existing keys are conflicts
- * (nothing changes) unless `force` replaces them in place. Throws when the text is not a YAML map.
+ * (nothing changes) unless `force` replaces them in place. Throws when the text is not a YAML map, or when a
+ * section to add to comes from another file (`$include`).
  */
 export function editSpec(text: string, entries: SpecEntries, options: SpecEditOptions = {}): SpecEdit {
   const file = options.file ?? 'svc.config.yaml';
@@ -57,7 +58,7 @@ export function editSpec(text: string, entries: SpecEntries, options: SpecEditOp
   if (!isMap(top) || top.flow) {
     throw new Error(`${file} must hold a block map of keys at the top level (svc: 1, name, version, ...)`);
   }
-  const source = new SourceText(text);
+  const source = new SourceText(text, contentEnd(text, top));
   const layout = documentLayout(source, top);
 
   const additions = SECTIONS.map((name) => sectionAddition(source, top, name, entries[name], file)).filter(
@@ -111,6 +112,15 @@ function sectionAddition(
   if (pair && entries.length > 0) {
     const value = pair.value as YamlNode | null;
     if (isMap(value)) {
+      const include = pairOf(value, '$include');
+      if (include) {
+        // The entries belong in that file; writing them beside `$include` would make the loader refuse.
+        const from = include.value as YamlNode | null;
+        const written = isScalar(from) ? String(from.value) : describe(source, from);
+        throw new Error(
+          `${file}: ${name} come from ${written} ($include): add the entries there, or inline the section, then run again.`,
+        );
+      }
       if (value.flow && value.items.length > 0) {
         throw new Error(
           `${file}: '${name}' is written as a flow map ({ ... }); write it as a block (one entry per line) to add entries`,
@@ -246,24 +256,26 @@ function enableModules(
     const first = top.items.find((item) => SECTIONS.some((name) => keyOf(item) === name));
     if (first) edits.insertLines(source.commentsAbove((first.key as YamlNode).range![0]), [...block, '']);
     else edits.appendBlock(block);
-  } else if (isMap(modules) && modules.flow) {
-    const pairs = off.map((name) => `${name}: true`).join(', ');
-    const last = modules.items[modules.items.length - 1];
-    if (last) {
-      const node = (last.value as YamlNode | null) ?? (last.key as YamlNode);
-      edits.replace(node.range![1], node.range![1], `, ${pairs}`);
-    } else {
-      edits.replace(modules.range![0], modules.range![1], `{ ${pairs} }`);
-    }
-  } else if (isMap(modules) && modules.items.length > 0) {
-    const indent = source.column(modules.items[0]!.key as YamlNode);
-    const appended: string[] = [];
+  } else if (isMap(modules) && (modules.flow || modules.items.length > 0)) {
+    // A module written as off is switched in place: a second key would be a duplicate the loader refuses.
+    const missing: string[] = [];
     for (const name of off) {
       const existing = pairOf(modules, name);
       if (existing) switchOn(source, edits, existing);
-      else appended.push(line(name, indent));
+      else missing.push(name);
     }
-    if (appended.length > 0) edits.insertLines(endOfBlock(source, modules, indent), appended);
+    if (missing.length > 0 && modules.flow) {
+      addToFlowMap(
+        source,
+        edits,
+        modules,
+        missing.map((name) => `${name}: true`),
+      );
+    } else if (missing.length > 0) {
+      const indent = source.column(modules.items[0]!.key as YamlNode);
+      const lines = missing.map((name) => line(name, indent));
+      edits.insertLines(endOfBlock(source, modules, indent), lines);
+    }
   } else if (isNullNode(modules)) {
     rewriteAsBlock(
       source,
@@ -286,15 +298,35 @@ function isOn(modules: YamlNode | null | undefined, name: string): boolean {
   return !isNullNode(value) && !(isScalar(value) && value.value === false);
 }
 
-/** `auth: false`, `auth: ~` or `auth:` becomes `auth: true`, with the rest of the line kept. */
+/** `auth: false`, `auth: ~`, `auth:` or a flow map's bare `auth` becomes `auth: true`, the rest kept. */
 function switchOn(source: SourceText, edits: Edits, pair: Pair): void {
   const value = pair.value as YamlNode | null;
   if (value && isWritten(source, value)) {
     edits.replace(value.range![0], value.range![1], 'true');
   } else {
-    const colon = source.text.indexOf(':', (pair.key as YamlNode).range![1]);
-    edits.replace(colon + 1, colon + 1, ' true');
+    const { end, colon } = afterKey(source, pair);
+    edits.replace(end, end, colon ? ' true' : ': true');
   }
+}
+
+/** `, a: true` after a flow map's last pair, or `{ a: true }` for `{}`. */
+function addToFlowMap(source: SourceText, edits: Edits, map: YAMLMap, pairs: string[]): void {
+  const last = map.items[map.items.length - 1];
+  if (!last) {
+    edits.replace(map.range![0], map.range![1], `{ ${pairs.join(', ')} }`);
+    return;
+  }
+  const value = last.value as YamlNode | null;
+  // After an unwritten value's colon (where switchOn puts its `true`), not after the blanks that follow it.
+  const end = value && isWritten(source, value) ? value.range![1] : afterKey(source, last).end;
+  edits.replace(end, end, `, ${pairs.join(', ')}`);
+}
+
+/** Where a pair without a written value ends: after its colon, or after its key (`{ auth }` has none). */
+function afterKey(source: SourceText, pair: Pair): { end: number; colon: boolean } {
+  const keyEnd = (pair.key as YamlNode).range![1];
+  const colon = /^\s*:/.exec(source.text.slice(keyEnd));
+  return colon ? { end: keyEnd + colon[0].length, colon: true } : { end: keyEnd, colon: false };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -318,11 +350,29 @@ function documentLayout(source: SourceText, top: YAMLMap): Layout {
   return { indent: DEFAULT_INDENT, step: DEFAULT_INDENT };
 }
 
+/**
+ * Where the document's content ends: the start of its document-end marker line (`...`, maybe with a comment),
+ * which only comments may follow (content after it would be a second document), or else the end of the text.
+ */
+function contentEnd(text: string, top: YAMLMap): number {
+  const marker = /^\.\.\.(?=[ \t]|\r?$)/gm;
+  marker.lastIndex = top.range![2];
+  const found = marker.exec(text);
+  return found ? found.index : text.length;
+}
+
 class SourceText {
   /** The line break new lines use: the file's own (CRLF files stay CRLF). */
   readonly eol: string;
 
-  constructor(readonly text: string) {
+  /**
+   * @param contentEnd where new top-level blocks go: the end of the text, or the start of the line of a
+   *   document-end marker (`...`).
+   */
+  constructor(
+    readonly text: string,
+    readonly contentEnd: number = text.length,
+  ) {
     const first = text.indexOf('\n');
     this.eol = first > 0 && text[first - 1] === '\r' ? '\r\n' : '\n';
   }
@@ -397,11 +447,10 @@ class Edits {
     this.replace(at, at, unterminated ? eol + lines.join(eol) : lines.join(eol) + eol);
   }
 
-  /** A new top-level block at the end of the file, after a blank line. */
+  /** A new top-level block at the end of the document's content, after a blank line. */
   appendBlock(lines: string[]): void {
-    const { text } = this.source;
-    const end = text.length;
-    const endsBlank = /(^|\n)[ \t]*\r?\n$/.test(text);
+    const { text, contentEnd: end } = this.source;
+    const endsBlank = /(^|\n)[ \t]*\r?\n$/.test(text.slice(0, end));
     const afterOther = this.splices.some((splice) => splice.start === end);
     this.insertLines(end, endsBlank && !afterOther ? lines : ['', ...lines]);
   }

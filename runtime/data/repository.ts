@@ -57,7 +57,7 @@ export interface ListOptions<Row> {
    * The `nextCursor` of the previous page (null or undefined: the first page); DATA_CURSOR_INVALID when it is
    * not one of this list's.
    */
-  cursor?: string | null;
+  cursor?: string | null | undefined;
   /**
    * Instead of `cursor`: start after this row (its order property and id are read). While the row exists,
    * its stored order value is used, to the column's full precision (a soft-deleted row still exists); once

@@ -71,7 +71,9 @@ describe('generate()', () => {
     const scoped = await generateResource('BlogPost', { tenant: true });
     const plain = await generateResource('BlogPost', { tenant: false });
     expect(contentOf(scoped, '.sql')).toContain('tenant_id text NOT NULL');
-    expect(contentOf(scoped, '.sql')).toContain('ON blog_posts (tenant_id, created_at DESC, id DESC)');
+    expect(contentOf(scoped, '.sql')).toContain(
+      'CREATE INDEX "blog_posts_tenant_created" ON "blog_posts" (tenant_id, created_at DESC, id DESC)',
+    );
     expect(contentOf(plain, '.sql')).not.toContain('tenant_id');
     expect(contentOf(scoped, '.repository.ts')).toContain("scope: 'tenantId'");
     expect(contentOf(plain, '.repository.ts')).not.toContain('scope:');
@@ -139,5 +141,20 @@ describe('generate()', () => {
     await expect(generate('repository', 'BlogPost', { migrationNumber: 10_000 })).rejects.toThrow(
       /migrationNumber/,
     );
+  });
+
+  test('a name that would shadow an identifier of the module, or a table PostgreSQL would refuse, is refused', async () => {
+    for (const name of ['Token', 'Date', 'Promise', 'Repository', 'scoped repository']) {
+      await expect(generate('schema', name), name).rejects.toThrow(/already uses; choose another name/);
+    }
+    await expect(
+      generate('repository', 'Db', { prisma: true, prismaClient: { import: '@acme/db', type: 'Db' } }),
+    ).rejects.toThrow(/already uses/);
+    await expect(generate('repository', 'SvcUser')).rejects.toThrow(/svc_ tables are svckit's own/);
+    const long = 'CustomerRelationshipManagementSystemQuarterlyRevenueForecast';
+    await expect(generate('repository', long, { tenant: true })).rejects.toThrow(/PostgreSQL keeps 63/);
+    // A table named by a reserved word is quoted, so it works.
+    const [, migration] = await generate('repository', 'A');
+    expect(migration!.content).toContain('CREATE TABLE "as" (');
   });
 });

@@ -49,7 +49,7 @@ describe('names()', () => {
     },
   );
 
-  test('a name starting with a digit throws (no identifier can start with one)', () => {
-    expect(() => names('2fa')).toThrow(/start with a letter/);
+  test.each(['2fa', '-post', '_post', '- post'])('%j does not start with a letter and throws', (input) => {
+    expect(() => names(input)).toThrow(/start with a letter/);
   });
 });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse, parseDocument } from 'yaml';
 import { loadSpec } from 'svckit/spec';
 import { editSpec, type SpecEntries } from '../../make/spec-edit.js';
 
@@ -401,6 +401,31 @@ describe('where new entries go', () => {
     expect(editSpec(text, {})).toEqual({ text, conflicts: [], enabled: [] });
     expect(editSpec(text, { routes: {} })).toEqual({ text, conflicts: [], enabled: [] });
   });
+
+  it('puts new sections and a new `modules:` before a document-end marker and the comments after it', () => {
+    const text = 'svc: 1\nname: x\n... # the end\n# Notes after the document.\n\n';
+    const edit = editSpec(
+      text,
+      { routes: { ping: { method: 'GET' } }, errors: { E: { status: 400 } } },
+      { enableModules: ['auth'] },
+    );
+    expect(edit.text).toBe(
+      'svc: 1\nname: x\n\nmodules:\n  auth: true\n\nroutes:\n  ping:\n    method: GET\n' +
+        '\nerrors:\n  E:\n    status: 400\n... # the end\n# Notes after the document.\n\n',
+    );
+    expect(parseDocument(edit.text).errors).toEqual([]);
+  });
+
+  it('extends the last section before a document-end marker, also in a CRLF file', () => {
+    const text = crlf('svc: 1\nroutes:\n  a:\n    method: GET\n...\n');
+    const edit = editSpec(text, { routes: { b: { method: 'PUT' } }, resources: { A: { type: 'string' } } });
+    expect(edit.text).toBe(
+      crlf(
+        'svc: 1\nroutes:\n  a:\n    method: GET\n  b:\n    method: PUT\n\nresources:\n  A:\n    type: string\n...\n',
+      ),
+    );
+    expect(parseDocument(edit.text).errors).toEqual([]);
+  });
 });
 
 describe('existing keys', () => {
@@ -502,6 +527,44 @@ describe('enabling modules', () => {
     );
   });
 
+  it('switches a module written as off inside a flow map in place, instead of adding a second key', () => {
+    const enable = (text: string): string => editSpec(text, {}, { enableModules: ['auth', 'tenancy'] }).text;
+    expect(enable('modules: { auth: false, edge: true } # edge\n')).toBe(
+      'modules: { auth: true, edge: true, tenancy: true } # edge\n',
+    );
+    expect(enable('modules: { edge: true, auth: ~, tenancy: false }\n')).toBe(
+      'modules: { edge: true, auth: true, tenancy: true }\n',
+    );
+    expect(enable('modules: { auth:, edge: true }\n')).toBe(
+      'modules: { auth: true, edge: true, tenancy: true }\n',
+    );
+    // A bare key in a flow map is the key with a null value; the last pair is followed by the new one.
+    expect(enable('modules: { edge: true, auth }\n')).toBe(
+      'modules: { edge: true, auth: true, tenancy: true }\n',
+    );
+    expect(enable('modules: { edge: true, auth: }\n')).toBe(
+      'modules: { edge: true, auth: true, tenancy: true }\n',
+    );
+    for (const text of ['modules: { auth: false, edge: true }\n', 'modules: { edge: true, auth }\n']) {
+      const doc = parseDocument(enable(text));
+      expect(doc.errors).toEqual([]);
+      expect(doc.toJS()).toEqual({ modules: { auth: true, edge: true, tenancy: true } });
+    }
+  });
+
+  it('leaves a module that is on inside a flow map as it is', () => {
+    const edit = editSpec(
+      'modules: { auth: { mfa: true }, tenancy: false }\n',
+      {},
+      { enableModules: ['auth', 'tenancy'] },
+    );
+    expect(edit).toEqual({
+      text: 'modules: { auth: { mfa: true }, tenancy: true }\n',
+      conflicts: [],
+      enabled: ['tenancy'],
+    });
+  });
+
   it('writes a missing `modules:` before the first declaration section and its comments', () => {
     const text = 'svc: 1\nname: x\n\n# The schemas.\nresources:\n  A:\n    type: string\n';
     const edit = editSpec(text, { routes: { ping: { method: 'GET' } } }, { enableModules: ['auth'] });
@@ -537,6 +600,33 @@ describe('what it refuses', () => {
     expect(() => editSpec('errors: [A]\n', { errors: { B: { status: 400 } } })).toThrow(
       /'errors' must be a map of entries, found '\[A\]'/,
     );
+  });
+
+  it('a section whose entries come from another file ($include), naming that file', () => {
+    const route = { routes: { ping: { method: 'GET' } } };
+    expect(() => editSpec('svc: 1\nroutes: { $include: specs/routes.yaml }\n', route)).toThrow(
+      new Error(
+        'svc.config.yaml: routes come from specs/routes.yaml ($include): add the entries there, or inline the section, then run again.',
+      ),
+    );
+    const error = { errors: { E: { status: 400 } } };
+    expect(() =>
+      editSpec('svc: 1\nerrors:\n  $include: errors.yaml # shared\n', error, { file: 'api/svc.config.yaml' }),
+    ).toThrow(
+      new Error(
+        'api/svc.config.yaml: errors come from errors.yaml ($include): add the entries there, or inline the section, then run again.',
+      ),
+    );
+    expect(() =>
+      editSpec('svc: 1\nresources:\n  $include: "shared/all.yaml"\n', {
+        resources: { A: { type: 'string' } },
+      }),
+    ).toThrow(/^svc\.config\.yaml: resources come from shared\/all\.yaml \(\$include\)/);
+  });
+
+  it('nothing about an included section it does not add to', () => {
+    const text = 'svc: 1\nresources: { $include: resources.yaml }\nroutes:\n  a:\n    method: GET\n';
+    expect(editSpec(text, { routes: { b: { method: 'PUT' } } }).text).toBe(`${text}  b:\n    method: PUT\n`);
   });
 });
 
@@ -581,5 +671,34 @@ describe('the result loads', () => {
     });
     expect(spec.errors.map((error) => error.code)).toContain('BLOG_POST_NOT_FOUND');
     expect(spec.config.modules).toHaveProperty('auth');
+  });
+});
+
+describe('the result loads (flow modules, document-end marker)', () => {
+  it('switching auth on in a flow `modules:` and adding sections to a spec ending in `...`', async () => {
+    const text = [
+      'svc: 1',
+      'name: blog-api',
+      'version: 1.0.0',
+      'modules: { auth: false, edge: true }',
+      '...',
+      '# Written by hand.',
+      '',
+    ].join('\n');
+    const edit = editSpec(
+      text,
+      {
+        routes: { getBlogPost: { method: 'GET', path: '/blog-posts/:id', params: ID, errors: ['GONE'] } },
+        errors: { GONE: { status: 410, message: 'Gone.' } },
+      },
+      { enableModules: ['auth'] },
+    );
+    expect(edit.enabled).toEqual(['auth']);
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-spec-edit-')), 'svc.config.yaml');
+    writeFileSync(file, edit.text);
+    const spec = await loadSpec(file, { env: {} });
+    expect(spec.config.modules).toMatchObject({ auth: true, edge: true });
+    expect(spec.routes.find((route) => route.id === 'getBlogPost')).toMatchObject({ method: 'GET' });
+    expect(spec.errors.map((error) => error.code)).toContain('GONE');
   });
 });
