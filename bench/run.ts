@@ -1,12 +1,12 @@
 // `npm run bench [-- <bench>...]`: runs the named benches (fastify, express, hono, serialize, serializers, edge,
 // edge-memory, edge-security, edge-metrics, edge-tracing, auth, tenancy, mcp, login, mfa-login, upload,
-// stores-jwt, stores-session, tenancy-postgres, stores-login, startup; all by default)
+// stores-jwt, stores-session, tenancy-postgres, stores-login, startup, make; all by default)
 // and writes their sections of bench/RESULTS.md.
 // The stores-* and tenancy-postgres benches need PostgreSQL (DATABASE_URL, default
 // postgres://postgres@127.0.0.1:5432/test; they create and drop a database svc_bench on that server) and Redis
 // (REDIS_URL, default redis://127.0.0.1:6379).
 // BENCH_DURATION (seconds per HTTP measurement, default 4) and BENCH_RUNS (rounds, default 12 for the HTTP
-// pairs, 3 for login, 4 for mfa-login, 6 for stores-login, 5 for the upload and 15 for startup) shorten or
+// pairs, 3 for login, 4 for mfa-login, 6 for stores-login, 5 for the upload and make, 15 for startup) shorten or
 // lengthen them; BENCH_ONLY_SERVER_BOUND=1 skips the unthrottled regime.
 import { cpus, loadavg } from 'node:os';
 import { prepareBenchSpec, runHttpPair, type HttpPair } from './http.js';
@@ -16,6 +16,7 @@ import { runUploadBench } from './upload.js';
 import { runSerializersBench, SERIALIZERS_ID } from './serializers.js';
 import { NEW_PRODUCT } from './servers/shared.js';
 import { runStartupBench, STARTUP_ID } from './startup.js';
+import { MAKE_ID, runMakeBench } from './make.js';
 import { benchBearerHeaders } from './auth-token.js';
 import { tenantScopedWorkloads } from './servers/svc-fastify-tenancy-id.js';
 import { runLoginBench } from './login.js';
@@ -127,6 +128,7 @@ const KNOWN = [
   UPLOAD_ID,
   ...STORES_IDS,
   STARTUP_ID,
+  MAKE_ID,
 ];
 
 const runsOverride = process.env.BENCH_RUNS === undefined ? undefined : Number(process.env.BENCH_RUNS);
@@ -156,8 +158,8 @@ async function report(id: string, section: string): Promise<void> {
   process.stdout.write(`${section}\n\nwritten to ${file}\n`);
 }
 
-// Every bench but startup serves bench/spec's routes; startup's app declares its own.
-if (selected.some((id) => id !== STARTUP_ID)) await prepareBenchSpec();
+// Every bench but startup and make serves bench/spec's routes; those two make apps of their own.
+if (selected.some((id) => id !== STARTUP_ID && id !== MAKE_ID)) await prepareBenchSpec();
 for (const pair of HTTP_PAIRS) {
   if (!selected.includes(pair.id)) continue;
   process.stdout.write(`bench ${pair.id}\n`);
@@ -206,4 +208,8 @@ if (selected.some((id) => STORES_IDS.includes(id))) {
 if (selected.includes(STARTUP_ID)) {
   process.stdout.write(`bench ${STARTUP_ID}\n`);
   await report(STARTUP_ID, await runStartupBench({ runs: runsOverride ?? 15 }));
+}
+if (selected.includes(MAKE_ID)) {
+  process.stdout.write(`bench ${MAKE_ID}\n`);
+  await report(MAKE_ID, await runMakeBench({ runs: runsOverride ?? 5 }));
 }

@@ -6,6 +6,8 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { SpecIR } from '../shared/ir.js';
 import { cachedOutputs, recordBuild, type CacheScope } from './build-cache.js';
 import type { GeneratedFile } from './generate.js';
+import type { FormatCache } from './format-cache.js';
+import type { FormatPool } from './format-pool.js';
 import { TS_PARSER } from './format.js';
 import { compareFiles, unexpectedFiles, writeFiles, type FileReport } from './output-files.js';
 import { packageRoot } from '../shared/package-root.js';
@@ -21,6 +23,16 @@ export interface BuildOptions {
   env?: Record<string, string | undefined>;
   /** Where generated code imports the runtime from; default 'svckit' (see runtime-imports.ts). */
   runtimeImport?: string;
+  /**
+   * The spec as loading `specFile` now gives it, when the caller has just loaded it (`svc make:*` loads its
+   * edit before writing it): used instead of loading the file a second time.
+   */
+  ir?: SpecIR;
+  /**
+   * A format worker the caller started early (`svc make:*` starts one as it begins, so that prettier and
+   * openapi-typescript load while it works; see FormatPool). The caller closes it.
+   */
+  pool?: FormatPool;
 }
 
 export interface BuildResult {
@@ -55,32 +67,44 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     }
   }
 
-  // A large spec makes megabytes of code to format: start the format worker now, so it loads prettier on
-  // the other core while this one loads the spec.
+  // A large spec makes megabytes of code to format: start the format worker now, so it loads prettier (and
+  // openapi-typescript) on the other core while this one loads the spec.
   const { FormatPool } = await import('./format-pool.js');
   const specBytes = await stat(specFile).then(
     (info) => info.size,
     () => 0,
   );
-  const pool = specBytes >= LARGE_SPEC_BYTES ? new FormatPool(TS_PARSER) : undefined;
+  const ownPool =
+    options.pool === undefined && specBytes >= LARGE_SPEC_BYTES
+      ? new FormatPool(TS_PARSER, true, { openApiTypes: true })
+      : undefined;
+  const pool = options.pool ?? ownPool;
   let ir: SpecIR;
   let generated: GeneratedFile[];
+  let formatCache: FormatCache;
   try {
-    ir = await (await specLoader()).loadSpec(specFile, { env: scope.env });
-    const { generateFiles } = await import('./generate.js');
+    ir = options.ir ?? (await (await specLoader()).loadSpec(specFile, { env: scope.env }));
+    const [{ generateFiles }, { FormatCache }] = await Promise.all([
+      import('./generate.js'),
+      import('./format-cache.js'),
+    ]);
+    formatCache = await FormatCache.open(projectDir, { record: !options.check });
     generated = await generateFiles({
       ir,
       outDir,
       source: posix(relative(projectDir, specFile)),
       runtimeImport: scope.runtimeImport,
       ...(pool ? { pool } : {}),
+      formatCache,
     });
   } finally {
-    await pool?.close();
+    await ownPool?.close();
   }
   const files = options.check ? await compareFiles(generated) : await writeFiles(generated);
-  if (!options.check)
+  if (!options.check) {
+    await formatCache.save();
     await recordBuild(scope, inputFiles(ir, specFile), generated, ir.sources?.directories ?? []);
+  }
   return finish(
     files,
     outDir,

@@ -13,6 +13,7 @@ import { emitService } from './emit-service.js';
 import { emitTypes } from './emit-types.js';
 import { emitValidators } from './emit-validators.js';
 import { formatJsonDocument, formatOptions, formatWith, TS_PARSER } from './format.js';
+import type { FormatCache } from './format-cache.js';
 import { FormatPool, WORKER_THRESHOLD_BYTES } from './format-pool.js';
 import { codeHeader } from './header.js';
 import { runtimeImports } from './runtime-imports.js';
@@ -35,6 +36,8 @@ export interface GenerateOptions {
   runtimeImport: string;
   /** A format worker the caller started early (build() does for large specs) and closes itself. */
   pool?: FormatPool;
+  /** What the last build formatted, so only what changed is formatted again (build() passes its project's). */
+  formatCache?: FormatCache;
 }
 
 /** The files of an application, in the order BuildResult lists them. */
@@ -61,11 +64,27 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
   const header = codeHeader(source);
   const imports = runtimeImports(options.runtimeImport);
   const path = (name: string) => join(outDir, name);
-  const prettierOptions = new Map(
-    await Promise.all(APP_FILES.map(async (name) => [name, await formatOptions(path(name))] as const)),
-  );
+  const [prettierOptions] = await Promise.all([
+    Promise.all(APP_FILES.map(async (name) => [name, await formatOptions(path(name))] as const)).then(
+      (entries) => new Map(entries),
+    ),
+    options.formatCache?.read(APP_FILES.map(path)),
+  ]);
 
-  // Synchronous emitters first, largest first, so the worker can format them while types.ts is compiled.
+  // openapi.json first: openapi.d.ts is printed from its bytes, so a worker the caller started converts it
+  // while this thread generates the rest.
+  const openApiJson = await formatJsonDocument(path('openapi.json'), emitOpenApi(ir, { header }));
+  // A worker that converts also formats the file (the longest one of a large API) as soon as it is printed.
+  const openApiTypes = (pool: FormatPool) => {
+    const format = pool.convertsOpenApi ? prettierOptions.get('openapi.d.ts') : undefined;
+    const text = emitOpenApiTypes({ openApiJson, header, outDir, pool, ...(format ? { format } : {}) });
+    // Awaited once the files are queued; should generating throw first, the conversion is just abandoned.
+    text.catch(() => undefined);
+    return { text, formatted: format !== undefined };
+  };
+  let openApiTypesFile = options.pool ? openApiTypes(options.pool) : undefined;
+
+  // Synchronous emitters next, largest first, so the worker can format them while types.ts is compiled.
   const validators = emitValidators({
     ir,
     header,
@@ -93,24 +112,34 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
     ['serializers.d.ts', serializers.dts],
   ]);
   const size = [...code.values()].reduce((sum, text) => sum + text.length, 0);
-  const pool = options.pool ?? new FormatPool(TS_PARSER, size >= WORKER_THRESHOLD_BYTES);
+  const pool =
+    options.pool ?? new FormatPool(TS_PARSER, size >= WORKER_THRESHOLD_BYTES, { openApiTypes: true });
+  openApiTypesFile ??= openApiTypes(pool);
+  const openApiTypesDone = openApiTypesFile;
   try {
     const formatted = new Map<string, Promise<string>>();
-    const submit = (name: string, text: string) =>
-      formatted.set(name, pool.submit(text, prettierOptions.get(name as (typeof APP_FILES)[number]) ?? {}));
+    const submit = (name: string, text: string) => {
+      const fileOptions = prettierOptions.get(name as (typeof APP_FILES)[number]) ?? {};
+      const queue = (source: string) => pool.submit(source, fileOptions);
+      const cache = options.formatCache;
+      formatted.set(name, cache ? cache.format(path(name), text, fileOptions, queue) : queue(text));
+    };
     for (const [name, text] of code) submit(name, text);
     // JSON needs no prettier (json-format.ts prints the same bytes), so it never waits in the queue.
-    const openApiJson = formatJsonDocument(path('openapi.json'), emitOpenApi(ir, { header }));
-    formatted.set('openapi.json', openApiJson);
+    formatted.set('openapi.json', Promise.resolve(openApiJson));
     formatted.set('mcp-tools.json', formatJsonDocument(path('mcp-tools.json'), emitMcpTools(ir, { header })));
-    // openapi.d.ts is printed from the bytes of openapi.json; each TypeScript file is queued once it exists.
-    await Promise.all([
-      emitTypes({ ir, header }).then((text) => submit('types.ts', text)),
-      openApiJson
-        .then((json) => emitOpenApiTypes({ openApiJson: json, header, outDir }))
-        .then((text) => submit('openapi.d.ts', text)),
-    ]);
-    await pool.drain(formatWith);
+    // Each TypeScript file is queued once it exists; this thread formats until the last one is done.
+    await pool.drain(
+      formatWith,
+      Promise.all([
+        emitTypes({ ir, header }).then((text) => submit('types.ts', text)),
+        openApiTypesDone.text.then((text) =>
+          openApiTypesDone.formatted
+            ? formatted.set('openapi.d.ts', Promise.resolve(text))
+            : submit('openapi.d.ts', text),
+        ),
+      ]),
+    );
     return Promise.all(
       APP_FILES.map(async (name) => ({ path: path(name), content: await formatted.get(name)! })),
     );

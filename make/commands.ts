@@ -3,7 +3,7 @@
 // answers them as a command table, for svc's own CLI or a team's.
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseDocument } from 'yaml';
 import { generate, generateResource, type GeneratedFile, type GeneratorKind } from './generate.js';
@@ -15,6 +15,9 @@ import { editSpec, type SpecEntries } from './spec-edit.js';
 import { routeEntries, schemaEntries } from './spec-entries.js';
 import { MAKE_USAGE } from './usage.js';
 import { existingPaths, FileExistsError, writeGenerated } from './write.js';
+import { FormatPool } from '../generator/format-pool.js';
+import { TS_PARSER } from '../generator/format.js';
+import type { SpecIR } from '../shared/ir.js';
 import { MIGRATION_FILE } from '../shared/migration-file.js';
 
 /** Where a command writes and reads: structurally the CLI's own io. */
@@ -31,6 +34,9 @@ export type MakeCommand = (args: string[], io: MakeIo) => Promise<number>;
 export type MakeTarget = GeneratorKind | 'resource';
 
 export const SPEC_FILE = 'svc.config.yaml';
+
+/** The commands that add entries to the spec, and so build. */
+const SPEC_TARGETS: ReadonlySet<MakeTarget> = new Set(['resource', 'schema', 'routes']);
 
 type Flags = NonNullable<ParseArgsConfig['options']>;
 const bool = { type: 'boolean' } as const;
@@ -149,6 +155,25 @@ async function make(
       `${SPEC_FILE} not found in ${baseDir}: run it in an svc project (svc init <dir> makes one).`,
     );
   }
+  // The commands that add spec entries end with a build: its format worker starts now, so that prettier and
+  // openapi-typescript load on another core while this one edits, checks and writes.
+  const pool = SPEC_TARGETS.has(target) ? new FormatPool(TS_PARSER, true, { openApiTypes: true }) : undefined;
+  try {
+    return await scaffold(target, name, values, io, defaults, { n, baseDir, specPath, pool });
+  } finally {
+    await pool?.close();
+  }
+}
+
+async function scaffold(
+  target: MakeTarget,
+  name: string,
+  values: Parsed['values'],
+  io: MakeIo,
+  defaults: GeneratorDefaults,
+  where: { n: Names; baseDir: string; specPath: string; pool: FormatPool | undefined },
+): Promise<number> {
+  const { n, baseDir, specPath, pool } = where;
   const specText = await readFile(specPath, 'utf8');
   const force = values.force === true;
 
@@ -186,7 +211,7 @@ async function make(
   const register = target === 'resource' && values.register !== false;
   const registration = register ? await planAppRegistration(name, { baseDir }) : undefined;
 
-  if (edit.text !== specText) await checkSpec(baseDir, edit.text, io);
+  const ir = edit.text !== specText ? await checkSpec(specPath, edit.text, io) : undefined;
 
   // Decided and checked: now write.
   if (edit.text !== specText) await writeFile(specPath, edit.text);
@@ -196,7 +221,7 @@ async function make(
   }
 
   report(target, n, { io, written, edit, entries, registration, register, options, baseDir });
-  if (edit.text !== specText) await buildSpec(specPath, io);
+  if (ir) await buildSpec(specPath, ir, pool, io);
   return 0;
 }
 
@@ -222,13 +247,17 @@ function specEntriesFor(
   };
 }
 
-/** Loads the edited spec from a scratch copy beside it, so a spec the loader refuses is never written. */
-async function checkSpec(baseDir: string, text: string, io: MakeIo): Promise<void> {
-  const scratch = join(baseDir, `.svc.config.make-${process.pid}.yaml`);
+/**
+ * Loads the edited spec from a scratch copy beside it, so a spec the loader refuses is never written. Answers
+ * the IR as loading the spec file itself gives it (every path naming the copy names the spec), which the
+ * build then uses instead of loading the spec again.
+ */
+async function checkSpec(specPath: string, text: string, io: MakeIo): Promise<SpecIR> {
+  const scratch = join(dirname(specPath), `.svc.config.make-${process.pid}.yaml`);
   await writeFile(scratch, text);
   try {
     const { loadSpec } = await import('../spec/index.js');
-    await loadSpec(scratch, { env: io.env });
+    return relocated(await loadSpec(scratch, { env: io.env }), scratch, specPath, new Set());
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     throw new Error(`the spec with these entries does not load, so nothing was written:\n${detail}`);
@@ -237,9 +266,24 @@ async function checkSpec(baseDir: string, text: string, io: MakeIo): Promise<voi
   }
 }
 
-async function buildSpec(specPath: string, io: MakeIo): Promise<void> {
+/** `value` with every string equal to `from` replaced by `to`, in place (the IR is plain data). */
+function relocated<T>(value: T, from: string, to: string, seen: Set<object>): T {
+  if (value === from) return to as T;
+  if (typeof value !== 'object' || value === null || seen.has(value)) return value;
+  seen.add(value);
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) record[key] = relocated(record[key], from, to, seen);
+  return value;
+}
+
+async function buildSpec(
+  specPath: string,
+  ir: SpecIR,
+  pool: FormatPool | undefined,
+  io: MakeIo,
+): Promise<void> {
   const { build } = await import('../generator/index.js');
-  const result = await build({ specFile: specPath, env: io.env });
+  const result = await build({ specFile: specPath, env: io.env, ir, ...(pool ? { pool } : {}) });
   const written = result.files.filter((file) => file.status === 'written').length;
   io.stdout.write(
     `svc build: ${result.files.length} files, ${written} written in ${Math.round(result.ms)} ms\n`,

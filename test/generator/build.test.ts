@@ -105,6 +105,34 @@ describe('svc build', () => {
   });
 });
 
+describe('svc build after an edit', () => {
+  it('builds from the spec the caller already loaded, without loading it again', async () => {
+    const app = project();
+    const ir = await loadSpec(app.specFile, { env: {} });
+    const reference = project();
+    await build({ specFile: reference.specFile, env: {} });
+    // The file no longer loads; the IR given is what is built.
+    app.write('svc.config.yaml', 'svc: 1\nname: [unclosed\n');
+    await build({ specFile: app.specFile, env: {}, ir });
+    for (const name of GENERATED_FILES) expect(app.read(name), name).toBe(reference.read(name));
+  });
+
+  it('writes the bytes of a build from scratch when it reformats only what the edit changed', async () => {
+    const edited = NOTES_YAML.replace('summary: Read one note', 'summary: Read a note').replace(
+      'resources:\n',
+      'resources:\n  Tag:\n    type: object\n    properties: { label: { type: string } }\n    required: [label]\n',
+    );
+    const app = project();
+    await build({ specFile: app.specFile, env: {} });
+    app.write('svc.config.yaml', edited);
+    await build({ specFile: app.specFile, env: {} });
+    expect(readdirSync(join(app.dir, '.svc', 'format-cache')).length).toBeGreaterThan(0);
+    const scratch = project(edited);
+    await build({ specFile: scratch.specFile, env: {} });
+    for (const name of GENERATED_FILES) expect(app.read(name), name).toBe(scratch.read(name));
+  });
+});
+
 describe('svc build --check', () => {
   it('reports nothing stale right after a build, and writes nothing', async () => {
     const app = project();

@@ -1,7 +1,8 @@
 // The format worker: same bytes as formatting on this thread, and no file lost when the worker is gone.
 import { describe, expect, it } from 'vitest';
 import { formatOptions, formatWith, TS_PARSER } from '../../generator/format.js';
-import { FormatPool } from '../../generator/format-pool.js';
+import { emitOpenApiTypes, openApiTsOptions } from '../../generator/emit-openapi-types.js';
+import { FormatPool, WorkerGoneError } from '../../generator/format-pool.js';
 import { generateFiles } from '../../generator/index.js';
 import { notesSpec } from './fixtures.js';
 import { REPO_ROOT } from './project.js';
@@ -41,5 +42,28 @@ describe('FormatPool', () => {
         await pool.close();
       }
     }
+  });
+
+  it('prints openapi.d.ts in the worker as on this thread, while this thread formats the other files', async () => {
+    const options = { ir: notesSpec(), outDir, source: 'svc.config.yaml', runtimeImport: 'svckit' };
+    const alone = await generateFiles({ ...options, pool: new FormatPool(TS_PARSER, false) });
+    const pool = new FormatPool(TS_PARSER, true, { openApiTypes: true });
+    try {
+      expect(pool.convertsOpenApi).toBe(true);
+      expect(await generateFiles({ ...options, pool })).toEqual(alone);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('hands a conversion back when the worker is gone, and the build prints it on this thread', async () => {
+    const pool = new FormatPool(TS_PARSER, true, { openApiTypes: true });
+    const job = { openApiJson: '{}', options: openApiTsOptions(outDir), prefix: '', format: undefined };
+    const conversion = pool.openApiTypes(job).catch((error: unknown) => error);
+    await pool.close();
+    expect(await conversion).toBeInstanceOf(WorkerGoneError);
+    const json = JSON.stringify({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {} });
+    const here = await emitOpenApiTypes({ openApiJson: json, header: '// h', outDir });
+    expect(await emitOpenApiTypes({ openApiJson: json, header: '// h', outDir, pool })).toBe(here);
   });
 });

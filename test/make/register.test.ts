@@ -8,6 +8,8 @@ import {
   ALREADY_REGISTERED,
   APP_NOT_FOUND,
   UNSUPPORTED_APP,
+  alreadyDeclared,
+  alreadyUsed,
   planAppRegistration,
   registerResourceInApp,
 } from '../../make/register.js';
@@ -120,20 +122,55 @@ export function buildApp(options: Omit<ServiceOptions, 'handlers' | 'plugins'> =
     expect(appOf(dir)).toBe(wired);
   });
 
-  it('counts a module already imported, or already called in a factory, as registered', async () => {
+  it('counts a module whose own routes or plugin file app.ts imports as registered', async () => {
+    const importLine = "import { createTaskHandlers } from './modules/tasks/tasks.handlers.js';";
     const imported = INIT_APP.replace(
-      "import { createTaskHandlers } from './modules/tasks/tasks.handlers.js';",
+      importLine,
       "$&\nimport { blogPostPlugin } from './modules/blog-post/blog-post.plugin.js';",
     );
-    const called = INIT_APP.replace(
-      '...createTaskHandlers(),',
-      '...createTaskHandlers(),\n  ...blogPostHandlers(),',
-    );
-    for (const text of [imported, called]) {
+    const importedAndCalled = INIT_APP.replace(
+      importLine,
+      "$&\nimport { blogPostHandlers as posts } from './modules/blog-post/blog-post.routes';",
+    ).replace('...createTaskHandlers(),', '...createTaskHandlers(),\n  ...posts(),');
+    for (const text of [imported, importedAndCalled]) {
       const dir = appFolder({ 'src/app.ts': text });
       expect((await registerResourceInApp('BlogPost', { baseDir: dir })).reason).toBe(ALREADY_REGISTERED);
       expect(appOf(dir)).toBe(text);
     }
+  });
+
+  it.each([
+    ['a top-level const', 'const blogPostPlugin = 1;', 'blogPostPlugin'],
+    ['a function', 'function blogPostHandlers() {\n  return {};\n}', 'blogPostHandlers'],
+    ['a class', 'class blogPostPlugin {}', 'blogPostPlugin'],
+    ['an import from another module', "import { blogPostPlugin } from './legacy.js';", 'blogPostPlugin'],
+    ['a renamed import', "import { plugin as blogPostHandlers } from './legacy.js';", 'blogPostHandlers'],
+    ['a default import', "import blogPostPlugin from './legacy.js';", 'blogPostPlugin'],
+  ])('refuses, byte for byte, an app that already declares the name as %s', async (_, line, name) => {
+    const text = INIT_APP.replace(
+      "import { createTaskHandlers } from './modules/tasks/tasks.handlers.js';\n",
+      `$&${line}\n`,
+    );
+    const dir = appFolder({ 'src/app.ts': text });
+    expect(await registerResourceInApp('BlogPost', { baseDir: dir })).toEqual({
+      registered: false,
+      reason: alreadyDeclared(name),
+      appPath: join(dir, 'src/app.ts'),
+    });
+    expect(alreadyDeclared(name)).toBe(`app.ts already declares ${name}`);
+    expect(appOf(dir)).toBe(text);
+  });
+
+  it('refuses an app whose factory calls the name without importing it from the module', async () => {
+    const text = INIT_APP.replace(
+      '...createTaskHandlers(),',
+      '...createTaskHandlers(),\n  ...blogPostHandlers(),',
+    );
+    const dir = appFolder({ 'src/app.ts': text });
+    expect((await registerResourceInApp('BlogPost', { baseDir: dir })).reason).toBe(
+      alreadyUsed('blogPostHandlers'),
+    );
+    expect(appOf(dir)).toBe(text);
   });
 
   it('puts the newest handlers first and appends plugins in order', async () => {
@@ -232,9 +269,16 @@ export const app = createService({
 `;
     const dir = appFolder({ 'src/app.ts': asyncFactories });
     expect((await registerResourceInApp('Tag', { baseDir: dir })).registered).toBe(true);
+    // Each result is split one element per line: on one line it would be wider than any line of the file.
     expect(appOf(dir)).toContain(`export const app = createService({
-  handlers: async (service) => ({ ...tagHandlers(service), ...(await loadHandlers()) }),
-  plugins: async (service) => [...(await loadPlugins(service)), tagPlugin(service)],
+  handlers: async (service) => ({
+    ...tagHandlers(service),
+    ...(await loadHandlers()),
+  }),
+  plugins: async (service) => [
+    ...(await loadPlugins(service)),
+    tagPlugin(service),
+  ],
 });
 `);
   });
@@ -252,6 +296,107 @@ import { blogPostPlugin } from "./modules/blog-post/blog-post.plugin.js";
       'export const plugins: ServiceOptions["plugins"] = (service) => [blogPostPlugin(service)];',
     );
     expect(app).not.toMatch(/'[^'\n]*\.js'/);
+  });
+
+  it('keeps a CRLF app CRLF on every line, with a prettier config or without', async () => {
+    for (const [text, config] of [
+      [INIT_APP, {}],
+      [REFERENCE_SHAPE, {}],
+      [INIT_APP, { '.prettierrc.json': '{ "singleQuote": true, "printWidth": 110 }\n' }],
+    ] as const) {
+      const lf = appFolder({ 'src/app.ts': text, ...config });
+      const crlf = appFolder({ 'src/app.ts': text.replace(/\n/g, '\r\n'), ...config });
+      await registerResourceInApp('BlogPost', { baseDir: lf });
+      await registerResourceInApp('BlogPost', { baseDir: crlf });
+      const wired = appOf(crlf);
+      expect(wired.split('\r\n').filter((line) => /[\r\n]/.test(line))).toEqual([]);
+      expect(wired.endsWith('\r\n')).toBe(true);
+      expect(wired.replace(/\r\n/g, '\n')).toBe(appOf(lf));
+    }
+  });
+
+  it("keeps an app's own style without a prettier config: only the wiring changes", async () => {
+    const handWritten = `// Written by hand: double quotes, no semicolons, four spaces.
+import type { App } from "svckit/core"
+import { createService, type ServiceOptions } from "../generated/service.js"
+import { createTaskHandlers } from "./modules/tasks/tasks.handlers.js" // the first module
+
+export const limits = {max: 10,min: 1}
+
+export const handlers: ServiceOptions["handlers"] = () => ({
+    ...createTaskHandlers(),
+})
+
+export const plugins: ServiceOptions["plugins"] = () => [
+    { name: "audit" }
+]
+
+export function buildApp(options: Omit<ServiceOptions, "handlers" | "plugins"> = {}): Promise<App> {
+    return createService({ handlers, plugins, ...options })
+}
+`;
+    const dir = appFolder({ 'src/app.ts': handWritten });
+    expect((await registerResourceInApp('BlogPost', { baseDir: dir })).registered).toBe(true);
+    const wired = appOf(dir);
+    expect(wired).toBe(`// Written by hand: double quotes, no semicolons, four spaces.
+import type { App } from "svckit/core"
+import { createService, type ServiceOptions } from "../generated/service.js"
+import { createTaskHandlers } from "./modules/tasks/tasks.handlers.js" // the first module
+import { blogPostHandlers } from "./modules/blog-post/blog-post.routes.js"
+import { blogPostPlugin } from "./modules/blog-post/blog-post.plugin.js"
+
+export const limits = {max: 10,min: 1}
+
+export const handlers: ServiceOptions["handlers"] = (service) => ({
+    ...blogPostHandlers(service),
+    ...createTaskHandlers(),
+})
+
+export const plugins: ServiceOptions["plugins"] = (service) => [
+    { name: "audit" },
+    blogPostPlugin(service)
+]
+
+export function buildApp(options: Omit<ServiceOptions, "handlers" | "plugins"> = {}): Promise<App> {
+    return createService({ handlers, plugins, ...options })
+}
+`);
+    // Byte for byte, in order: every line but the factories' heads and the array element the comma follows.
+    const edited = [
+      'export const handlers: ServiceOptions["handlers"] = () => ({',
+      'export const plugins: ServiceOptions["plugins"] = () => [',
+      '    { name: "audit" }',
+    ];
+    const untouched = handWritten.split('\n').filter((line) => !edited.includes(line));
+    const lines = wired.split('\n');
+    let found = 0;
+    for (const line of lines) if (line === untouched[found]) found += 1;
+    expect(untouched.slice(found)).toEqual([]);
+  });
+
+  it('puts a spread on a line of its own after a comment that opens the object, in tabs', async () => {
+    const tabbed = `import { createService } from '../generated/service.js';
+import { createTaskHandlers } from './modules/tasks/tasks.handlers.js';
+
+export const app = createService({
+\thandlers: () => ({ // every module's routes
+\t\t// tasks first
+\t\t...createTaskHandlers(),
+\t}),
+\tplugins: () => [],
+});
+`;
+    const dir = appFolder({ 'src/app.ts': tabbed });
+    await registerResourceInApp('BlogPost', { baseDir: dir });
+    expect(appOf(dir)).toContain(`export const app = createService({
+\thandlers: (service) => ({ // every module's routes
+\t\t...blogPostHandlers(service),
+\t\t// tasks first
+\t\t...createTaskHandlers(),
+\t}),
+\tplugins: (service) => [blogPostPlugin(service)],
+});
+`);
   });
 
   it('reports a missing app file', async () => {
