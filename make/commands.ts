@@ -2,19 +2,20 @@
 // whole run on any conflict, then write, wire src/app.ts and run `svc build`. `generatorCommands(defaults)`
 // answers them as a command table, for svc's own CLI or a team's.
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseDocument } from 'yaml';
 import { generate, generateResource, type GeneratedFile, type GeneratorKind } from './generate.js';
 import { names, type Names } from './names.js';
 import { checkGeneratorDefaults, type GenerateOptions, type GeneratorDefaults } from './options.js';
-import { planAppRegistration } from './register.js';
+import { ALREADY_REGISTERED, planAppRegistration } from './register.js';
 import { missingSiblings, missingSiblingsWarning, serviceSiblingsExist } from './siblings.js';
 import { editSpec, type SpecEntries } from './spec-edit.js';
 import { routeEntries, schemaEntries } from './spec-entries.js';
 import { MAKE_USAGE } from './usage.js';
-import { existingPaths, FileExistsError, writeGenerated } from './write.js';
+import { applyWrites } from './apply.js';
+import { existingPaths, FileExistsError, prepareGenerated } from './write.js';
 import { FormatPool } from '../generator/format-pool.js';
 import { TS_PARSER } from '../generator/format.js';
 import type { SpecIR } from '../shared/ir.js';
@@ -180,10 +181,19 @@ async function scaffold(
   // --public is --no-auth; the two spellings must not disagree.
   const auth = flag(values, 'auth');
   if (values.public === true && auth === true) throw new Error('--public and --auth contradict each other.');
+  const signedIn = values.public === true ? false : (auth ?? true);
+  // A tenant's rows are its signed-in members': public routes are not tenant-scoped unless asked, and
+  // asking for both is refused rather than writing routes nobody could use.
+  const tenant = flag(values, 'tenant');
+  if (!signedIn && tenant === true) {
+    throw new Error(
+      "--tenant needs signed-in callers (a tenant's rows are its members'), so it cannot go with --public.",
+    );
+  }
   const options: GenerateOptions = {
     prisma: flag(values, 'prisma') ?? defaults.prisma ?? false,
-    auth: values.public === true ? false : (auth ?? true),
-    tenant: flag(values, 'tenant') ?? moduleOn(specText, 'tenancy'),
+    auth: signedIn,
+    tenant: tenant ?? (signedIn && moduleOn(specText, 'tenancy')),
     softDelete: values['soft-delete'] === true,
     ...(defaults.prismaClient ? { prismaClient: defaults.prismaClient } : {}),
   };
@@ -211,14 +221,17 @@ async function scaffold(
   const register = target === 'resource' && values.register !== false;
   const registration = register ? await planAppRegistration(name, { baseDir }) : undefined;
 
-  const ir = edit.text !== specText ? await checkSpec(specPath, edit.text, io) : undefined;
+  const ir = edit.text !== specText ? await checkSpec(specPath, specText, edit.text, io) : undefined;
 
-  // Decided and checked: now write.
-  if (edit.text !== specText) await writeFile(specPath, edit.text);
-  const written = await writeGenerated(files, { baseDir, force: true });
+  // Decided, checked and formatted: now write, the module's files first, then the spec, then the app. A
+  // write that fails puts back every earlier one.
+  const writes = await prepareGenerated(files, baseDir);
+  if (edit.text !== specText) writes.push({ target: specPath, content: edit.text });
   if (registration?.registered && registration.text !== undefined) {
-    await writeFile(registration.appPath, registration.text);
+    writes.push({ target: registration.appPath, content: registration.text });
   }
+  await applyWrites(writes);
+  const written = files.map((file) => file.path).sort();
 
   report(target, n, { io, written, edit, entries, registration, register, options, baseDir });
   if (ir) await buildSpec(specPath, ir, pool, io);
@@ -248,32 +261,26 @@ function specEntriesFor(
 }
 
 /**
- * Loads the edited spec from a scratch copy beside it, so a spec the loader refuses is never written. Answers
- * the IR as loading the spec file itself gives it (every path naming the copy names the spec), which the
- * build then uses instead of loading the spec again.
+ * Loads the edited spec as the spec file's text before it is written, so a spec the loader refuses is never
+ * saved; answers the IR, which the build then uses instead of loading the spec again. A spec that did not
+ * load before the edit either is reported as such.
  */
-async function checkSpec(specPath: string, text: string, io: MakeIo): Promise<SpecIR> {
-  const scratch = join(dirname(specPath), `.svc.config.make-${process.pid}.yaml`);
-  await writeFile(scratch, text);
+async function checkSpec(specPath: string, before: string, after: string, io: MakeIo): Promise<SpecIR> {
+  const { loadSpec } = await import('../spec/index.js');
   try {
-    const { loadSpec } = await import('../spec/index.js');
-    return relocated(await loadSpec(scratch, { env: io.env }), scratch, specPath, new Set());
+    return await loadSpec(specPath, { env: io.env, text: after });
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    throw new Error(`the spec with these entries does not load, so nothing was written:\n${detail}`);
-  } finally {
-    await rm(scratch, { force: true });
+    const loadedBefore = await loadSpec(specPath, { env: io.env, text: before }).then(
+      () => true,
+      () => false,
+    );
+    throw new Error(
+      loadedBefore
+        ? `the spec with these entries does not load, so nothing was written:\n${detail}`
+        : `${SPEC_FILE} does not load as it is; fix it, then run again (nothing was written):\n${detail}`,
+    );
   }
-}
-
-/** `value` with every string equal to `from` replaced by `to`, in place (the IR is plain data). */
-function relocated<T>(value: T, from: string, to: string, seen: Set<object>): T {
-  if (value === from) return to as T;
-  if (typeof value !== 'object' || value === null || seen.has(value)) return value;
-  seen.add(value);
-  const record = value as Record<string, unknown>;
-  for (const key of Object.keys(record)) record[key] = relocated(record[key], from, to, seen);
-  return value;
 }
 
 async function buildSpec(
@@ -322,6 +329,8 @@ function report(target: MakeTarget, n: Names, input: ReportInput): void {
       io.stdout.write(`  src/app.ts left alone (--no-register); to serve the routes, add:\n${wiringHint(n)}`);
     } else if (registration?.registered) {
       io.stdout.write(`  src/app.ts: registered ${n.camel}Handlers and ${n.camel}Plugin\n`);
+    } else if (registration?.reason === ALREADY_REGISTERED) {
+      io.stdout.write(`  src/app.ts not changed (${registration.reason})\n`);
     } else if (registration) {
       io.stdout.write(
         `  src/app.ts not changed (${registration.reason}); to serve the routes, add:\n${wiringHint(n)}`,
@@ -333,6 +342,9 @@ function report(target: MakeTarget, n: Names, input: ReportInput): void {
       );
     }
   } else {
+    // The handlers of routes made alone are served once src/app.ts registers them.
+    if (target === 'routes')
+      io.stdout.write(`  to serve the routes, register the module in src/app.ts:\n${wiringHint(n)}`);
     const warning = missingSiblingsWarning(
       target,
       n.raw,

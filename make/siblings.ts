@@ -47,8 +47,16 @@ export function missingSiblingsWarning(
   missing: readonly string[],
 ): string | undefined {
   if (missing.length === 0) return undefined;
-  const file = pathOf(kind, names(name));
-  return `Warning: ${file} imports ${missing.length === 1 ? 'a file that does' : 'files that do'} not exist yet: ${missing.join(', ')}. It was written all the same; generate ${missing.length === 1 ? 'it' : 'them'} next (svc make:resource writes them all).`;
+  const n = names(name);
+  const file = pathOf(kind, n);
+  // src/modules/<name>/<name>.<part>.ts is written by svc make:<part>.
+  const commands = missing
+    .map((path) => /\.(\w+)\.ts$/.exec(path)?.[1])
+    .filter((part): part is string => part !== undefined && part !== 'test')
+    .map((part) => `svc make:${part} ${n.pascal}`);
+  const hint =
+    commands.length > 0 ? `; write ${missing.length === 1 ? 'it' : 'them'} with ${commands.join(', ')}` : '';
+  return `Warning: ${file} imports ${missing.length === 1 ? 'a file that does' : 'files that do'} not exist yet: ${missing.join(', ')}. It was written all the same${hint}.`;
 }
 
 /** True when the repository and schema of `name` exist: `make:service` then writes the CRUD service. */

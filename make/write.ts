@@ -1,8 +1,8 @@
 // Writing generated files: every conflict is found before the first byte is written, so a refused run
 // changes nothing; with `force`, existing files are overwritten.
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { applyWrites, type FileWrite } from './apply.js';
 import { formatForProject } from './format.js';
 import type { GeneratedFile } from './generate.js';
 
@@ -24,9 +24,26 @@ export function existingPaths(files: readonly GeneratedFile[], baseDir: string):
 }
 
 /**
+ * `files` as the writes `writeGenerated` makes: absolute paths, TypeScript formatted with the project's
+ * prettier config when it has one. Nothing is written.
+ */
+export async function prepareGenerated(
+  files: readonly GeneratedFile[],
+  baseDir: string,
+): Promise<FileWrite[]> {
+  return Promise.all(
+    files.map(async (file) => {
+      const target = join(baseDir, file.path);
+      const content = file.path.endsWith('.ts') ? await formatForProject(target, file.content) : file.content;
+      return { target, content };
+    }),
+  );
+}
+
+/**
  * Writes `files` under `baseDir` (default the current directory) and answers their paths, sorted. Throws
  * FileExistsError naming every existing one, before writing anything, unless `force`. TypeScript files are
- * formatted with the project's prettier config when it has one.
+ * formatted with the project's prettier config when it has one. A write that fails undoes the earlier ones.
  */
 export async function writeGenerated(
   files: readonly GeneratedFile[],
@@ -37,16 +54,6 @@ export async function writeGenerated(
     const existing = existingPaths(files, baseDir);
     if (existing.length > 0) throw new FileExistsError(existing);
   }
-  const prepared = await Promise.all(
-    files.map(async (file) => {
-      const target = join(baseDir, file.path);
-      const content = file.path.endsWith('.ts') ? await formatForProject(target, file.content) : file.content;
-      return { target, content };
-    }),
-  );
-  for (const { target, content } of prepared) {
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, content);
-  }
+  await applyWrites(await prepareGenerated(files, baseDir));
   return files.map((file) => file.path).sort();
 }

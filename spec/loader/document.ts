@@ -23,6 +23,11 @@ export interface LoadOptions {
   env?: Record<string, string | undefined>;
   /** The built-in error catalog to check codes against (default: spec/errors.yaml of svckit). */
   catalogFile?: string;
+  /**
+   * The spec file's text, loaded as if the file held it (an edit checked before it is saved): positions and
+   * includes resolve from `file` as usual. Only the spec file itself; included files are read.
+   */
+  text?: string;
 }
 
 /** Loads svc.config.yaml (kind 'app'). Throws SpecError listing every problem found. */
@@ -55,7 +60,7 @@ async function readDocument(
   const problems = new Problems();
   const env: Env = options.env ?? process.env;
   const catalog = await readCatalog(options.catalogFile ?? defaultCatalogFile(), problems);
-  const source = await readSpecFile(file, env, problems);
+  const source = await readSpecFile(file, env, problems, options.text);
   sources.files.push(source.file);
   const ctx = new LoadContext(source.file, problems);
   for (const error of catalog) ctx.catalog.set(error.code, error);

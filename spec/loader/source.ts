@@ -5,15 +5,17 @@ import type { Env } from '../../shared/env-template.js';
 import type { Problems } from './problems.js';
 import { parseYaml, type Node } from './yaml-tree.js';
 
+/** `given`: the file's text when the caller has it (an edit not yet saved), instead of reading the file. */
 export async function readSpecFile(
   file: string,
   env: Env,
   problems: Problems,
+  given?: string,
 ): Promise<{ file: string; root: Node | undefined }> {
   const absolute = resolve(file);
   let text: string;
   try {
-    text = await readFile(absolute, 'utf8');
+    text = given ?? (await readFile(absolute, 'utf8'));
   } catch (error) {
     const reason =
       (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (error as Error).message;

@@ -1,7 +1,8 @@
 // `svc make:resource BlogPost` in an app fresh from `svc init`: the app's own `npm test` passes with the
 // generated test in it, `npm start` serves the five routes and keeps their rows across a restart, and the MCP
-// tools and the typed client know them. Then the flavours, each in a fresh copy of the same init app and
-// checked in this process: --public, --no-register and --prisma.
+// tools and the typed client know them; a public resource beside it runs its generated test in the same
+// npm test. Then the flavours, each in a fresh copy of the same init app and checked in this process:
+// --public, --no-register and --prisma.
 //
 // The apps' node_modules are symlinks into this checkout (linked-app.ts), not `npm install`: init.test.ts
 // proves the install once; here it would only add a minute.
@@ -81,21 +82,27 @@ describe('svc init, then svc make:resource BlogPost --tenant', () => {
     expect(made.code, made.output).toBe(0);
     expect(made.stdout).toContain('src/app.ts: registered blogPostHandlers and blogPostPlugin');
     expect(made.stdout).toMatch(/^svc build: /m);
-  }, 60_000);
+    // A public resource beside it (its tests run in the same npm test): not tenant-scoped, no sign-in.
+    const publicMade = await runSvc(['make:resource', 'Comment', '--public'], { cwd: app, env: appEnv() });
+    expect(publicMade.code, publicMade.output).toBe(0);
+  }, 90_000);
 
   afterAll(async () => {
     await service?.stop();
   });
 
   test('npm test passes, the generated tests among the ones it runs', async () => {
-    const generatedTests = await testNames(join(app, 'test/blog-post.test.ts'));
-    expect(generatedTests).toHaveLength(6);
+    const blogPostTests = await testNames(join(app, 'test/blog-post.test.ts'));
+    expect(blogPostTests).toHaveLength(6);
+    const commentTests = await testNames(join(app, 'test/comment.test.ts'));
+    expect(commentTests).toHaveLength(3);
+    const generatedTests = [...blogPostTests, ...commentTests];
     const result = await runCommand('npm', ['test'], { cwd: app, env: appEnv() });
     expect(result.code, result.output).toBe(0);
     const passed = [...result.output.matchAll(/^ok \d+ - (.*)$/gm)].map((match) => match[1]);
     expect(passed).toEqual(expect.arrayContaining(generatedTests));
-    // The three task tests of the init app, and the six of the blog posts.
-    expect(result.output).toMatch(/^# pass 9$/m);
+    // The three task tests of the init app, the six of the blog posts and the three of the comments.
+    expect(result.output).toMatch(/^# pass 12$/m);
     expect(result.output).toMatch(/^# fail 0$/m);
   }, 120_000);
 
@@ -194,12 +201,10 @@ describe('svc make:resource BlogPost --public', () => {
     expect(made.stdout).not.toContain('modules.auth');
   });
 
-  test('the app type-checks and its generated test passes', async () => {
+  // Its generated test runs in the main app's npm test (the public Comment resource there).
+  test('the app type-checks', () => {
     expect(typeCheckProject(join(publicApp, 'tsconfig.json'), appsOwn)).toEqual([]);
-    const tested = await runSvc(['test', 'test/blog-post.test.ts'], { cwd: publicApp, env: appEnv() });
-    expect(tested.code, tested.output).toBe(0);
-    expect(tested.output).toMatch(/^# pass 3$/m);
-  }, 60_000);
+  });
 });
 
 describe('svc make:resource BlogPost --no-register', () => {

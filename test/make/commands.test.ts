@@ -2,7 +2,7 @@
 // result, refusals that write nothing, --force, the flags and the project defaults. The generated app is
 // compiled and run end to end in test/cli/make.test.ts.
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -247,6 +247,61 @@ describe('make:resource', () => {
     expect(result.stderr).toContain('nothing was written');
     expect(await snapshot(dir)).toEqual(before);
   });
+
+  test('a write that fails midway puts back everything written before it', async () => {
+    const dir = await freshApp();
+    // The test file is written last; a link to nowhere makes that write fail after the others succeeded.
+    await symlink('/nonexistent/svc-make/blog-post.test.ts', join(dir, 'test/blog-post.test.ts'));
+    const before = await snapshot(dir);
+    const result = await make(dir, 'make:resource', 'BlogPost');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('ENOENT');
+    expect(await snapshot(dir)).toEqual(before);
+    expect(existsSync(join(dir, 'src/modules/blog-post'))).toBe(false);
+    expect(existsSync(join(dir, 'migrations'))).toBe(false);
+  });
+
+  test('a spec that did not load before is reported as such, and nothing is written', async () => {
+    const dir = await freshApp();
+    const specPath = join(dir, 'svc.config.yaml');
+    await writeFile(
+      specPath,
+      (await readFile(specPath, 'utf8')).replace('errors: [TASK_NOT_FOUND]', 'errors: [TASK_MISSING]'),
+    );
+    const before = await snapshot(dir);
+    const result = await make(dir, 'make:resource', 'BlogPost');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('svc.config.yaml does not load as it is');
+    expect(result.stderr).toContain('svc.config.yaml:');
+    expect(await snapshot(dir)).toEqual(before);
+  });
+
+  test('a spec that includes other files by glob is checked as the spec itself, not as a copy', async () => {
+    const dir = await freshApp();
+    const specPath = join(dir, 'svc.config.yaml');
+    const text = await readFile(specPath, 'utf8');
+    // The errors move to errors.yaml, which `include: ['*.yaml']` brings back.
+    const errorsAt = text.indexOf('\nerrors:');
+    await writeFile(join(dir, 'errors.yaml'), text.slice(errorsAt + 1));
+    await writeFile(specPath, text.slice(0, errorsAt + 1).replace('title: ', "include: ['*.yaml']\ntitle: "));
+    expect((await runSvc(['build', `--dir=${dir}`])).code).toBe(0);
+    const result = await make(dir, 'make:resource', 'BlogPost', '--public');
+    expect(result.code, result.stderr).toBe(0);
+    expect((await spec(dir)).errors!.BLOG_POST_NOT_FOUND).toBeDefined();
+  });
+
+  test("--public leaves a tenancy app's new routes unscoped, and --public --tenant is refused", async () => {
+    const dir = await freshApp();
+    expect((await make(dir, 'make:resource', 'Team', '--tenant')).code).toBe(0);
+    const result = await make(dir, 'make:resource', 'Box', '--public');
+    expect(result.code, result.stderr).toBe(0);
+    expect(await readFile(join(dir, 'src/modules/box/box.routes.ts'), 'utf8')).not.toContain(
+      'requireTenantId',
+    );
+    const refused = await make(dir, 'make:resource', 'Crate', '--public', '--tenant');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('--tenant needs signed-in callers');
+  });
 });
 
 describe('the parts alone', () => {
@@ -287,6 +342,7 @@ describe('the parts alone', () => {
     expect(document.routes!.listTags).toBeUndefined();
     const routes = await make(dir, 'make:routes', 'Tag', '--public');
     expect(routes.code, routes.stderr).toBe(0);
+    expect(routes.stdout).toContain('to serve the routes, register the module in src/app.ts');
     document = await spec(dir);
     expect(document.routes!.listTags).toBeDefined();
 

@@ -82,7 +82,7 @@ describe('siblings', () => {
       'src/modules/blog-post/blog-post.service.ts',
     ]);
     expect(missingSiblingsWarning('plugin', 'BlogPost', missing)).toBe(
-      'Warning: src/modules/blog-post/blog-post.plugin.ts imports files that do not exist yet: src/modules/blog-post/blog-post.repository.ts, src/modules/blog-post/blog-post.service.ts. It was written all the same; generate them next (svc make:resource writes them all).',
+      'Warning: src/modules/blog-post/blog-post.plugin.ts imports files that do not exist yet: src/modules/blog-post/blog-post.repository.ts, src/modules/blog-post/blog-post.service.ts. It was written all the same; write them with svc make:repository BlogPost, svc make:service BlogPost.',
     );
     expect(missingSiblingsWarning('plugin', 'BlogPost', [])).toBeUndefined();
 
