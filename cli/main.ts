@@ -1,14 +1,5 @@
 // The `svc` command: dispatches to one module per command; every failure becomes a message and exit 1.
-import { authResealCommand } from './commands/auth-reseal.js';
-import { buildCommand } from './commands/build.js';
-import { dbMigrateCommand } from './commands/db-migrate.js';
-import { devCommand } from './commands/dev.js';
-import { generateDocsCommand } from './commands/generate-docs.js';
-import { initCommand } from './commands/init.js';
-import { MAKE_COMMANDS, makeCommand } from './commands/make.js';
-import { startCommand } from './commands/start.js';
-import { mcpCommand } from './commands/mcp.js';
-import { testCommand } from './commands/test.js';
+import { MAKE_USAGE } from '../make/usage.js';
 import { packageVersion } from '../shared/package-root.js';
 import { processIo, type CliIo } from './io.js';
 import { reportFailure } from './report.js';
@@ -16,17 +7,23 @@ import { MAIN_USAGE, UsageError } from './usage.js';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
-const COMMANDS: Record<string, Command> = {
-  build: buildCommand,
-  dev: devCommand,
-  start: startCommand,
-  mcp: mcpCommand,
-  test: testCommand,
-  'generate:docs': generateDocsCommand,
-  'db:migrate': dbMigrateCommand,
-  'auth:reseal': authResealCommand,
-  init: initCommand,
-  ...Object.fromEntries(MAKE_COMMANDS.map((name) => [name, makeCommand(name)])),
+/** Each command's module, loaded when it runs: a command pays for no other's imports. */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  build: async () => (await import('./commands/build.js')).buildCommand,
+  dev: async () => (await import('./commands/dev.js')).devCommand,
+  start: async () => (await import('./commands/start.js')).startCommand,
+  mcp: async () => (await import('./commands/mcp.js')).mcpCommand,
+  test: async () => (await import('./commands/test.js')).testCommand,
+  'generate:docs': async () => (await import('./commands/generate-docs.js')).generateDocsCommand,
+  'db:migrate': async () => (await import('./commands/db-migrate.js')).dbMigrateCommand,
+  'auth:reseal': async () => (await import('./commands/auth-reseal.js')).authResealCommand,
+  init: async () => (await import('./commands/init.js')).initCommand,
+  ...Object.fromEntries(
+    Object.keys(MAKE_USAGE).map((name) => [
+      name,
+      async () => (await import('./commands/make.js')).makeCommand(name),
+    ]),
+  ),
 };
 
 /**
@@ -45,9 +42,11 @@ export async function run(argv: string[], io: CliIo = processIo()): Promise<numb
       io.stdout.write(`${packageVersion()}\n`);
       return 0;
     }
-    const command = COMMANDS[name];
-    if (!command) throw new UsageError(`svc: unknown command '${name}'.`, MAIN_USAGE);
-    return await command(args, io);
+    const load = COMMANDS[name];
+    if (!load) throw new UsageError(`svc: unknown command '${name}'.`, MAIN_USAGE);
+    return await (
+      await load()
+    )(args, io);
   } catch (error) {
     return reportFailure(error, io);
   }

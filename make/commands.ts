@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { parseDocument } from 'yaml';
+import { parseDocument, type Document } from 'yaml';
 import { generate, generateResource, type GeneratedFile, type GeneratorKind } from './generate.js';
 import { names, type Names } from './names.js';
 import { checkGeneratorDefaults, type GenerateOptions, type GeneratorDefaults } from './options.js';
@@ -120,9 +120,9 @@ async function runMake(
 const flag = (values: Parsed['values'], name: string): boolean | undefined =>
   typeof values[name] === 'boolean' ? (values[name] as boolean) : undefined;
 
-/** True when `modules.<name>` is on in the spec's text. */
-function moduleOn(specText: string, name: string): boolean {
-  const value: unknown = parseDocument(specText).getIn(['modules', name]);
+/** True when `modules.<name>` is on in the spec. */
+function moduleOn(document: Document.Parsed, name: string): boolean {
+  const value: unknown = document.getIn(['modules', name]);
   return value !== undefined && value !== null && value !== false;
 }
 
@@ -176,6 +176,8 @@ async function scaffold(
 ): Promise<number> {
   const { n, baseDir, specPath, pool } = where;
   const specText = await readFile(specPath, 'utf8');
+  // Parsed once: the module switches, the schemas routes need and the edit all read it.
+  const document = parseDocument(specText);
   const force = values.force === true;
 
   // --public is --no-auth; the two spellings must not disagree.
@@ -193,7 +195,7 @@ async function scaffold(
   const options: GenerateOptions = {
     prisma: flag(values, 'prisma') ?? defaults.prisma ?? false,
     auth: signedIn,
-    tenant: tenant ?? (signedIn && moduleOn(specText, 'tenancy')),
+    tenant: tenant ?? (signedIn && moduleOn(document, 'tenancy')),
     softDelete: values['soft-delete'] === true,
     ...(defaults.prismaClient ? { prismaClient: defaults.prismaClient } : {}),
   };
@@ -207,12 +209,12 @@ async function scaffold(
   const files: GeneratedFile[] =
     target === 'resource' ? await generateResource(name, options) : await generate(target, name, options);
 
-  const entries = specEntriesFor(target, n, options, specText);
+  const entries = specEntriesFor(target, n, options, document);
   const writesRoutes = entries.routes !== undefined;
   const enableModules: ('auth' | 'tenancy')[] = [];
   if (writesRoutes && (options.auth || options.tenant)) enableModules.push('auth');
   if (writesRoutes && options.tenant) enableModules.push('tenancy');
-  const edit = editSpec(specText, entries, { force, enableModules });
+  const edit = editSpec(specText, entries, { force, enableModules, document });
 
   // Every conflict, files and spec entries alike, before anything is written.
   const conflicts = force ? [] : [...existingPaths(files, baseDir), ...edit.conflicts];
@@ -243,14 +245,13 @@ function specEntriesFor(
   target: MakeTarget,
   n: Names,
   options: GenerateOptions,
-  specText: string,
+  document: Document.Parsed,
 ): SpecEntries {
   const routeOptions = { auth: options.auth ?? true, tenant: options.tenant ?? false };
   if (target === 'resource') return { ...schemaEntries(n), ...routeEntries(n, routeOptions) };
   if (target === 'schema') return schemaEntries(n);
   if (target !== 'routes') return {};
   // Routes need their schemas: the ones the spec lacks come along.
-  const document = parseDocument(specText);
   const missing = Object.entries(schemaEntries(n).resources ?? {}).filter(
     ([key]) => !document.hasIn(['resources', key]),
   );

@@ -26,6 +26,8 @@ export interface SpecEditOptions {
   enableModules?: readonly ('auth' | 'tenancy')[];
   /** The spec's file name, used in conflict paths. Default 'svc.config.yaml'. */
   file?: string;
+  /** `text` already parsed (yaml's parseDocument, unchanged since): a caller that read it saves a parse. */
+  document?: Document.Parsed;
 }
 
 export interface SpecEdit {
@@ -52,7 +54,7 @@ const DEFAULT_INDENT = 2;
  */
 export function editSpec(text: string, entries: SpecEntries, options: SpecEditOptions = {}): SpecEdit {
   const file = options.file ?? 'svc.config.yaml';
-  const doc = parseDocument(text);
+  const doc = options.document ?? parseDocument(text);
   if (doc.errors.length > 0) throw new Error(`${file} is not valid YAML: ${doc.errors[0]!.message}`);
   const top = doc.contents;
   if (!isMap(top) || top.flow) {

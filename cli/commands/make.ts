@@ -49,13 +49,3 @@ export function makeCommand(name: string): (args: string[], io: CliIo) => Promis
     return commands[name]!(args, io);
   };
 }
-
-export const MAKE_COMMANDS = [
-  'make:resource',
-  'make:schema',
-  'make:repository',
-  'make:service',
-  'make:plugin',
-  'make:routes',
-  'make:test',
-] as const;
