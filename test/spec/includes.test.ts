@@ -447,3 +447,28 @@ describe('files an include may not read', () => {
     });
   });
 });
+
+describe('loading a spec from text not yet written', () => {
+  it('reads the given text for the spec file, and its includes from beside it', async () => {
+    const dir = project({
+      'svc.config.yaml': `${HEAD}routes:\n  health: { method: GET, path: /health }\n`,
+      'more.yaml': `routes:\n  status: { method: GET, path: /status }\n`,
+    });
+    const text = `${HEAD}include: ['*.yaml']\nroutes:\n  ready: { method: GET, path: /ready }\n`;
+    const ir = await loadSpec(join(dir, 'svc.config.yaml'), { env: {}, text });
+    expect(ir.routes.map((route) => route.id).sort()).toEqual(['ready', 'status']);
+    expect(ir.file).toBe(join(dir, 'svc.config.yaml'));
+  });
+
+  it('places the problems of the given text in the spec file', async () => {
+    const dir = project({ 'svc.config.yaml': `${HEAD}routes: {}\n` });
+    const text = `${HEAD}routes:\n  bad: { method: FETCH, path: /bad }\n`;
+    const error = await loadSpec(join(dir, 'svc.config.yaml'), { env: {}, text }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(SpecError);
+    const [problem] = (error as SpecError).problems;
+    expect(problem!.file).toBe(join(dir, 'svc.config.yaml'));
+    expect(problem!.line).toBe(5);
+  });
+});
