@@ -82,8 +82,11 @@ describe('svc init, then svc make:resource BlogPost --tenant', () => {
     expect(made.code, made.output).toBe(0);
     expect(made.stdout).toContain('src/app.ts: registered blogPostHandlers and blogPostPlugin');
     expect(made.stdout).toMatch(/^svc build: /m);
-    // A public resource beside it (its tests run in the same npm test): not tenant-scoped, no sign-in.
-    const publicMade = await runSvc(['make:resource', 'Comment', '--public'], { cwd: app, env: appEnv() });
+    // A public, soft-deleting resource beside it (its tests run in the same npm test): not tenant-scoped.
+    const publicMade = await runSvc(['make:resource', 'Comment', '--public', '--soft-delete'], {
+      cwd: app,
+      env: appEnv(),
+    });
     expect(publicMade.code, publicMade.output).toBe(0);
   }, 90_000);
 
@@ -95,14 +98,14 @@ describe('svc init, then svc make:resource BlogPost --tenant', () => {
     const blogPostTests = await testNames(join(app, 'test/blog-post.test.ts'));
     expect(blogPostTests).toHaveLength(6);
     const commentTests = await testNames(join(app, 'test/comment.test.ts'));
-    expect(commentTests).toHaveLength(3);
+    expect(commentTests).toHaveLength(4);
     const generatedTests = [...blogPostTests, ...commentTests];
     const result = await runCommand('npm', ['test'], { cwd: app, env: appEnv() });
     expect(result.code, result.output).toBe(0);
     const passed = [...result.output.matchAll(/^ok \d+ - (.*)$/gm)].map((match) => match[1]);
     expect(passed).toEqual(expect.arrayContaining(generatedTests));
-    // The three task tests of the init app, the six of the blog posts and the three of the comments.
-    expect(result.output).toMatch(/^# pass 12$/m);
+    // The three task tests of the init app, the six of the blog posts and the four of the comments.
+    expect(result.output).toMatch(/^# pass 13$/m);
     expect(result.output).toMatch(/^# fail 0$/m);
   }, 120_000);
 

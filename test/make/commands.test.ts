@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
+import { generatorCommands } from '../../make/index.js';
 import { runSvc } from '../cli/run-svc.js';
 
 let root: string;
@@ -393,5 +394,46 @@ describe('project defaults in package.json', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('"svc.make"');
     expect(result.stderr).toContain("unknown key 'orm'");
+  });
+});
+
+describe('generatorCommands()', () => {
+  const captured = () => {
+    const out = { stdout: '', stderr: '' };
+    const io = {
+      stdout: { write: (text: string) => (out.stdout += text) },
+      stderr: { write: (text: string) => (out.stderr += text) },
+      env: process.env,
+      cwd: root,
+    };
+    return { out, io };
+  };
+
+  test('answers the seven commands, with the defaults given', async () => {
+    const commands = generatorCommands({ prisma: true });
+    expect(Object.keys(commands).sort()).toEqual([
+      'make:plugin',
+      'make:repository',
+      'make:resource',
+      'make:routes',
+      'make:schema',
+      'make:service',
+      'make:test',
+    ]);
+    const dir = await freshApp();
+    const { out, io } = captured();
+    expect(await commands['make:repository']!(['Gadget', `--dir=${dir}`], io)).toBe(0);
+    expect(out.stdout).toContain('wrote src/modules/gadget/gadget.prisma');
+    const { io: second } = captured();
+    expect(await commands['make:repository']!(['Widget', '--no-prisma', `--dir=${dir}`], second)).toBe(0);
+    expect(existsSync(join(dir, 'migrations/0001-widgets.sql'))).toBe(true);
+  });
+
+  test('refuses defaults it does not know, or of the wrong type', () => {
+    expect(() => generatorCommands({ prisma: 'yes' } as never)).toThrow(/prisma must be true or false/);
+    expect(() => generatorCommands({ orm: 'prisma' } as never)).toThrow(/unknown key 'orm'/);
+    expect(() => generatorCommands({ prismaClient: { import: '@prisma/client' } } as never)).toThrow(
+      /prismaClient must be/,
+    );
   });
 });

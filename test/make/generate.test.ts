@@ -91,6 +91,8 @@ describe('generate()', () => {
     expect(contentOf(files, '.sql')).toContain('deleted_at timestamptz');
     expect(contentOf(files, '.sql')).toContain('WHERE deleted_at IS NULL');
     expect(contentOf(files, '.repository.ts')).toContain("softDelete: 'deletedAt'");
+    expect(contentOf(files, '.test.ts')).toContain('stays deleted');
+    expect(contentOf(await generateResource('BlogPost'), '.test.ts')).not.toContain('stays deleted');
     const prisma = await generateResource('BlogPost', { softDelete: true, prisma: true });
     expect(contentOf(prisma, '.prisma')).toContain('deletedAt DateTime?');
     expect(contentOf(prisma, '.repository.ts')).toContain('data: { deletedAt: new Date() }');
