@@ -5,6 +5,8 @@
 // where their chunks lie; the next build finds those chunks again in its source, reuses their formatted text,
 // and formats only the text between them. A missing, foreign or damaged entry, options it cannot vouch for, or
 // a source it cannot follow is formatted whole, as without the cache: the bytes are the same either way.
+// Long interfaces are first cut into one declaration per member (interface-split.ts), so that their members
+// are chunks too.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -21,9 +23,10 @@ import {
   type ParsedProgram,
   type ParseProgram,
 } from './statement-chunks.js';
+import { cutInterfaces, joinInterfaces, mayHoldLongInterface, type CutSource } from './interface-split.js';
 
 const VERSION = 1;
-/** A file of fewer chunks (openapi.d.ts: five interfaces) changes in most of them: nothing is reused. */
+/** A file of fewer chunks (a few long statements) changes in most of them: nothing is reused. */
 const MIN_CHUNKS = 8;
 /** How many chunks past a change the walk looks for one it knows (a removed resource skips a few). */
 const LOOKAHEAD = 64;
@@ -60,6 +63,7 @@ type Piece = ({ kind: 'reused'; chunk: StoredChunk } | ({ kind: 'new' } & NewTex
 
 type NewPiece = Extract<Piece, { kind: 'new' }>;
 type FormatText = (source: string) => Promise<string>;
+type FormatWhole = (source: string, options: Options) => Promise<string>;
 
 export class FormatCache {
   private readonly previous = new Map<string, Entry>();
@@ -71,6 +75,7 @@ export class FormatCache {
     private readonly prettierVersion: string,
     private readonly parsers: Record<'babel' | 'babel-ts', ParseProgram>,
     private readonly records: boolean,
+    private readonly formatWhole: FormatWhole,
   ) {}
 
   /**
@@ -84,7 +89,13 @@ export class FormatCache {
       (text) =>
         parsers[name].parse(text, { parser: name } as never) as ParsedProgram;
     const parse = { babel: parserOf('babel'), 'babel-ts': parserOf('babel-ts') };
-    return new FormatCache(projectDir, prettier.version, parse, options.record ?? true);
+    return new FormatCache(
+      projectDir,
+      prettier.version,
+      parse,
+      options.record ?? true,
+      (text, formatOptions) => prettier.format(text, formatOptions),
+    );
   }
 
   /** Reads what the last build left for these output files (absolute paths). */
@@ -96,12 +107,33 @@ export class FormatCache {
    * `source` formatted with `options`, byte for byte as `formatText` (prettier) formats it whole: the chunks
    * the last build formatted are reused, the rest goes through `formatText`, in parts when it is long.
    * Everything `formatText` is asked is asked before this returns, so a FormatPool drain started right
-   * after sees it.
+   * after sees it. `parsed`: the source's parse with the file's parser, when the caller has it.
    */
-  format(path: string, source: string, options: Options, formatText: FormatText): Promise<string> {
+  format(
+    path: string,
+    source: string,
+    options: Options,
+    formatText: FormatText,
+    parsed?: ParsedProgram,
+  ): Promise<string> {
     this.formattedPaths.add(path);
     const parser = cacheableParser(path, source, options);
     if (parser === undefined) return formatText(source);
+    const cut = interfacesCut(source, parsed ? () => parsed : this.parsers[parser]);
+    if (cut === undefined) return this.formatChunks(path, source, options, parser, formatText);
+    // The seams not found as made (never seen): formatted whole here, as the pool may be drained by then.
+    return this.formatChunks(path, cut.text, options, parser, formatText).then(
+      (formatted) => joinInterfaces(formatted, cut) ?? this.formatWhole(source, options),
+    );
+  }
+
+  private formatChunks(
+    path: string,
+    source: string,
+    options: Options,
+    parser: 'babel' | 'babel-ts',
+    formatText: FormatText,
+  ): Promise<string> {
     const key = keyOf(this.prettierVersion, options, parser);
     const parse = this.parsers[parser];
     const stored = this.previous.get(path);
@@ -193,6 +225,18 @@ function cacheableParser(path: string, source: string, options: Options): 'babel
   if (options.endOfLine !== undefined && options.endOfLine !== 'lf' && options.endOfLine !== 'auto')
     return undefined;
   return source.includes('\r') ? undefined : parser;
+}
+
+/** The source with its long interfaces cut (interface-split.ts), or undefined when it has none or cannot be parsed. */
+function interfacesCut(source: string, parse: ParseProgram): CutSource | undefined {
+  // Most files have no interface of many members; only those that may are parsed here.
+  if (!mayHoldLongInterface(source)) return undefined;
+  try {
+    const parsed = parse(source);
+    return isPlainProgram(parsed) ? cutInterfaces(source, parsed) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function keyOf(prettierVersion: string, options: Options, parser: string): string {

@@ -8,17 +8,31 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Options } from 'prettier';
-import type { OpenApiTypesJob } from './emit-openapi-types.js';
+import type { OpenApiTypesAnswer, OpenApiTypesJob } from './emit-openapi-types.js';
+import type { ParsedProgram } from './statement-chunks.js';
 
 /** Below this much code a worker costs more than it saves. */
 export const WORKER_THRESHOLD_BYTES = 150_000;
 
+/**
+ * Jobs handed to the worker at once: it has its next one while this thread is busy (prettier does not yield,
+ * so the worker's answer waits until this thread's file is done).
+ */
+const IN_WORKER = 2;
+
 /** What the worker is asked: format a file, or print openapi.d.ts from openapi.json. */
 type WorkerMessage = { source: string; options: Options } | OpenApiTypesJob;
 
+/** The worker's answer to a job. */
+interface WorkerAnswer {
+  text?: string;
+  outline?: ParsedProgram;
+  error?: string;
+}
+
 interface Job {
   message: WorkerMessage;
-  resolve(text: string): void;
+  resolve(text: string, outline?: ParsedProgram): void;
   reject(error: unknown): void;
 }
 
@@ -42,19 +56,53 @@ const warm = Promise.all([
 ]).catch(() => undefined);
 // Then openapi-typescript, before the first conversion needs it.
 const openApi = workerData.openApiTypescript && warm.then(() => import(workerData.openApiTypescript));
+// One job after the other, answered in the order they came: the main thread keeps the next one queued here.
+let previous = Promise.resolve();
 const answer = (run) =>
-  run().then(
-    (text) => parentPort.postMessage({ text }),
+  (previous = previous.then(run).then(
+    (text) => parentPort.postMessage(typeof text === 'string' ? { text } : text),
     (error) => parentPort.postMessage({ error: error instanceof Error ? error.message : String(error) }),
-  );
+  ));
+// What the format cache reads of a parse (statement-chunks.ts, interface-split.ts): positions of the
+// top-level statements, of the members of interfaces, and of comments; the whole tree would not pay to send.
+const outline = (text, parser) => {
+  const { parsers } = require(workerData.babelPlugin);
+  const parsed = parsers[parser].parse(text, { parser });
+  const at = (node) => ({ type: node.type, start: node.start, end: node.end });
+  const interfaceOf = (node) =>
+    node && node.type === 'TSInterfaceDeclaration'
+      ? { ...at(node), body: { ...at(node.body), body: node.body.body.map(at) } }
+      : node && at(node);
+  return {
+    program: {
+      body: parsed.program.body.map((node) => ({ ...interfaceOf(node), declaration: interfaceOf(node.declaration) })),
+      directives: parsed.program.directives.map(at),
+      interpreter: parsed.program.interpreter ? at(parsed.program.interpreter) : null,
+    },
+    comments: parsed.comments.map(at),
+  };
+};
 parentPort.on('message', (job) => {
   if (job.openApiJson !== undefined) {
-    // As convertHere in emit-openapi-types.ts.
+    // As convertHere and transformDocument in emit-openapi-types.ts.
     return answer(async () => {
-      const { default: openapiTS, astToString } = await openApi;
-      const cwd = new URL(job.options.cwd);
-      const text = job.prefix + astToString(await openapiTS(job.openApiJson, { ...job.options, cwd }));
-      return job.format ? (await warm, prettier.format(text, job.format)) : text;
+      const { transformSchema, scanDiscriminators, resolveRef, astToString } = await openApi;
+      const schema = JSON.parse(job.openApiJson);
+      const options = job.options;
+      const ast = transformSchema(schema, {
+        ...options,
+        injectFooter: [],
+        discriminators: scanDiscriminators(schema, options),
+        resolve: (ref) => resolveRef(schema, ref, { silent: options.silent }),
+      });
+      const text = job.prefix + astToString(ast);
+      if (job.format) return (await warm, prettier.format(text, job.format));
+      if (!job.outline) return text;
+      try {
+        return { text, outline: outline(text, job.outline) };
+      } catch {
+        return text; // The format cache parses it itself, or formats it whole.
+      }
     });
   }
   return answer(async () => {
@@ -83,8 +131,8 @@ export class FormatPool {
   private readonly queue: Job[] = [];
   /** Conversions: only the worker runs them, before any queued file. */
   private readonly conversions: Job[] = [];
-  /** The job the worker is on, if any. */
-  private inWorker: Job | undefined;
+  /** The jobs handed to the worker, in the order it answers them. */
+  private readonly inWorker: Job[] = [];
   private readonly converts: boolean;
   /** Called whenever a file is queued, the worker finishes or gives up a job, or producers settle. */
   private onChange: (() => void) | undefined;
@@ -94,14 +142,16 @@ export class FormatPool {
     this.converts = false;
     if (!useWorker || availableParallelism() < 2) return;
     try {
-      const prettier = createRequire(import.meta.url).resolve('prettier');
+      const require = createRequire(import.meta.url);
+      const prettier = require.resolve('prettier');
+      const babelPlugin = require.resolve('prettier/plugins/babel');
       const openApiTypescript = options.openApiTypes ? openApiTypescriptUrl() : undefined;
       const worker = new Worker(WORKER_SOURCE, {
         eval: true,
-        workerData: { prettier, tsParser, openApiTypescript },
+        workerData: { prettier, babelPlugin, tsParser, openApiTypescript },
       });
       worker.unref();
-      worker.on('message', (message: { text?: string; error?: string }) => this.settle(message));
+      worker.on('message', (message: WorkerAnswer) => this.settle(message));
       worker.on('error', () => this.abandonWorker());
       worker.on('exit', () => this.abandonWorker());
       this.worker = worker;
@@ -129,10 +179,12 @@ export class FormatPool {
    * openapi.d.ts converted (and formatted, with `job.format`) in the worker, only when `convertsOpenApi`;
    * rejects with WorkerGoneError when the worker is gone first.
    */
-  openApiTypes(job: OpenApiTypesJob): Promise<string> {
-    return new Promise<string>((resolve, reject) => {
+  openApiTypes(job: OpenApiTypesJob): Promise<OpenApiTypesAnswer> {
+    return new Promise<OpenApiTypesAnswer>((resolve, reject) => {
       if (!this.convertsOpenApi) return reject(new WorkerGoneError());
-      this.conversions.push({ message: job, resolve, reject });
+      const answer = (text: string, outline?: ParsedProgram) =>
+        resolve(outline ? { text, outline } : { text });
+      this.conversions.push({ message: job, resolve: answer, reject });
       this.feedWorker();
     });
   }
@@ -170,7 +222,7 @@ export class FormatPool {
         await new Promise((resolve) => setImmediate(resolve));
         continue;
       }
-      if (produced && !this.inWorker && this.conversions.length === 0) break;
+      if (produced && this.inWorker.length === 0 && this.conversions.length === 0) break;
       // Wait for a file, the worker, or the producers: should the worker die, its file comes back here.
       await new Promise<void>((resolve) => (this.onChange = resolve));
     }
@@ -185,17 +237,17 @@ export class FormatPool {
   }
 
   private feedWorker(): void {
-    if (!this.worker || this.inWorker) return;
-    const job = this.conversions.shift() ?? this.queue.shift();
-    if (!job) return;
-    this.inWorker = job;
-    this.worker.postMessage(job.message);
+    while (this.worker && this.inWorker.length < IN_WORKER) {
+      const job = this.conversions.shift() ?? this.queue.shift();
+      if (!job) return;
+      this.inWorker.push(job);
+      this.worker.postMessage(job.message);
+    }
   }
 
-  private settle(message: { text?: string; error?: string }): void {
-    const job = this.inWorker;
-    this.inWorker = undefined;
-    if (message.text !== undefined) job?.resolve(message.text);
+  private settle(message: WorkerAnswer): void {
+    const job = this.inWorker.shift();
+    if (message.text !== undefined) job?.resolve(message.text, message.outline);
     else job?.reject(new Error(message.error ?? 'the format worker failed'));
     this.feedWorker();
     this.notify();
@@ -207,13 +259,12 @@ export class FormatPool {
     notify?.();
   }
 
-  /** A worker that died or was closed hands its file back to the queue and its conversions to their callers. */
+  /** A worker that died or was closed hands its files back to the queue and its conversions to their callers. */
   private abandonWorker(): void {
     this.worker = undefined;
-    const job = this.inWorker;
-    this.inWorker = undefined;
-    if (job && 'source' in job.message) this.queue.unshift(job);
-    else job?.reject(new WorkerGoneError());
+    const jobs = this.inWorker.splice(0);
+    for (const job of jobs.filter((one) => !('source' in one.message))) job.reject(new WorkerGoneError());
+    this.queue.unshift(...jobs.filter((job) => 'source' in job.message));
     for (const conversion of this.conversions.splice(0)) conversion.reject(new WorkerGoneError());
     this.notify();
   }

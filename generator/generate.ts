@@ -15,6 +15,7 @@ import { emitValidators } from './emit-validators.js';
 import { formatJsonDocument, formatOptions, formatWith, TS_PARSER } from './format.js';
 import type { FormatCache } from './format-cache.js';
 import { FormatPool, WORKER_THRESHOLD_BYTES } from './format-pool.js';
+import type { ParsedProgram } from './statement-chunks.js';
 import { codeHeader } from './header.js';
 import { runtimeImports } from './runtime-imports.js';
 import { apiSurface } from './modules.js';
@@ -75,9 +76,28 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
   // while this thread generates the rest.
   const openApiJson = await formatJsonDocument(path('openapi.json'), emitOpenApi(ir, { header }));
   // A worker that converts also formats the file (the longest one of a large API) as soon as it is printed.
+  let openApiTypesOutline: ParsedProgram | undefined;
   const openApiTypes = (pool: FormatPool) => {
-    const format = pool.convertsOpenApi ? prettierOptions.get('openapi.d.ts') : undefined;
-    const text = emitOpenApiTypes({ openApiJson, header, outDir, pool, ...(format ? { format } : {}) });
+    // With a format cache the file goes through it instead: most of it was formatted by the last build.
+    const format =
+      pool.convertsOpenApi && !options.formatCache ? prettierOptions.get('openapi.d.ts') : undefined;
+    // The cache parses the file to reuse its members: the worker that printed it parses it there.
+    const parser: unknown = prettierOptions.get('openapi.d.ts')?.parser;
+    const outline =
+      options.formatCache && (parser === 'babel' || parser === 'babel-ts')
+        ? {
+            parser: parser as 'babel' | 'babel-ts',
+            onOutline: (parsed: ParsedProgram) => void (openApiTypesOutline = parsed),
+          }
+        : undefined;
+    const text = emitOpenApiTypes({
+      openApiJson,
+      header,
+      outDir,
+      pool,
+      ...(format ? { format } : {}),
+      ...(outline ? { outline } : {}),
+    });
     // Awaited once the files are queued; should generating throw first, the conversion is just abandoned.
     text.catch(() => undefined);
     return { text, formatted: format !== undefined };
@@ -118,13 +138,18 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
   const openApiTypesDone = openApiTypesFile;
   try {
     const formatted = new Map<string, Promise<string>>();
-    const submit = (name: string, text: string) => {
+    const submit = (name: string, text: string, parsed?: ParsedProgram) => {
       const fileOptions = prettierOptions.get(name as (typeof APP_FILES)[number]) ?? {};
       const queue = (source: string) => pool.submit(source, fileOptions);
       const cache = options.formatCache;
-      formatted.set(name, cache ? cache.format(path(name), text, fileOptions, queue) : queue(text));
+      formatted.set(name, cache ? cache.format(path(name), text, fileOptions, queue, parsed) : queue(text));
     };
-    for (const [name, text] of code) submit(name, text);
+    // Noting a file's chunks parses it on this thread: yield between files, so that a worker that finished
+    // (the conversion of openapi.d.ts) gets its next file now, not once every file is noted.
+    for (const [name, text] of code) {
+      submit(name, text);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     // JSON needs no prettier (json-format.ts prints the same bytes), so it never waits in the queue.
     formatted.set('openapi.json', Promise.resolve(openApiJson));
     formatted.set('mcp-tools.json', formatJsonDocument(path('mcp-tools.json'), emitMcpTools(ir, { header })));
@@ -136,7 +161,7 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
         openApiTypesDone.text.then((text) =>
           openApiTypesDone.formatted
             ? formatted.set('openapi.d.ts', Promise.resolve(text))
-            : submit('openapi.d.ts', text),
+            : submit('openapi.d.ts', text, openApiTypesOutline),
         ),
       ]),
     );
