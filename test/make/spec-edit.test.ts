@@ -137,6 +137,13 @@ function merged(original: string, entries: SpecEntries): Record<string, unknown>
 
 const crlf = (text: string): string => text.replaceAll('\n', '\r\n');
 
+/** The spec loader's reading of an edited text, as the spec of a project folder of its own. */
+function loadEdited(text: string): ReturnType<typeof loadSpec> {
+  const file = join(mkdtempSync(join(tmpdir(), 'svc-spec-edit-')), 'svc.config.yaml');
+  writeFileSync(file, text);
+  return loadSpec(file, { env: {} });
+}
+
 describe('editSpec on a commented spec', () => {
   const input = fixture('commented.svc.yaml');
   const expected = fixture('commented.expected.yaml');
@@ -661,9 +668,7 @@ describe('the result loads', () => {
       { enableModules: ['auth'] },
     );
     expect(edit.enabled).toEqual(['auth']);
-    const file = join(mkdtempSync(join(tmpdir(), 'svc-spec-edit-')), 'svc.config.yaml');
-    writeFileSync(file, edit.text);
-    const spec = await loadSpec(file, { env: {} });
+    const spec = await loadEdited(edit.text);
     expect(spec.resources.map((resource) => resource.name)).toContain('BlogPost');
     expect(spec.routes.find((route) => route.id === 'getBlogPost')).toMatchObject({
       method: 'GET',
@@ -694,9 +699,7 @@ describe('the result loads (flow modules, document-end marker)', () => {
       { enableModules: ['auth'] },
     );
     expect(edit.enabled).toEqual(['auth']);
-    const file = join(mkdtempSync(join(tmpdir(), 'svc-spec-edit-')), 'svc.config.yaml');
-    writeFileSync(file, edit.text);
-    const spec = await loadSpec(file, { env: {} });
+    const spec = await loadEdited(edit.text);
     expect(spec.config.modules).toMatchObject({ auth: true, edge: true });
     expect(spec.routes.find((route) => route.id === 'getBlogPost')).toMatchObject({ method: 'GET' });
     expect(spec.errors.map((error) => error.code)).toContain('GONE');
