@@ -4,8 +4,9 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { packageRoot } from '../shared/package-root.js';
+import { SPEC_FILE } from '../shared/spec-file.js';
 
-export const SPEC_FILE = 'svc.config.yaml';
+export { SPEC_FILE };
 
 /**
  * Root of the svckit package this CLI belongs to (the folder holding its package.json, templates/ and spec/),

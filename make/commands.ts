@@ -20,6 +20,7 @@ import { FormatPool } from '../generator/format-pool.js';
 import { TS_PARSER } from '../generator/format.js';
 import type { SpecIR } from '../shared/ir.js';
 import { MIGRATION_FILE } from '../shared/migration-file.js';
+import { SPEC_FILE } from '../shared/spec-file.js';
 
 /** Where a command writes and reads: structurally the CLI's own io. */
 export interface MakeIo {
@@ -33,8 +34,6 @@ export type MakeCommand = (args: string[], io: MakeIo) => Promise<number>;
 
 /** What one `svc make:*` command does: a single part, or the whole resource. */
 export type MakeTarget = GeneratorKind | 'resource';
-
-export const SPEC_FILE = 'svc.config.yaml';
 
 /** The commands that add entries to the spec, and so build. */
 const SPEC_TARGETS: ReadonlySet<MakeTarget> = new Set(['resource', 'schema', 'routes']);

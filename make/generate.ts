@@ -3,7 +3,7 @@
 import { posix } from 'node:path';
 import { renderTemplate } from '../generator/templates.js';
 import { formatTypeScript } from './format.js';
-import { names, type Names } from './names.js';
+import { capitalize, names, type Names } from './names.js';
 import { resolveOptions, type GenerateOptions, type ResolvedOptions } from './options.js';
 import { errorCodes, routeIds, wordsFor } from './spec-entries.js';
 
@@ -55,8 +55,6 @@ export function prismaImportFor(n: Names, specifier: string): string {
   const relative = posix.relative(moduleDir(n), posix.normalize(specifier));
   return relative.startsWith('.') ? relative : `./${relative}`;
 }
-
-const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The list index of a resource's table: blog_posts_tenant_created. */
 export function indexOf(n: Names, options: { tenant: boolean }): string {
@@ -126,10 +124,11 @@ function templateData(n: Names, options: ResolvedOptions) {
   const migrationFile = migrationPath(n, options.migrationNumber);
   const columns = ['id', ...(options.tenant ? ['tenantId'] : []), 'name', 'createdAt', 'updatedAt'];
   if (options.softDelete) columns.push('deletedAt');
+  const words = wordsFor(n);
   return {
     n,
-    words: wordsFor(n),
-    Words: { one: capitalize(wordsFor(n).one), many: capitalize(wordsFor(n).many) },
+    words,
+    Words: { one: capitalize(words.one), many: capitalize(words.many) },
     ids: routeIds(n),
     codes: errorCodes(n),
     table: tableOf(n),

@@ -47,7 +47,8 @@ export function pluralize(word: string): string {
   return `${word}s`;
 }
 
-const capitalize = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
+/** `blog` → `Blog`. */
+export const capitalize = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
 
 /** Every spelling of `input`; throws when it holds no words (or characters no spelling can carry). */
 export function names(input: string): Names {

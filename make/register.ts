@@ -40,7 +40,7 @@ type Factory = TsMorph.ArrowFunction | TsMorph.FunctionExpression;
 type Literal = TsMorph.ObjectLiteralExpression | TsMorph.ArrayLiteralExpression;
 
 /** What one module adds to app.ts. */
-export interface ModuleWiring {
+interface ModuleWiring {
   handlersFunction: string;
   pluginFunction: string;
   routesSpecifier: string;
@@ -84,20 +84,9 @@ export async function planAppRegistration(
     }
     throw error;
   }
-  const wired = await wireWithTsMorph(original, name, appPath);
-  if (typeof wired !== 'object') return { registered: false, reason: wired, appPath };
-  return { registered: true, appPath, text: wired.text };
-}
-
-/** The text of app.ts (at `appPath`) with the module wired in, or the reason it is left alone. */
-export async function wireWithTsMorph(
-  text: string,
-  name: string,
-  appPath: string,
-): Promise<{ text: string } | string> {
-  const edited = wireInto(await import('ts-morph'), text, moduleWiring(names(name)));
-  if (typeof edited !== 'object') return edited;
-  return { text: await formatWithTheAppsConfig(edited.text, appPath) };
+  const edited = wireInto(await import('ts-morph'), original, moduleWiring(names(name)));
+  if (typeof edited !== 'object') return { registered: false, reason: edited, appPath };
+  return { registered: true, appPath, text: await formatWithTheAppsConfig(edited.text, appPath) };
 }
 
 /** Registers the module in <baseDir>/src/app.ts (writes the file once, only when every step succeeded). */

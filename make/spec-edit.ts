@@ -12,6 +12,7 @@ import {
   type Pair,
   type YAMLMap,
 } from 'yaml';
+import { SPEC_FILE } from '../shared/spec-file.js';
 
 export interface SpecEntries {
   resources?: Record<string, unknown>;
@@ -53,7 +54,7 @@ const DEFAULT_INDENT = 2;
  * section to add to comes from another file (`$include`).
  */
 export function editSpec(text: string, entries: SpecEntries, options: SpecEditOptions = {}): SpecEdit {
-  const file = options.file ?? 'svc.config.yaml';
+  const file = options.file ?? SPEC_FILE;
   const doc = options.document ?? parseDocument(text);
   if (doc.errors.length > 0) throw new Error(`${file} is not valid YAML: ${doc.errors[0]!.message}`);
   const top = doc.contents;

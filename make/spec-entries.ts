@@ -2,7 +2,7 @@
 // sends, what a change sends, one page of a list), the five CRUD routes and their error codes. The spec is
 // where the API lives, so `svc build` keeps the types, validators, OpenAPI, MCP tools and client in step
 // with every later edit of these entries.
-import type { Names } from './names.js';
+import { capitalize, names, type Names } from './names.js';
 import type { SpecEntries } from './spec-edit.js';
 
 export interface ResourceSpecOptions {
@@ -17,12 +17,9 @@ export function wordsFor(n: Names): { one: string; many: string } {
   return { one: n.kebab.replaceAll('-', ' '), many: n.pluralKebab.replaceAll('-', ' ') };
 }
 
-/** The type-name and route-id spellings of the plural: `BlogPosts`. */
+/** The type-name and route-id spelling of the plural: `BlogPosts`. */
 export function pluralPascal(n: Names): string {
-  return n.pluralKebab
-    .split('-')
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join('');
+  return names(n.pluralKebab).pascal;
 }
 
 /** The ids of the five routes, in the order the spec lists them. */
@@ -170,5 +167,3 @@ export function routeEntries(n: Names, options: ResourceSpecOptions): SpecEntrie
     },
   };
 }
-
-const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
