@@ -15,6 +15,7 @@ import { editSpec, type SpecEntries } from './spec-edit.js';
 import { routeEntries, schemaEntries } from './spec-entries.js';
 import { MAKE_USAGE } from './usage.js';
 import { applyWrites } from './apply.js';
+import { withProjectLock } from './project-lock.js';
 import { existingPaths, FileExistsError, prepareGenerated } from './write.js';
 import { FormatPool } from '../generator/format-pool.js';
 import { TS_PARSER } from '../generator/format.js';
@@ -159,7 +160,9 @@ async function make(
   // openapi-typescript load on another core while this one edits, checks and writes.
   const pool = SPEC_TARGETS.has(target) ? new FormatPool(TS_PARSER, true, { openApiTypes: true }) : undefined;
   try {
-    return await scaffold(target, name, values, io, defaults, { n, baseDir, specPath, pool });
+    return await withProjectLock(baseDir, () =>
+      scaffold(target, name, values, io, defaults, { n, baseDir, specPath, pool }),
+    );
   } finally {
     await pool?.close();
   }

@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { generatorCommands } from '../../make/index.js';
-import { runSvc } from '../cli/run-svc.js';
+import { runSvc, runSvcBinary } from '../cli/run-svc.js';
 
 let root: string;
 /** A fresh `svc init` app, built once and copied per test. */
@@ -435,5 +435,48 @@ describe('generatorCommands()', () => {
     expect(() => generatorCommands({ prismaClient: { import: '@prisma/client' } } as never)).toThrow(
       /prismaClient must be/,
     );
+  });
+});
+
+describe('two runs at once on one project', () => {
+  async function bothLanded(dir: string, results: { code: number | null; stderr: string }[]): Promise<void> {
+    for (const result of results) expect(result.code, result.stderr).toBe(0);
+    const document = await spec(dir);
+    expect(document.routes!.listAlphas).toBeDefined();
+    expect(document.routes!.listBetas).toBeDefined();
+    const migrations = (await readdir(join(dir, 'migrations'))).sort();
+    expect(migrations.map((file) => file.slice(0, 4)).sort()).toEqual(['0001', '0002']);
+    const app = await readFile(join(dir, 'src/app.ts'), 'utf8');
+    expect(app).toContain('alphaPlugin(service)');
+    expect(app).toContain('betaPlugin(service)');
+  }
+
+  test("in one process: the second waits for the first, and neither loses the other's entries", async () => {
+    const dir = await freshApp();
+    const results = await Promise.all([
+      make(dir, 'make:resource', 'Alpha', '--public'),
+      make(dir, 'make:resource', 'Beta', '--public'),
+    ]);
+    await bothLanded(dir, results);
+    expect(existsSync(join(dir, '.svc/make.lock'))).toBe(false);
+  });
+
+  test('in two processes, likewise', async () => {
+    const dir = await freshApp();
+    const results = await Promise.all([
+      runSvcBinary(['make:resource', 'Alpha', '--public', `--dir=${dir}`]),
+      runSvcBinary(['make:resource', 'Beta', '--public', `--dir=${dir}`]),
+    ]);
+    await bothLanded(dir, results);
+  }, 60_000);
+
+  test('a lock left by a run that was killed stops the next one, saying what to do', async () => {
+    const dir = await freshApp();
+    await writeFile(join(dir, '.svc/make.lock'), '999999999');
+    const before = await readFile(join(dir, 'svc.config.yaml'), 'utf8');
+    const result = await make(dir, 'make:resource', 'Alpha');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('delete .svc/make.lock and run again');
+    expect(await readFile(join(dir, 'svc.config.yaml'), 'utf8')).toBe(before);
   });
 });
