@@ -126,6 +126,32 @@ describe('MfaService', () => {
     expect(await mfa.isEnabled(userId)).toBe(true);
   });
 
+  it('a code checked against a secret that is disabled and enrolled again meanwhile is refused on the new one', async () => {
+    const { mfa, store, userId, advance, now } = await setUp();
+    const first = await mfa.enroll(userId);
+    const { recoveryCodes } = await mfa.activate(userId, codeAt(first.secret, now()));
+    advance(30_000);
+    // The sign-in with the old secret's code stalls after its code was checked, before the step is used.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const useStep = store.useStep.bind(store);
+    let calls = 0;
+    store.useStep = async (...args) => {
+      if (calls++ === 0) await held;
+      return useStep(...args);
+    };
+    const stalled = mfa.verify(userId, codeAt(first.secret, now()));
+    await new Promise((resolve) => setImmediate(resolve));
+    await mfa.disable(userId, recoveryCodes[0]!);
+    const second = await mfa.enroll(userId);
+    // Activated with the previous step's code: the stalled code's step is later than the new last step.
+    const { recoveryCodes: fresh } = await mfa.activate(userId, codeAt(second.secret, now() - 30_000));
+    release();
+    expect(await stalled).toBe(false);
+    expect(await mfa.verify(userId, codeAt(second.secret, now()))).toBe(true);
+    expect(fresh).toHaveLength(10);
+  });
+
   it('one code sent 20 times at once is accepted once; so is one recovery code', async () => {
     const { mfa, userId, advance, now } = await setUp();
     const { secret } = await mfa.enroll(userId);

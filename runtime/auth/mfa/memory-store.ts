@@ -69,9 +69,10 @@ export class MemoryMfaStore implements MfaStore {
     return true;
   }
 
-  async useStep(userId: string, step: number): Promise<boolean> {
+  async useStep(userId: string, step: number, only?: { enabledAt: number }): Promise<boolean> {
     const record = this.records.get(userId);
     if (record?.state !== 'enabled') return false;
+    if (only !== undefined && record.enabledAt !== only.enabledAt) return false;
     if (record.lastStep !== undefined && step <= record.lastStep) return false;
     record.lastStep = step;
     return true;

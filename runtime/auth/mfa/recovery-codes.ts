@@ -5,6 +5,7 @@
 // of the alphabet, so a six-digit TOTP code is never taken for one. The store keeps only hashes; using a code
 // is "remove this hash if present", atomically, so each code works once.
 import { createHash, randomBytes } from 'node:crypto';
+import { Secret } from 'otpauth';
 import { invalidOption } from '../../config/option-errors.js';
 import { looksLikeTotp, MAX_CODE_INPUT_LENGTH } from './totp.js';
 
@@ -13,7 +14,6 @@ export const RECOVERY_CODE_BYTES = 10;
 export const RECOVERY_CODE_LENGTH = 16;
 export const DEFAULT_RECOVERY_CODE_COUNT = 10;
 export const MAX_RECOVERY_CODE_COUNT = 100;
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 const GROUP_LENGTH = 4;
 const SEPARATORS = /[\s-]/g;
 const NORMALIZED_ASCII = new RegExp(`^[A-Za-z2-7]{${RECOVERY_CODE_LENGTH}}$`);
@@ -79,20 +79,9 @@ export function classifyCode(input: unknown): ClassifiedCode | undefined {
   return undefined;
 }
 
-/** RFC 4648 base32, lower-cased, unpadded (the code is 80 bits: a whole number of 5-bit characters). */
+/** RFC 4648 base32 (otpauth's encoder), lower-cased; 80 bits are a whole number of characters: no padding. */
 function encodeBase32(bytes: Uint8Array): string {
-  let out = '';
-  let buffered = 0;
-  let bits = 0;
-  for (const byte of bytes) {
-    buffered = ((buffered << 8) | byte) & 0xfff;
-    bits += 8;
-    while (bits >= 5) {
-      bits -= 5;
-      out += ALPHABET[(buffered >>> bits) & 31];
-    }
-  }
-  return out;
+  return new Secret({ buffer: Uint8Array.from(bytes).buffer }).base32.toLowerCase();
 }
 
 function groupsOfFour(code: string): string {

@@ -105,7 +105,7 @@ export class MfaService implements SecondFactor {
   async disable(userId: string, code: string): Promise<void> {
     const record = await this.store.get(userId);
     if (record?.state !== 'enabled' || record.enabledAt === undefined) throw errors.AUTH_MFA_NOT_ENROLLED();
-    if ((await this.accept(userId, code)) === undefined) throw errors.AUTH_MFA_INVALID_CODE();
+    if ((await this.acceptCode(userId, code, record)) === undefined) throw errors.AUTH_MFA_INVALID_CODE();
     // Only the activation the code was checked against: a disable that stalled never removes a later one.
     if (!(await this.store.remove(userId, { enabledAt: record.enabledAt }))) {
       throw errors.AUTH_MFA_NOT_ENROLLED();
@@ -132,17 +132,27 @@ export class MfaService implements SecondFactor {
 
   /** How `code` was accepted for the user's enabled MFA, or undefined when it was not. */
   async accept(userId: string, code: string): Promise<AcceptedCode | undefined> {
+    return this.acceptCode(userId, code, undefined);
+  }
+
+  /** accept(), checking a TOTP code against `read` when the caller has just read the record. */
+  private async acceptCode(
+    userId: string,
+    code: string,
+    read: MfaRecord | undefined,
+  ): Promise<AcceptedCode | undefined> {
     const kind = classifyCode(code);
     if (kind === undefined) return undefined;
     if (kind.kind === 'recovery') {
       return (await this.store.useRecoveryCode(userId, kind.hash)) ? 'recovery' : undefined;
     }
-    const record = await this.store.get(userId);
-    if (record?.state !== 'enabled') return undefined;
+    const record = read ?? (await this.store.get(userId));
+    if (record?.state !== 'enabled' || record.enabledAt === undefined) return undefined;
     const step = matchTotp(this.box.open(userId, record.secret), kind.code, { now: this.now() });
     if (step === undefined) return undefined;
-    // Accepted once: the same code (or an older one) replayed within its window is refused here.
-    return (await this.store.useStep(userId, step)) ? 'totp' : undefined;
+    // Accepted once, and only on the activation whose secret the code was checked against: the same code
+    // replayed within its window, or one of a secret disabled and enrolled again meanwhile, is refused here.
+    return (await this.store.useStep(userId, step, { enabledAt: record.enabledAt })) ? 'totp' : undefined;
   }
 
   /** After a key rotation: seals the user's secret with the current key. */

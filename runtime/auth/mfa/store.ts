@@ -43,8 +43,12 @@ export interface MfaStore {
     step: number,
     now: number,
   ): Promise<boolean>;
-  /** Accepts `step` once: true only when the record is enabled and step > lastStep, which becomes step. */
-  useStep(userId: string, step: number): Promise<boolean>;
+  /**
+   * Accepts `step` once: true only when the record is enabled and step > lastStep, which becomes step. With
+   * `enabledAt`, only on the activation of that moment: a code checked against a secret since disabled and
+   * enrolled again is never accepted on the new one.
+   */
+  useStep(userId: string, step: number, only?: { enabledAt: number }): Promise<boolean>;
   /**
    * Spends one recovery code: true only when the record is enabled and held `hash`, which is removed (every
    * copy, were it listed twice).

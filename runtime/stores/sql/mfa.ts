@@ -30,7 +30,7 @@ const ACTIVATE = `UPDATE svc_mfa SET state = 'enabled', recovery_hashes = $3::te
   WHERE user_id = $1 AND state = 'pending' AND secret = $2`;
 
 const USE_STEP = `UPDATE svc_mfa SET last_step = $2
-  WHERE user_id = $1 AND state = 'enabled' AND last_step < $2`;
+  WHERE user_id = $1 AND state = 'enabled' AND last_step < $2 AND ($3::bigint IS NULL OR enabled_at = $3::bigint)`;
 
 const USE_RECOVERY_CODE = `UPDATE svc_mfa SET recovery_hashes = array_remove(recovery_hashes, $2::text)
   WHERE user_id = $1 AND state = 'enabled' AND $2::text = ANY (recovery_hashes)`;
@@ -71,8 +71,8 @@ export class SqlMfaStore implements MfaStore {
     return rowCount === 1;
   }
 
-  async useStep(userId: string, step: number): Promise<boolean> {
-    const { rowCount } = await this.db.query(USE_STEP, [userId, step]);
+  async useStep(userId: string, step: number, only?: { enabledAt: number }): Promise<boolean> {
+    const { rowCount } = await this.db.query(USE_STEP, [userId, step, only?.enabledAt ?? null]);
     return rowCount === 1;
   }
 

@@ -127,6 +127,22 @@ export function mfaStoreContract(
       expect(await store.get('alice')).toStrictEqual(enabled('alice', 'sealed-1', { lastStep: STEP + 3 }));
     });
 
+    it('useStep with enabledAt accepts only on the activation of that moment', async () => {
+      const store = await makeStore();
+      await enable(store, 'alice');
+      expect(await store.useStep('alice', STEP + 1, { enabledAt: T0 + 9 })).toBe(false);
+      expect((await store.get('alice'))?.lastStep).toBe(STEP);
+      expect(await store.useStep('alice', STEP + 1, { enabledAt: T0 + 10 })).toBe(true);
+      expect(await store.useStep('alice', STEP + 1, { enabledAt: T0 + 10 })).toBe(false);
+      // Disabled and enabled again: a step checked against the earlier activation does not land on this one.
+      expect(await store.remove('alice')).toBe(true);
+      expect(await store.enroll('alice', 'sealed-2', T0 + 20)).toBe(true);
+      expect(await store.activate('alice', 'sealed-2', HASHES, STEP, T0 + 30)).toBe(true);
+      expect(await store.useStep('alice', STEP + 2, { enabledAt: T0 + 10 })).toBe(false);
+      expect((await store.get('alice'))?.lastStep).toBe(STEP);
+      expect(await store.useStep('alice', STEP + 2, { enabledAt: T0 + 30 })).toBe(true);
+    });
+
     it('useRecoveryCode spends a held hash once and keeps the others in order; never on a pending or missing record', async () => {
       const store = await makeStore();
       await store.enroll('alice', 'sealed-1', T0);
@@ -322,6 +338,31 @@ export function mfaRaceContract(
       );
       expect(spent).toEqual(Array.from({ length: RACERS }, () => true));
       for (const user of users) expect((await stores[1].get(user))?.recoveryHashes, user).toEqual(['hash-2']);
+    });
+
+    it('a step checked against one activation, racing a disable and a new activation, never lands on the new one', async () => {
+      const stores = await makeStores();
+      const users = Array.from({ length: RACERS / 2 }, (_, index) => `user-${index}`);
+      for (const user of users) await enable(stores[0], user);
+      const stale = (store: MfaStore, user: string) => store.useStep(user, STEP + 5, { enabledAt: T0 + 10 });
+      await Promise.all(
+        users.flatMap((user) => [
+          stale(stores[1], user),
+          (async () => {
+            expect(await stores[0].remove(user, { enabledAt: T0 + 10 }), user).toBe(true);
+            expect(await stores[0].enroll(user, 'sealed-2', T0 + 20), user).toBe(true);
+            expect(await stores[0].activate(user, 'sealed-2', HASHES, STEP, T0 + 30), user).toBe(true);
+            // However the race went, a use checked against the old activation after the new one is refused.
+            expect(await stale(stores[1], user), user).toBe(false);
+          })(),
+          stale(stores[1], user),
+        ]),
+      );
+      for (const user of users) {
+        expect(await stores[1].get(user), user).toStrictEqual(
+          enabled(user, 'sealed-2', { createdAt: T0 + 20, enabledAt: T0 + 30 }),
+        );
+      }
     });
 
     it('an activation racing a restarted enrolment: exactly one lands, never enabling the replaced secret', async () => {
