@@ -142,6 +142,11 @@ export class FormatCache {
       this.next.set(path, entry);
       return formatText(source);
     }
+    // The very source the last build formatted: its text as it stands, and its entry kept (not written again).
+    if (entry !== undefined && entry.chunks !== 'coarse' && entry.source === source) {
+      this.next.set(path, entry);
+      return Promise.resolve(entry.formatted);
+    }
     const found = entry && entry.chunks !== 'coarse' ? reusablePieces(source, entry, parse) : undefined;
     const pieces = (found ?? wholePiece(source, parse))?.flatMap((piece): Piece[] =>
       piece.kind === 'new' ? inParts(piece) : [piece],
@@ -181,6 +186,7 @@ export class FormatCache {
       [...this.formattedPaths].map((path) => {
         const entry = this.next.get(path);
         if (!entry) return rm(this.fileOf(path), { force: true });
+        if (entry === this.previous.get(path)) return undefined;
         const json = JSON.stringify(entry);
         return writeFile(this.fileOf(path), `${sha256(json)}\n${json}`);
       }),

@@ -4,12 +4,14 @@
 // with such an interface cut into several declarations of the same interface, each holding a run of its
 // members; in the formatted text, the seams (`}` and the repeated header line) are taken out again. Should
 // the seams not be found exactly as many times as they were made, the file is formatted whole instead.
-import type { Located, ParsedProgram } from './statement-chunks.js';
+import { commentsBetween, type Located, type ParsedProgram } from './statement-chunks.js';
 
 /** An interface shorter than this is left whole: cutting it saves nothing. */
 const MIN_MEMBERS = 8;
 /** The headers cut: plain `interface Name {`, exported or not (no type parameters, no heritage, no comment). */
 const PLAIN_HEADER = /^(export )?interface [A-Za-z_$][\w$]* \{$/;
+/** The same headers as lines of a whole source. */
+const PLAIN_HEADER_LINE = new RegExp(PLAIN_HEADER.source, 'gm');
 
 interface InterfaceNode extends Located {
   body: Located & { body: Located[] };
@@ -27,7 +29,7 @@ export interface CutSource {
  * next `}` that starts a line. A cheap look before parsing; a source it passes may still hold none.
  */
 export function mayHoldLongInterface(source: string): boolean {
-  for (const match of source.matchAll(/^(export )?interface [A-Za-z_$][\w$]* \{$/gm)) {
+  for (const match of source.matchAll(PLAIN_HEADER_LINE)) {
     let lines = 0;
     let at = match.index;
     while (lines < MIN_MEMBERS) {
@@ -45,8 +47,7 @@ export function cutInterfaces(source: string, parsed: ParsedProgram): CutSource 
   const seams = new Map<string, number>();
   let text = '';
   let copied = 0;
-  let comment = 0;
-  const comments = parsed.comments;
+  const commentBetween = commentsBetween(parsed.comments);
   for (const statement of parsed.program.body) {
     const declaration = (statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement) as
       InterfaceNode | null | undefined;
@@ -60,9 +61,7 @@ export function cutInterfaces(source: string, parsed: ParsedProgram): CutSource 
       const member = members[index]!;
       // The previous member ends with its `;`; the cut is at the next member's own-line comment, if any.
       if (source[previous.end - 1] !== ';') continue;
-      while (comment < comments.length && comments[comment]!.start < previous.end) comment++;
-      const first =
-        comment < comments.length && comments[comment]!.end <= member.start ? comments[comment] : undefined;
+      const first = commentBetween(previous.end, member.start);
       const cut = first ? first.start : member.start;
       const gap = source.slice(previous.end, cut);
       // Only whitespace with one line break: a blank line or a comment there stays as it is.

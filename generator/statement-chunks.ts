@@ -81,26 +81,37 @@ export function isPlainProgram(parsed: ParsedProgram): boolean {
   return parsed.program.directives.length === 0 && !parsed.program.interpreter;
 }
 
+/**
+ * Reads a parse's comments in order: `(end, next)` answers the first comment that starts at or after `end`
+ * (where a node ends) and ends by `next` (where the following node starts), if any. Calls must move forward.
+ */
+export function commentsBetween(
+  comments: readonly Located[],
+): (end: number, next: number) => Located | undefined {
+  let comment = 0;
+  return (end, next) => {
+    while (comment < comments.length && comments[comment]!.start < end) comment++;
+    return comment < comments.length && comments[comment]!.end <= next ? comments[comment] : undefined;
+  };
+}
+
 /** The chunks of `text` (parsed as `parsed`), each with the index of its first statement among the non-empty ones. */
 export function chunksOf(text: string, parsed: ParsedProgram): IndexedChunk[] {
   const body = parsed.program.body;
-  const comments = parsed.comments;
+  const commentBetween = commentsBetween(parsed.comments);
   const chunks: IndexedChunk[] = [];
   let start = 0;
   // The first chunk starts the text, with whatever comes before its first statement (the file's header).
   let leadingComment = body.length > 0 && /\S/.test(text.slice(0, body[0]!.start));
   let firstStatement = 0;
   let statements = 0;
-  let comment = 0;
   for (let index = 1; index < body.length; index++) {
     const previous = body[index - 1]!;
     const next = body[index]!;
     if (previous.type !== 'EmptyStatement') statements++;
     if (previous.type === 'EmptyStatement' || next.type === 'EmptyStatement') continue;
     if (!endsHard(text, previous)) continue;
-    while (comment < comments.length && comments[comment]!.start < previous.end) comment++;
-    const first =
-      comment < comments.length && comments[comment]!.end <= next.start ? comments[comment] : undefined;
+    const first = commentBetween(previous.end, next.start);
     const cut = first ? first.start : next.start;
     const gap = text.slice(previous.end, cut);
     // A comment on the line the previous statement ends on is that statement's; so is anything else there.
@@ -128,19 +139,14 @@ export function formattedChunks(
 ): Chunk[] | undefined {
   const body = parsedFormatted.program.body;
   if (body.length !== statementCount || !formatted.endsWith('\n')) return undefined;
-  const comments = parsedFormatted.comments;
+  const commentBetween = commentsBetween(parsedFormatted.comments);
   const located: Chunk[] = [];
-  let comment = 0;
   for (const [index, chunk] of chunks.entries()) {
     let start = 0;
     if (index > 0) {
       const previous = body[chunk.firstStatement - 1]!;
       const statement = body[chunk.firstStatement]!;
-      while (comment < comments.length && comments[comment]!.start < previous.end) comment++;
-      const first =
-        comment < comments.length && comments[comment]!.end <= statement.start
-          ? comments[comment]
-          : undefined;
+      const first = commentBetween(previous.end, statement.start);
       if ((first !== undefined) !== chunk.leadingComment) return undefined;
       start = first ? first.start : statement.start;
       const before = located[index - 1]!;

@@ -93,7 +93,7 @@ export function tenancyMetaValidator(policy: TenancyPolicy): MetaValidator {
       const permissions = permissionsOf(route.meta.can);
       if (permissions !== undefined && !policy.grantsUndeclared) {
         for (const permission of permissions) {
-          if (!roles.declares(permission) || roles.grantedTo(permission).length === 0) {
+          if (roles.grantedTo(permission).length === 0) {
             problems.push(
               `meta.can names "${permission}", which no role is granted and no authorize function could grant (granted: ${grantedPermissions(roles).join(', ')})`,
             );

@@ -1,6 +1,6 @@
 // The format cache: after an edit, a generated file is formatted byte for byte as prettier formats it whole,
 // while prettier is asked only for the statements that changed.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as prettier from 'prettier';
@@ -125,6 +125,19 @@ describe('FormatCache', () => {
     const { formatted, asked } = await formatThroughCache(dir, file, long);
     expect(asked.length).toBeGreaterThan(1);
     expect(formatted).toBe(await prettier.format(long, OPTIONS));
+  });
+
+  it('answers an unchanged source from its entry without asking prettier or writing the entry again', async () => {
+    const { dir, file } = project();
+    const text = source(NAMES);
+    await formatThroughCache(dir, file, text);
+    const cacheDir = join(dir, '.svc', 'format-cache');
+    const [name] = readdirSync(cacheDir);
+    // Dated back: a build that writes the entry again dates it now.
+    utimesSync(join(cacheDir, name!), 0, 0);
+    const again = await formatThroughCache(dir, file, text);
+    expect(again).toEqual({ formatted: await prettier.format(text, OPTIONS), asked: [] });
+    expect(statSync(join(cacheDir, name!)).mtimeMs).toBe(0);
   });
 
   it('reuses nothing under other options, and ignores a damaged entry', async () => {
