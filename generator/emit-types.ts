@@ -1,7 +1,11 @@
 // types.ts: one exported type per resource and per route part, compiled by json-schema-to-typescript in a
 // single run (one synthetic root whose $defs hold every schema), then put in spec order.
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import type { JSONSchema4 } from 'json-schema';
+import type { Options } from 'json-schema-to-typescript';
 import type { JsonSchema, SpecIR } from '../shared/ir.js';
+import type { FormatPool } from './format-pool.js';
 import { apiSurface } from './modules.js';
 import { define, mapSchema, parseResourceRef, type SchemaObject } from './schema-walk.js';
 import { removeReferencedByNotes, splitDeclarations } from './ts-declarations.js';
@@ -10,12 +14,17 @@ import { planTypes, type TypeDeclaration } from './type-plan.js';
 export interface EmitTypesInput {
   ir: SpecIR;
   header: string;
+  /** A format worker to compile in (this thread has other files to generate meanwhile); else here. */
+  pool?: FormatPool;
 }
 
 /** Types of the application and of the modules it enables (apiSurface): the client imports them all. */
-export async function emitTypes({ ir, header }: EmitTypesInput): Promise<string> {
+export async function emitTypes({ ir, header, pool }: EmitTypesInput): Promise<string> {
   const plan = planTypes(apiSurface(ir));
-  const compiled = await compileSchemas(plan.filter((declaration) => declaration.kind === 'schema'));
+  const compiled = await compileSchemas(
+    plan.filter((declaration) => declaration.kind === 'schema'),
+    pool,
+  );
   const blocks = plan.map((declaration) =>
     declaration.kind === 'alias' ? aliasText(declaration) : required(compiled, declaration.name),
   );
@@ -24,7 +33,38 @@ export async function emitTypes({ ir, header }: EmitTypesInput): Promise<string>
   return `${header}\n\n${blocks.join('\n\n')}\n`;
 }
 
-async function compileSchemas(declarations: readonly TypeDeclaration[]): Promise<Map<string, string>> {
+const COMPILE_OPTIONS: Partial<Options> = {
+  bannerComment: '',
+  format: false,
+  unreachableDefinitions: true,
+  // Plain arrays: `maxItems: 3` as a union of tuples is accurate but makes handlers hard to write.
+  ignoreMinAndMaxItems: true,
+  // Every reference was turned into a type name below; nothing is left to fetch or read.
+  $refOptions: { resolve: { external: false } },
+};
+
+/** json-schema-to-typescript's answer for the root, in the worker when there is one, else here. */
+async function compileRoot(
+  root: JSONSchema4,
+  rootName: string,
+  pool: FormatPool | undefined,
+): Promise<string> {
+  if (pool) {
+    try {
+      const module = pathToFileURL(createRequire(import.meta.url).resolve('json-schema-to-typescript')).href;
+      return await pool.runTask<string>({ module, name: 'compile', args: [root, rootName, COMPILE_OPTIONS] });
+    } catch {
+      // No worker (or it failed there): compiled here, where a real error is raised as it is.
+    }
+  }
+  const { compile } = await import('json-schema-to-typescript');
+  return compile(root, rootName, COMPILE_OPTIONS);
+}
+
+async function compileSchemas(
+  declarations: readonly TypeDeclaration[],
+  pool: FormatPool | undefined,
+): Promise<Map<string, string>> {
   const byName = new Map<string, string>();
   if (declarations.length === 0) return byName;
   const rootName = unusedName('SvcTypesRoot', declarations);
@@ -39,16 +79,7 @@ async function compileSchemas(declarations: readonly TypeDeclaration[]): Promise
     );
   }
   const root = { title: rootName, type: 'object', additionalProperties: false, $defs };
-  const { compile } = await import('json-schema-to-typescript');
-  const source = await compile(root as JSONSchema4, rootName, {
-    bannerComment: '',
-    format: false,
-    unreachableDefinitions: true,
-    // Plain arrays: `maxItems: 3` as a union of tuples is accurate but makes handlers hard to write.
-    ignoreMinAndMaxItems: true,
-    // Every reference was turned into a type name below; nothing is left to fetch or read.
-    $refOptions: { resolve: { external: false } },
-  });
+  const source = await compileRoot(root as JSONSchema4, rootName, pool);
   for (const declaration of splitDeclarations(source)) {
     if (declaration.name !== rootName)
       byName.set(declaration.name, removeReferencedByNotes(declaration.text));

@@ -5,8 +5,8 @@
 // where their chunks lie; the next build finds those chunks again in its source, reuses their formatted text,
 // and formats only the text between them. A missing, foreign or damaged entry, options it cannot vouch for, or
 // a source it cannot follow is formatted whole, as without the cache: the bytes are the same either way.
-// Long interfaces are first cut into one declaration per member (interface-split.ts), so that their members
-// are chunks too.
+// Long interfaces and constant literals are first cut into one declaration per member (declaration-split.ts),
+// so that their members are chunks too.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -23,9 +23,14 @@ import {
   type ParsedProgram,
   type ParseProgram,
 } from './statement-chunks.js';
-import { cutInterfaces, joinInterfaces, mayHoldLongInterface, type CutSource } from './interface-split.js';
+import {
+  cutDeclarations,
+  joinDeclarations,
+  mayHoldLongDeclaration,
+  type CutSource,
+} from './declaration-split.js';
 
-const VERSION = 1;
+const VERSION = 2;
 /** A file of fewer chunks (a few long statements) changes in most of them: nothing is reused. */
 const MIN_CHUNKS = 8;
 /** How many chunks past a change the walk looks for one it knows (a removed resource skips a few). */
@@ -44,6 +49,8 @@ interface Entry {
   key: string;
   /** 'coarse': too few chunks to be worth it; nothing is reused. */
   chunks: StoredChunk[] | 'coarse';
+  /** A coarse entry's source length: a source grown to twice that is looked at again. */
+  size?: number;
   source: string;
   formatted: string;
 }
@@ -119,11 +126,11 @@ export class FormatCache {
     this.formattedPaths.add(path);
     const parser = cacheableParser(path, source, options);
     if (parser === undefined) return formatText(source);
-    const cut = interfacesCut(source, parsed ? () => parsed : this.parsers[parser]);
+    const cut = declarationsCut(source, parsed ? () => parsed : this.parsers[parser], options);
     if (cut === undefined) return this.formatChunks(path, source, options, parser, formatText);
     // The seams not found as made (never seen): formatted whole here, as the pool may be drained by then.
     return this.formatChunks(path, cut.text, options, parser, formatText).then(
-      (formatted) => joinInterfaces(formatted, cut) ?? this.formatWhole(source, options),
+      (formatted) => joinDeclarations(formatted, cut) ?? this.formatWhole(source, options),
     );
   }
 
@@ -138,7 +145,7 @@ export class FormatCache {
     const parse = this.parsers[parser];
     const stored = this.previous.get(path);
     const entry = stored?.key === key ? stored : undefined;
-    if (entry?.chunks === 'coarse' && source.length < PART_BYTES) {
+    if (entry?.chunks === 'coarse' && source.length < PART_BYTES && source.length <= 2 * (entry.size ?? 0)) {
       this.next.set(path, entry);
       return formatText(source);
     }
@@ -170,7 +177,8 @@ export class FormatCache {
       }
       output += '\n';
       if (!remember) {
-        if (this.records) this.next.set(path, { key, chunks: 'coarse', source: '', formatted: '' });
+        if (this.records)
+          this.next.set(path, { key, chunks: 'coarse', size: source.length, source: '', formatted: '' });
         return output;
       }
       chunks.at(-1)!.end = source.length;
@@ -233,13 +241,13 @@ function cacheableParser(path: string, source: string, options: Options): 'babel
   return source.includes('\r') ? undefined : parser;
 }
 
-/** The source with its long interfaces cut (interface-split.ts), or undefined when it has none or cannot be parsed. */
-function interfacesCut(source: string, parse: ParseProgram): CutSource | undefined {
-  // Most files have no interface of many members; only those that may are parsed here.
-  if (!mayHoldLongInterface(source)) return undefined;
+/** The source with its long declarations cut (declaration-split.ts), or undefined when it has none or cannot be parsed. */
+function declarationsCut(source: string, parse: ParseProgram, options: Options): CutSource | undefined {
+  // Most files have no declaration of many members; only those that may are parsed here.
+  if (!mayHoldLongDeclaration(source)) return undefined;
   try {
     const parsed = parse(source);
-    return isPlainProgram(parsed) ? cutInterfaces(source, parsed) : undefined;
+    return isPlainProgram(parsed) ? cutDeclarations(source, parsed, options) : undefined;
   } catch {
     return undefined;
   }

@@ -20,8 +20,19 @@ export const WORKER_THRESHOLD_BYTES = 150_000;
  */
 const IN_WORKER = 2;
 
-/** What the worker is asked: format a file, or print openapi.d.ts from openapi.json. */
-type WorkerMessage = { source: string; options: Options } | OpenApiTypesJob;
+/**
+ * A function of a module, run in the worker: `module` is imported there (after `loader`'s `register()`, for a
+ * module in TypeScript) and its export `name` called with `args`; what it answers must survive JSON.
+ */
+export interface WorkerTask {
+  module: string;
+  name: string;
+  args: unknown[];
+  loader?: string;
+}
+
+/** What the worker is asked: format a file, print openapi.d.ts from openapi.json, or run a task. */
+type WorkerMessage = { source: string; options: Options } | OpenApiTypesJob | { task: WorkerTask };
 
 /** The worker's answer to a job. */
 interface WorkerAnswer {
@@ -44,8 +55,8 @@ export class WorkerGoneError extends Error {
   }
 }
 
-// Plain JavaScript evaluated in the worker: it needs no TypeScript loader, only prettier's CommonJS entry and
-// openapi-typescript's module entry (the one the main thread would import).
+// Plain JavaScript evaluated in the worker: it needs no TypeScript loader, only prettier's and
+// openapi-typescript's CommonJS entries (the main thread imports the same package's module entry).
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const prettier = require(workerData.prettier);
@@ -54,24 +65,35 @@ const warm = Promise.all([
   prettier.format('export const a: { b: number } = { b: 1 };', { parser: workerData.tsParser }),
   prettier.format('function f(a) { return a; }', { parser: 'babel' }),
 ]).catch(() => undefined);
-// Then openapi-typescript, before the first conversion needs it.
-const openApi = workerData.openApiTypescript && warm.then(() => import(workerData.openApiTypescript));
 // One job after the other, answered in the order they came: the main thread keeps the next one queued here.
 let previous = Promise.resolve();
+// The tasks running (each starts as it arrives; only its answer waits its turn).
+let tasks = Promise.resolve();
+// Then openapi-typescript (its CommonJS entry: importing the TypeScript compiler as a module costs more), once
+// the tasks that came meanwhile are done: a task the main thread waits for is not held up by it.
+const openApi =
+  workerData.openApiTypescript && warm.then(() => tasks).then(() => require(workerData.openApiTypescript));
 const answer = (run) =>
   (previous = previous.then(run).then(
     (text) => parentPort.postMessage(typeof text === 'string' ? { text } : text),
     (error) => parentPort.postMessage({ error: error instanceof Error ? error.message : String(error) }),
   ));
-// What the format cache reads of a parse (statement-chunks.ts, interface-split.ts): positions of the
-// top-level statements, of the members of interfaces, and of comments; the whole tree would not pay to send.
+// What the format cache reads of a parse (statement-chunks.ts, declaration-split.ts): positions of the
+// top-level statements, of the members of interfaces (and their keys), and of comments; the whole tree would
+// not pay to send.
 const outline = (text, parser) => {
   const { parsers } = require(workerData.babelPlugin);
   const parsed = parsers[parser].parse(text, { parser });
   const at = (node) => ({ type: node.type, start: node.start, end: node.end });
+  // A member's key too: whether its quoting depends on its siblings' decides whether it may be cut there.
+  const member = (node) => ({
+    ...at(node),
+    computed: node.computed,
+    key: node.key && { ...at(node.key), value: node.key.value },
+  });
   const interfaceOf = (node) =>
     node && node.type === 'TSInterfaceDeclaration'
-      ? { ...at(node), body: { ...at(node.body), body: node.body.body.map(at) } }
+      ? { ...at(node), body: { ...at(node.body), body: node.body.body.map(member) } }
       : node && at(node);
   return {
     program: {
@@ -82,7 +104,21 @@ const outline = (text, parser) => {
     comments: parsed.comments.map(at),
   };
 };
+// A task's module loader is registered once; its module is imported when the first task needs it.
+let loader;
+const runTask = async ({ module, name, args, loader: loaderUrl }) => {
+  if (loaderUrl) await (loader ??= import(loaderUrl).then((api) => api.register()));
+  const exports = await import(module);
+  // A CommonJS module's function may be reachable only through its default export.
+  const run = exports[name] ?? (exports.default && exports.default[name]);
+  return JSON.stringify(await run(...args));
+};
 parentPort.on('message', (job) => {
+  if (job.task !== undefined) {
+    const running = runTask(job.task);
+    tasks = Promise.all([tasks, running.catch(() => undefined)]);
+    return answer(() => running);
+  }
   if (job.openApiJson !== undefined) {
     // As convertHere and transformDocument in emit-openapi-types.ts.
     return answer(async () => {
@@ -117,10 +153,10 @@ export interface FormatPoolOptions {
   openApiTypes?: boolean;
 }
 
-/** Where openapi-typescript's module entry is, or undefined when it cannot be found from here. */
-function openApiTypescriptUrl(): string | undefined {
+/** Where openapi-typescript's CommonJS entry is, or undefined when it cannot be found from here. */
+function openApiTypescriptPath(): string | undefined {
   try {
-    return import.meta.resolve('openapi-typescript');
+    return createRequire(import.meta.url).resolve('openapi-typescript');
   } catch {
     return undefined;
   }
@@ -129,7 +165,7 @@ function openApiTypescriptUrl(): string | undefined {
 export class FormatPool {
   private worker: Worker | undefined;
   private readonly queue: Job[] = [];
-  /** Conversions: only the worker runs them, before any queued file. */
+  /** Conversions and tasks: only the worker runs them, before any queued file. */
   private readonly conversions: Job[] = [];
   /** The jobs handed to the worker, in the order it answers them. */
   private readonly inWorker: Job[] = [];
@@ -145,7 +181,7 @@ export class FormatPool {
       const require = createRequire(import.meta.url);
       const prettier = require.resolve('prettier');
       const babelPlugin = require.resolve('prettier/plugins/babel');
-      const openApiTypescript = options.openApiTypes ? openApiTypescriptUrl() : undefined;
+      const openApiTypescript = options.openApiTypes ? openApiTypescriptPath() : undefined;
       const worker = new Worker(WORKER_SOURCE, {
         eval: true,
         workerData: { prettier, babelPlugin, tsParser, openApiTypescript },
@@ -185,6 +221,25 @@ export class FormatPool {
       const answer = (text: string, outline?: ParsedProgram) =>
         resolve(outline ? { text, outline } : { text });
       this.conversions.push({ message: job, resolve: answer, reject });
+      this.feedWorker();
+    });
+  }
+
+  /**
+   * Runs a task in the worker (see WorkerTask), before any queued file, and answers its JSON parsed; rejects
+   * with WorkerGoneError when there is no worker, and with the worker's error when the task fails there.
+   */
+  runTask<T>(task: WorkerTask): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      if (!this.worker) return reject(new WorkerGoneError());
+      const answer = (text: string) => {
+        try {
+          resolve(JSON.parse(text) as T);
+        } catch (error) {
+          reject(error);
+        }
+      };
+      this.conversions.push({ message: { task }, resolve: answer, reject });
       this.feedWorker();
     });
   }

@@ -103,6 +103,9 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
     return { text, formatted: format !== undefined };
   };
   let openApiTypesFile = options.pool ? openApiTypes(options.pool) : undefined;
+  // types.ts is compiled in a worker the caller started, after openapi.d.ts, while this thread goes on.
+  let typesText = options.pool ? emitTypes({ ir, header, pool: options.pool }) : undefined;
+  typesText?.catch(() => undefined);
 
   // Synchronous emitters next, largest first, so the worker can format them while types.ts is compiled.
   const validators = emitValidators({
@@ -157,7 +160,7 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
     await pool.drain(
       formatWith,
       Promise.all([
-        emitTypes({ ir, header }).then((text) => submit('types.ts', text)),
+        (typesText ??= emitTypes({ ir, header, pool })).then((text) => submit('types.ts', text)),
         openApiTypesDone.text.then((text) =>
           openApiTypesDone.formatted
             ? formatted.set('openapi.d.ts', Promise.resolve(text))

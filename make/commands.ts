@@ -9,7 +9,12 @@ import { parseDocument, type Document } from 'yaml';
 import { generate, generateResource, type GeneratedFile, type GeneratorKind } from './generate.js';
 import { names, type Names } from './names.js';
 import { checkGeneratorDefaults, type GenerateOptions, type GeneratorDefaults } from './options.js';
-import { ALREADY_REGISTERED, planAppRegistration } from './register.js';
+import {
+  ALREADY_REGISTERED,
+  hasLoadedTsMorph,
+  planAppRegistration,
+  type AppRegistration,
+} from './register.js';
 import { missingSiblings, missingSiblingsWarning, serviceSiblingsExist } from './siblings.js';
 import { editSpec, type SpecEntries } from './spec-edit.js';
 import { routeEntries, schemaEntries } from './spec-entries.js';
@@ -177,6 +182,10 @@ async function scaffold(
   where: { n: Names; baseDir: string; specPath: string; pool: FormatPool | undefined },
 ): Promise<number> {
   const { n, baseDir, specPath, pool } = where;
+  // Wiring src/app.ts loads the TypeScript compiler (ts-morph): the build's worker does it, on the other
+  // core, while this thread edits and checks the spec. Nothing is written before it answers.
+  const register = target === 'resource' && values.register !== false;
+  const plannedInWorker = register && pool ? planInWorker(pool, name, baseDir) : undefined;
   const specText = await readFile(specPath, 'utf8');
   // Parsed once: the module switches, the schemas routes need and the edit all read it.
   const document = parseDocument(specText);
@@ -222,10 +231,12 @@ async function scaffold(
   const conflicts = force ? [] : [...existingPaths(files, baseDir), ...edit.conflicts];
   if (conflicts.length > 0) throw new FileExistsError(conflicts);
 
-  const register = target === 'resource' && values.register !== false;
-  const registration = register ? await planAppRegistration(name, { baseDir }) : undefined;
-
   const ir = edit.text !== specText ? await checkSpec(specPath, specText, edit.text, io) : undefined;
+
+  // The worker's plan, else one made here (no worker, or it failed: here the failure is raised as it is).
+  const registration = register
+    ? ((await plannedInWorker?.catch(() => undefined)) ?? (await planAppRegistration(name, { baseDir })))
+    : undefined;
 
   // Decided, checked and formatted: now write, the module's files first, then the spec, then the app. A
   // write that fails puts back every earlier one.
@@ -240,6 +251,34 @@ async function scaffold(
   report(target, n, { io, written, edit, entries, registration, register, options, baseDir });
   if (ir) await buildSpec(specPath, ir, pool, io);
   return 0;
+}
+
+/** What planAppRegistration answers in the format worker, or undefined when this thread plans better itself. */
+function planInWorker(
+  pool: FormatPool,
+  name: string,
+  baseDir: string,
+): Promise<AppRegistration & { text?: string }> | undefined {
+  // A thread that has loaded ts-morph already (a watcher, a test run) plans in a moment.
+  if (hasLoadedTsMorph()) return undefined;
+  const here = import.meta.url;
+  const inTypeScript = here.endsWith('.ts');
+  let loader: string | undefined;
+  try {
+    // Run from its TypeScript source (a checkout), the worker needs the loader this thread runs under.
+    if (inTypeScript) loader = import.meta.resolve('tsx/esm/api');
+  } catch {
+    return undefined;
+  }
+  const plan = pool.runTask<AppRegistration & { text?: string }>({
+    module: new URL(inTypeScript ? './register.ts' : './register.js', here).href,
+    name: 'planAppRegistration',
+    args: [name, { baseDir }],
+    ...(loader ? { loader } : {}),
+  });
+  // Awaited once the spec is checked; a run refused before that leaves it unread.
+  plan.catch(() => undefined);
+  return plan;
 }
 
 /** The spec entries a command adds: schemas for schema, routes (and schemas the spec lacks) for routes. */

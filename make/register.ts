@@ -36,6 +36,13 @@ export function alreadyUsed(name: string): string {
 }
 
 type Morph = typeof TsMorph;
+
+let tsMorphLoaded = false;
+
+/** Whether this thread has loaded ts-morph for a registration already: planning another here costs little. */
+export function hasLoadedTsMorph(): boolean {
+  return tsMorphLoaded;
+}
 type Factory = TsMorph.ArrowFunction | TsMorph.FunctionExpression;
 type Literal = TsMorph.ObjectLiteralExpression | TsMorph.ArrayLiteralExpression;
 
@@ -84,7 +91,9 @@ export async function planAppRegistration(
     }
     throw error;
   }
-  const edited = wireInto(await import('ts-morph'), original, moduleWiring(names(name)));
+  const morph = await import('ts-morph');
+  tsMorphLoaded = true;
+  const edited = wireInto(morph, original, moduleWiring(names(name)));
   if (typeof edited !== 'object') return { registered: false, reason: edited, appPath };
   return { registered: true, appPath, text: await formatWithTheAppsConfig(edited.text, appPath) };
 }

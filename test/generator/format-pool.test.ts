@@ -1,4 +1,7 @@
 // The format worker: same bytes as formatting on this thread, and no file lost when the worker is gone.
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { compile } from 'json-schema-to-typescript';
 import { describe, expect, it } from 'vitest';
 import { formatOptions, formatWith, TS_PARSER } from '../../generator/format.js';
 import { emitOpenApiTypes, openApiTsOptions } from '../../generator/emit-openapi-types.js';
@@ -65,5 +68,45 @@ describe('FormatPool', () => {
     const json = JSON.stringify({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {} });
     const here = await emitOpenApiTypes({ openApiJson: json, header: '// h', outDir });
     expect(await emitOpenApiTypes({ openApiJson: json, header: '// h', outDir, pool })).toBe(here);
+  });
+
+  it('runs a module function in the worker and answers what it returned', async () => {
+    const pool = new FormatPool(TS_PARSER, true);
+    try {
+      const schema = {
+        title: 'Note',
+        type: 'object',
+        properties: { text: { type: 'string' } },
+        required: ['text'],
+      };
+      const options = { bannerComment: '', format: false };
+      const module = pathToFileURL(createRequire(import.meta.url).resolve('json-schema-to-typescript')).href;
+      const inWorker = await pool.runTask<string>({
+        module,
+        name: 'compile',
+        args: [schema, 'Note', options],
+      });
+      expect(inWorker).toBe(await compile(schema as never, 'Note', options));
+      expect(inWorker).toContain('export interface Note');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("rejects a task with the worker's error, and with WorkerGoneError when there is no worker", async () => {
+    const pool = new FormatPool(TS_PARSER, true);
+    try {
+      const missing = pool.runTask({ module: 'node:fs', name: 'readFileSync', args: ['/no/such/svc-file'] });
+      await expect(missing).rejects.toThrow(/ENOENT/);
+    } finally {
+      await pool.close();
+    }
+    await expect(pool.runTask({ module: 'node:os', name: 'cpus', args: [] })).rejects.toBeInstanceOf(
+      WorkerGoneError,
+    );
+    const withoutWorker = new FormatPool(TS_PARSER, false);
+    await expect(withoutWorker.runTask({ module: 'node:os', name: 'cpus', args: [] })).rejects.toBeInstanceOf(
+      WorkerGoneError,
+    );
   });
 });

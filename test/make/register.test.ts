@@ -13,6 +13,8 @@ import {
   planAppRegistration,
   registerResourceInApp,
 } from '../../make/register.js';
+import { FormatPool } from '../../generator/format-pool.js';
+import { TS_PARSER } from '../../generator/format.js';
 import { REPO_ROOT } from '../generator/project.js';
 import { appTsconfig, typeCheckProject } from '../generator/ts-compile.js';
 
@@ -107,6 +109,24 @@ export function buildApp(options: Omit<ServiceOptions, 'handlers' | 'plugins'> =
     expect(plan.registered).toBe(true);
     expect(plan.text).toContain('...blogPostHandlers(service),');
     expect(appOf(dir)).toBe(INIT_APP);
+  });
+
+  it('plans the same in the format worker, which `svc make:resource` asks while it checks the spec', async () => {
+    const dir = appFolder({ 'src/app.ts': INIT_APP });
+    const pool = new FormatPool(TS_PARSER, true);
+    try {
+      // Run from the checkout's TypeScript, the worker loads the module through the loader this thread uses.
+      const inWorker = await pool.runTask({
+        module: new URL('../../make/register.ts', import.meta.url).href,
+        name: 'planAppRegistration',
+        args: ['BlogPost', { baseDir: dir }],
+        loader: import.meta.resolve('tsx/esm/api'),
+      });
+      expect(inWorker).toEqual(await planAppRegistration('BlogPost', { baseDir: dir }));
+      expect(appOf(dir)).toBe(INIT_APP);
+    } finally {
+      await pool.close();
+    }
   });
 
   it('registers a resource once: the second time changes nothing', async () => {
