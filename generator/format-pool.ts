@@ -111,7 +111,7 @@ const runTask = async ({ module, name, args, loader: loaderUrl }) => {
   const exports = await import(module);
   // A CommonJS module's function may be reachable only through its default export.
   const run = exports[name] ?? (exports.default && exports.default[name]);
-  return JSON.stringify(await run(...args));
+  return JSON.stringify((await run(...args)) ?? null);
 };
 parentPort.on('message', (job) => {
   if (job.task !== undefined) {

@@ -98,6 +98,8 @@ describe('FormatPool', () => {
     try {
       const missing = pool.runTask({ module: 'node:fs', name: 'readFileSync', args: ['/no/such/svc-file'] });
       await expect(missing).rejects.toThrow(/ENOENT/);
+      // A function that answers nothing answers null.
+      expect(await pool.runTask({ module: 'node:console', name: 'debug', args: [] })).toBeNull();
     } finally {
       await pool.close();
     }
