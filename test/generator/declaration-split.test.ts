@@ -38,6 +38,43 @@ async function formatThroughCache(dir: string, file: string, source: string) {
   return { formatted, asked };
 }
 
+/**
+ * Declarations drawn by `declaration`, then rounds of member edits (insert, remove, replace): each round's file
+ * goes through one project's format cache, and must come out as prettier formats it whole.
+ */
+async function checkEditSequences<T extends { members: Array<[number, number]> }>(
+  declaration: fc.Arbitrary<T>,
+  member: fc.Arbitrary<[number, number]>,
+  renderAll: (declarations: readonly T[]) => string,
+  numRuns: number,
+): Promise<void> {
+  const edit = fc.tuple(fc.integer({ min: 0, max: 2 }), fc.nat(), member);
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(declaration, { minLength: 1, maxLength: 3 }),
+      fc.array(fc.array(edit, { maxLength: 4 }), { maxLength: 3 }),
+      async (base, rounds) => {
+        const { dir, file } = project();
+        let declarations = base;
+        for (const edits of [[], ...rounds]) {
+          declarations = declarations.map((one) => ({ ...one, members: [...one.members] }));
+          for (const [kind, at, replacement] of edits) {
+            const list = declarations[at % declarations.length]!.members;
+            const index = at % (list.length + 1);
+            if (kind === 0 || list.length === 0) list.splice(index, 0, replacement);
+            else list.splice(index % list.length, 1, ...(kind === 2 ? [replacement] : []));
+          }
+          const text = renderAll(declarations);
+          const { formatted } = await formatThroughCache(dir, file, text);
+          expect(formatted).toBe(await prettier.format(text, OPTIONS));
+        }
+        rmSync(dir, { recursive: true, force: true });
+      },
+    ),
+    { numRuns },
+  );
+}
+
 /** A member of each shape generated interfaces hold, and some they do not. */
 const MEMBERS = [
   (i: number) =>
@@ -131,31 +168,7 @@ describe('interfaces cut for the format cache', () => {
   });
 
   it('gives the bytes of prettier through any sequence of member edits', async () => {
-    const edit = fc.tuple(fc.integer({ min: 0, max: 2 }), fc.nat(), member);
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(anInterface, { minLength: 1, maxLength: 3 }),
-        fc.array(fc.array(edit, { maxLength: 4 }), { maxLength: 3 }),
-        async (base, rounds) => {
-          const { dir, file } = project();
-          let interfaces = base;
-          for (const edits of [[], ...rounds]) {
-            interfaces = interfaces.map((one) => ({ ...one, members: [...one.members] }));
-            for (const [kind, at, replacement] of edits) {
-              const list = interfaces[at % interfaces.length]!.members;
-              const index = at % (list.length + 1);
-              if (kind === 0 || list.length === 0) list.splice(index, 0, replacement);
-              else list.splice(index % list.length, 1, ...(kind === 2 ? [replacement] : []));
-            }
-            const text = render(interfaces);
-            const { formatted } = await formatThroughCache(dir, file, text);
-            expect(formatted).toBe(await prettier.format(text, OPTIONS));
-          }
-          rmSync(dir, { recursive: true, force: true });
-        },
-      ),
-      { numRuns: 40 },
-    );
+    await checkEditSequences(anInterface, member, render, 40);
   });
 });
 
@@ -308,30 +321,6 @@ describe('constant literals cut for the format cache', () => {
   });
 
   it('gives the bytes of prettier through any sequence of member edits', async () => {
-    const edit = fc.tuple(fc.integer({ min: 0, max: 2 }), fc.nat(), literalMember);
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(aLiteral, { minLength: 1, maxLength: 3 }),
-        fc.array(fc.array(edit, { maxLength: 4 }), { maxLength: 3 }),
-        async (base, rounds) => {
-          const { dir, file } = project();
-          let literals = base;
-          for (const edits of [[], ...rounds]) {
-            literals = literals.map((one) => ({ ...one, members: [...one.members] }));
-            for (const [kind, at, replacement] of edits) {
-              const list = literals[at % literals.length]!.members;
-              const index = at % (list.length + 1);
-              if (kind === 0 || list.length === 0) list.splice(index, 0, replacement);
-              else list.splice(index % list.length, 1, ...(kind === 2 ? [replacement] : []));
-            }
-            const text = renderLiterals(literals);
-            const { formatted } = await formatThroughCache(dir, file, text);
-            expect(formatted).toBe(await prettier.format(text, OPTIONS));
-          }
-          rmSync(dir, { recursive: true, force: true });
-        },
-      ),
-      { numRuns: 25 },
-    );
+    await checkEditSequences(aLiteral, literalMember, renderLiterals, 25);
   });
 });
