@@ -65,7 +65,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'processes', include: ['test/{cli,package}/**/*.test.ts'], isolate: false },
+        test: { name: 'processes', include: ['test/{cli,package,browser}/**/*.test.ts'], isolate: false },
       },
       {
         extends: true,

@@ -419,6 +419,122 @@ export type MfaDisableResponse =
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
 
+export type PasskeyRegisterOptionsInput = RequestOptions;
+
+export type PasskeyRegisterOptionsResponse =
+  | Success<200, T.PasskeyRegisterOptionsResponse200>
+  | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface PasskeyRegisterVerifyInput extends RequestOptions {
+  body: T.PasskeyRegisterVerifyBody;
+}
+
+export type PasskeyRegisterVerifyResponse =
+  | Success<201, T.PasskeyRegisterVerifyResponse201>
+  | Failure<400, ValidationError>
+  | Failure<
+      400,
+      ApiError<
+        | 'BAD_REQUEST'
+        | 'TENANT_CONFLICT'
+        | 'TENANT_INVALID'
+        | 'WEBAUTHN_CHALLENGE_INVALID'
+        | 'WEBAUTHN_VERIFICATION_FAILED'
+      >
+    >
+  | Failure<
+      401,
+      ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID' | 'WEBAUTHN_VERIFICATION_FAILED'>
+    >
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'WEBAUTHN_SUBJECT_MISMATCH'>>
+  | Failure<409, ApiError<'PASSKEY_EXISTS'>>
+  | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
+  | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface PasskeyLoginOptionsInput extends RequestOptions {
+  body?: T.PasskeyLoginOptionsBody;
+}
+
+export type PasskeyLoginOptionsResponse =
+  | Success<200, T.PasskeyLoginOptionsResponse200>
+  | Failure<400, ValidationError>
+  | Failure<400, ApiError<'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
+  | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface PasskeyLoginVerifyInput extends RequestOptions {
+  body: T.PasskeyLoginVerifyBody;
+}
+
+export type PasskeyLoginVerifyResponse =
+  | Success<200, T.PasskeyLoginVerifyResponse200>
+  | Failure<400, ValidationError>
+  | Failure<
+      400,
+      ApiError<
+        | 'BAD_REQUEST'
+        | 'TENANT_CONFLICT'
+        | 'TENANT_INVALID'
+        | 'WEBAUTHN_CHALLENGE_INVALID'
+        | 'WEBAUTHN_VERIFICATION_FAILED'
+      >
+    >
+  | Failure<
+      401,
+      ApiError<
+        | 'AUTH_MFA_INVALID_CODE'
+        | 'AUTH_MFA_REQUIRED'
+        | 'AUTH_TOKEN_EXPIRED'
+        | 'AUTH_TOKEN_INVALID'
+        | 'PASSKEY_CLONED'
+        | 'WEBAUTHN_VERIFICATION_FAILED'
+      >
+    >
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED' | 'WEBAUTHN_SUBJECT_MISMATCH'>>
+  | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
+  | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<429, ApiError<'AUTH_LOCKED' | 'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export type PasskeyListInput = RequestOptions;
+
+export type PasskeyListResponse =
+  | Success<200, T.PasskeyListResponse200>
+  | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface PasskeyRemoveInput extends RequestOptions {
+  params: T.PasskeyRemoveParams;
+}
+
+export type PasskeyRemoveResponse =
+  | Success<204, undefined>
+  | Failure<400, ValidationError>
+  | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<404, ApiError<'PASSKEY_NOT_FOUND'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
 export interface CreateTenantInput extends RequestOptions {
   body: T.CreateTenantBody;
 }
@@ -594,6 +710,18 @@ export interface Client {
   mfaStatus(input?: MfaStatusInput): Promise<MfaStatusResponse>;
   /** POST /auth/mfa/disable: Turn two-factor sign-in off with a code */
   mfaDisable(input: MfaDisableInput): Promise<MfaDisableResponse>;
+  /** POST /auth/passkeys/register/options: Start registering a passkey */
+  passkeyRegisterOptions(input?: PasskeyRegisterOptionsInput): Promise<PasskeyRegisterOptionsResponse>;
+  /** POST /auth/passkeys/register/verify: Finish registering a passkey */
+  passkeyRegisterVerify(input: PasskeyRegisterVerifyInput): Promise<PasskeyRegisterVerifyResponse>;
+  /** POST /auth/passkeys/login/options: Start signing in with a passkey */
+  passkeyLoginOptions(input?: PasskeyLoginOptionsInput): Promise<PasskeyLoginOptionsResponse>;
+  /** POST /auth/passkeys/login/verify: Sign in with a passkey */
+  passkeyLoginVerify(input: PasskeyLoginVerifyInput): Promise<PasskeyLoginVerifyResponse>;
+  /** GET /auth/passkeys: The caller's passkeys */
+  passkeyList(input?: PasskeyListInput): Promise<PasskeyListResponse>;
+  /** DELETE /auth/passkeys/:id: Remove a passkey */
+  passkeyRemove(input: PasskeyRemoveInput): Promise<PasskeyRemoveResponse>;
   /** POST /tenants: Create a team (the creator becomes its owner) */
   createTenant(input: CreateTenantInput): Promise<CreateTenantResponse>;
   /** GET /tenants: The teams I belong to */
@@ -946,6 +1074,112 @@ const routeTable: Record<keyof Client, RouteInfo> = {
       '500': ['INTERNAL_ERROR'],
     },
   },
+  passkeyRegisterOptions: {
+    method: 'POST',
+    path: '/auth/passkeys/register/options',
+    parts: ['auth', 'passkeys', 'register', 'options'],
+    responses: { '200': 'json' },
+    errors: {
+      '400': ['TENANT_CONFLICT', 'TENANT_INVALID'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  passkeyRegisterVerify: {
+    method: 'POST',
+    path: '/auth/passkeys/register/verify',
+    parts: ['auth', 'passkeys', 'register', 'verify'],
+    responses: { '201': 'json' },
+    errors: {
+      '400': [
+        'BAD_REQUEST',
+        'HTTP_VALIDATION',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+        'WEBAUTHN_CHALLENGE_INVALID',
+        'WEBAUTHN_VERIFICATION_FAILED',
+      ],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID', 'WEBAUTHN_VERIFICATION_FAILED'],
+      '403': ['AUTH_CSRF_REJECTED', 'WEBAUTHN_SUBJECT_MISMATCH'],
+      '409': ['PASSKEY_EXISTS'],
+      '413': ['PAYLOAD_TOO_LARGE'],
+      '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  passkeyLoginOptions: {
+    method: 'POST',
+    path: '/auth/passkeys/login/options',
+    parts: ['auth', 'passkeys', 'login', 'options'],
+    responses: { '200': 'json' },
+    errors: {
+      '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED'],
+      '413': ['PAYLOAD_TOO_LARGE'],
+      '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  passkeyLoginVerify: {
+    method: 'POST',
+    path: '/auth/passkeys/login/verify',
+    parts: ['auth', 'passkeys', 'login', 'verify'],
+    responses: { '200': 'json' },
+    errors: {
+      '400': [
+        'BAD_REQUEST',
+        'HTTP_VALIDATION',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+        'WEBAUTHN_CHALLENGE_INVALID',
+        'WEBAUTHN_VERIFICATION_FAILED',
+      ],
+      '401': [
+        'AUTH_MFA_INVALID_CODE',
+        'AUTH_MFA_REQUIRED',
+        'AUTH_TOKEN_EXPIRED',
+        'AUTH_TOKEN_INVALID',
+        'PASSKEY_CLONED',
+        'WEBAUTHN_VERIFICATION_FAILED',
+      ],
+      '403': ['AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED', 'WEBAUTHN_SUBJECT_MISMATCH'],
+      '413': ['PAYLOAD_TOO_LARGE'],
+      '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '429': ['AUTH_LOCKED', 'RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  passkeyList: {
+    method: 'GET',
+    path: '/auth/passkeys',
+    parts: ['auth', 'passkeys'],
+    responses: { '200': 'json' },
+    errors: {
+      '400': ['TENANT_CONFLICT', 'TENANT_INVALID'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  passkeyRemove: {
+    method: 'DELETE',
+    path: '/auth/passkeys/:id',
+    parts: ['auth', 'passkeys', { param: 'id' }],
+    responses: { '204': 'empty' },
+    errors: {
+      '400': ['HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED'],
+      '404': ['PASSKEY_NOT_FOUND'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
   createTenant: {
     method: 'POST',
     path: '/tenants',
@@ -1098,6 +1332,14 @@ export function createClient(options: ClientOptions): Client {
     mfaActivate: (input) => send<MfaActivateResponse>(routeTable.mfaActivate, input),
     mfaStatus: (input) => send<MfaStatusResponse>(routeTable.mfaStatus, input),
     mfaDisable: (input) => send<MfaDisableResponse>(routeTable.mfaDisable, input),
+    passkeyRegisterOptions: (input) =>
+      send<PasskeyRegisterOptionsResponse>(routeTable.passkeyRegisterOptions, input),
+    passkeyRegisterVerify: (input) =>
+      send<PasskeyRegisterVerifyResponse>(routeTable.passkeyRegisterVerify, input),
+    passkeyLoginOptions: (input) => send<PasskeyLoginOptionsResponse>(routeTable.passkeyLoginOptions, input),
+    passkeyLoginVerify: (input) => send<PasskeyLoginVerifyResponse>(routeTable.passkeyLoginVerify, input),
+    passkeyList: (input) => send<PasskeyListResponse>(routeTable.passkeyList, input),
+    passkeyRemove: (input) => send<PasskeyRemoveResponse>(routeTable.passkeyRemove, input),
     createTenant: (input) => send<CreateTenantResponse>(routeTable.createTenant, input),
     listTenants: (input) => send<ListTenantsResponse>(routeTable.listTenants, input),
     listMembers: (input) => send<ListMembersResponse>(routeTable.listMembers, input),

@@ -19,7 +19,13 @@ export const configSpec: { readonly [key: string]: ConfigValue } = {
     redis: { $template: [{ env: 'REDIS_URL', default: '' }] },
   },
   modules: {
-    auth: { mfa: true },
+    auth: {
+      mfa: true,
+      passkeys: {
+        rpId: 'localhost',
+        origins: [{ $template: [{ env: 'SVC_PUBLIC_URL', default: 'http://localhost:3000' }] }],
+      },
+    },
     edge: {
       security: {
         rateLimit: {

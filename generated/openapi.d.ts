@@ -259,6 +259,108 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/auth/passkeys/register/options': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Start registering a passkey */
+    post: operations['passkeyRegisterOptions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/passkeys/register/verify': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Finish registering a passkey */
+    post: operations['passkeyRegisterVerify'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/passkeys/login/options': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Start signing in with a passkey */
+    post: operations['passkeyLoginOptions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/passkeys/login/verify': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sign in with a passkey */
+    post: operations['passkeyLoginVerify'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/passkeys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's passkeys */
+    get: operations['passkeyList'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/passkeys/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove a passkey */
+    delete: operations['passkeyRemove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/tenants': {
     parameters: {
       query?: never;
@@ -454,6 +556,85 @@ export interface components {
       state: 'none' | 'pending' | 'enabled';
       /** @description Recovery codes not used yet (0 unless enabled). */
       recoveryCodesLeft: number;
+    };
+    /** @description A passkey the browser may use or must not register again (its id, base64url). */
+    PasskeyCredentialDescriptor: {
+      /** @constant */
+      type: 'public-key';
+      id: string;
+      transports: string[];
+    };
+    /** @description What `navigator.credentials.create({ publicKey })` takes, as JSON (binary fields base64url; decode them, or pass the object to `PublicKeyCredential.parseCreationOptionsFromJSON`). Valid for `timeout` ms. */
+    PasskeyRegistrationOptions: {
+      challenge: string;
+      rp: {
+        id: string;
+        name: string;
+      };
+      user: {
+        id: string;
+        name: string;
+        displayName: string;
+      };
+      pubKeyCredParams: {
+        /** @constant */
+        type: 'public-key';
+        alg: number;
+      }[];
+      timeout: number;
+      /** @constant */
+      attestation: 'none';
+      authenticatorSelection: {
+        /** @constant */
+        residentKey: 'required';
+        /** @constant */
+        requireResidentKey: true;
+        /** @enum {string} */
+        userVerification: 'required' | 'preferred' | 'discouraged';
+      };
+      excludeCredentials: components['schemas']['PasskeyCredentialDescriptor'][];
+    };
+    /** @description What `navigator.credentials.get({ publicKey })` takes, as JSON (`parseRequestOptionsFromJSON`). Valid for `timeout` ms. `allowCredentials` is always empty: the browser offers the passkeys it holds for the site. */
+    PasskeyAuthenticationOptions: {
+      challenge: string;
+      rpId: string;
+      timeout: number;
+      /** @enum {string} */
+      userVerification: 'required' | 'preferred' | 'discouraged';
+      allowCredentials: components['schemas']['PasskeyCredentialDescriptor'][];
+    };
+    /** @description The browser's answer to the creation options (`PublicKeyCredential.toJSON()`), and a label. */
+    PasskeyRegisterInput: {
+      /** @description The registration response, as `toJSON()` gives it. */
+      response: Record<string, unknown>;
+      /** @description Shown in the list; default "Passkey added <date>". */
+      label?: string;
+    };
+    /** @description Optionally the account to sign in to: only its passkeys are then accepted. The answer is the same whether an account has this email or not. */
+    PasskeyLoginOptionsInput: {
+      /** Format: email */
+      email?: string;
+    };
+    /** @description The browser's answer to the request options (`PublicKeyCredential.toJSON()`), and the second factor when the account has MFA and the authenticator did not verify the user. */
+    PasskeyLoginInput: {
+      /** @description The authentication response, as `toJSON()` gives it. */
+      response: Record<string, unknown>;
+      mfaCode?: string;
+    };
+    /** @description A passkey of the caller's; never its public key. */
+    Passkey: {
+      /** @description The credential id, base64url. */
+      id: string;
+      label: string;
+      transports: string[];
+      /** @description Unix ms. */
+      createdAt: number;
+      /** @description Unix ms of the last sign-in with it; absent before the first. */
+      lastUsedAt?: number;
+    };
+    /** @description The caller's passkeys, oldest first. */
+    PasskeyList: {
+      passkeys: components['schemas']['Passkey'][];
     };
     /** @description A new team. */
     TenantInput: {
@@ -3472,6 +3653,880 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: 'IDEMPOTENCY_KEY_REUSED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 429:
+       *
+       *     - `RATE_LIMITED`: Too many requests.
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (sent with RATE_LIMITED). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 500:
+       *
+       *     - `INTERNAL_ERROR`: Internal server error.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+    };
+  };
+  passkeyRegisterOptions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PasskeyRegistrationOptions'];
+        };
+      };
+      /**
+       * @description Error codes answered with status 400:
+       *
+       *     - `TENANT_CONFLICT`: The request names two different tenants.
+       *     - `TENANT_INVALID`: The tenant id is malformed.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'TENANT_CONFLICT' | 'TENANT_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 401:
+       *
+       *     - `AUTH_REQUIRED`: Authentication required.
+       *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
+       *     - `AUTH_TOKEN_INVALID`: Token is invalid.
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_CSRF_REJECTED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 429:
+       *
+       *     - `RATE_LIMITED`: Too many requests.
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (sent with RATE_LIMITED). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 500:
+       *
+       *     - `INTERNAL_ERROR`: Internal server error.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+    };
+  };
+  passkeyRegisterVerify: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PasskeyRegisterInput'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Passkey'];
+        };
+      };
+      /**
+       * @description Error codes answered with status 400:
+       *
+       *     - `BAD_REQUEST`: Malformed request body.
+       *     - `HTTP_VALIDATION`: Request validation failed.
+       *     - `TENANT_CONFLICT`: The request names two different tenants.
+       *     - `TENANT_INVALID`: The tenant id is malformed.
+       *     - `WEBAUTHN_CHALLENGE_INVALID`: No passkey ceremony is in progress, or it expired.
+       *     - `WEBAUTHN_VERIFICATION_FAILED`: The passkey response could not be verified.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | components['schemas']['ValidationErrorEnvelope']
+            | (components['schemas']['ErrorEnvelope'] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?:
+                    | 'BAD_REQUEST'
+                    | 'TENANT_CONFLICT'
+                    | 'TENANT_INVALID'
+                    | 'WEBAUTHN_CHALLENGE_INVALID'
+                    | 'WEBAUTHN_VERIFICATION_FAILED';
+                };
+              });
+        };
+      };
+      /**
+       * @description Error codes answered with status 401:
+       *
+       *     - `AUTH_REQUIRED`: Authentication required.
+       *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
+       *     - `AUTH_TOKEN_INVALID`: Token is invalid.
+       *     - `WEBAUTHN_VERIFICATION_FAILED`: The passkey response could not be verified.
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?:
+                | 'AUTH_REQUIRED'
+                | 'AUTH_TOKEN_EXPIRED'
+                | 'AUTH_TOKEN_INVALID'
+                | 'WEBAUTHN_VERIFICATION_FAILED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       *     - `WEBAUTHN_SUBJECT_MISMATCH`: Passkey belongs to another account.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_CSRF_REJECTED' | 'WEBAUTHN_SUBJECT_MISMATCH';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 409:
+       *
+       *     - `PASSKEY_EXISTS`: Passkey is already registered.
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'PASSKEY_EXISTS';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 413:
+       *
+       *     - `PAYLOAD_TOO_LARGE`: Request body is too large.
+       */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'PAYLOAD_TOO_LARGE';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 415:
+       *
+       *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type.
+       */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'UNSUPPORTED_MEDIA_TYPE';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 429:
+       *
+       *     - `RATE_LIMITED`: Too many requests.
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (sent with RATE_LIMITED). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 500:
+       *
+       *     - `INTERNAL_ERROR`: Internal server error.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+    };
+  };
+  passkeyLoginOptions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['PasskeyLoginOptionsInput'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PasskeyAuthenticationOptions'];
+        };
+      };
+      /**
+       * @description Error codes answered with status 400:
+       *
+       *     - `BAD_REQUEST`: Malformed request body.
+       *     - `HTTP_VALIDATION`: Request validation failed.
+       *     - `TENANT_CONFLICT`: The request names two different tenants.
+       *     - `TENANT_INVALID`: The tenant id is malformed.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | components['schemas']['ValidationErrorEnvelope']
+            | (components['schemas']['ErrorEnvelope'] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?: 'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                };
+              });
+        };
+      };
+      /**
+       * @description Error codes answered with status 401:
+       *
+       *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
+       *     - `AUTH_TOKEN_INVALID`: Token is invalid.
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_CSRF_REJECTED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 413:
+       *
+       *     - `PAYLOAD_TOO_LARGE`: Request body is too large.
+       */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'PAYLOAD_TOO_LARGE';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 415:
+       *
+       *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type.
+       */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'UNSUPPORTED_MEDIA_TYPE';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 429:
+       *
+       *     - `RATE_LIMITED`: Too many requests.
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (sent with RATE_LIMITED). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 500:
+       *
+       *     - `INTERNAL_ERROR`: Internal server error.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+    };
+  };
+  passkeyLoginVerify: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PasskeyLoginInput'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SignedIn'];
+        };
+      };
+      /**
+       * @description Error codes answered with status 400:
+       *
+       *     - `BAD_REQUEST`: Malformed request body.
+       *     - `HTTP_VALIDATION`: Request validation failed.
+       *     - `TENANT_CONFLICT`: The request names two different tenants.
+       *     - `TENANT_INVALID`: The tenant id is malformed.
+       *     - `WEBAUTHN_CHALLENGE_INVALID`: No passkey ceremony is in progress, or it expired.
+       *     - `WEBAUTHN_VERIFICATION_FAILED`: The passkey response could not be verified.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | components['schemas']['ValidationErrorEnvelope']
+            | (components['schemas']['ErrorEnvelope'] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?:
+                    | 'BAD_REQUEST'
+                    | 'TENANT_CONFLICT'
+                    | 'TENANT_INVALID'
+                    | 'WEBAUTHN_CHALLENGE_INVALID'
+                    | 'WEBAUTHN_VERIFICATION_FAILED';
+                };
+              });
+        };
+      };
+      /**
+       * @description Error codes answered with status 401:
+       *
+       *     - `AUTH_MFA_INVALID_CODE`: Invalid two-factor code.
+       *     - `AUTH_MFA_REQUIRED`: A second factor is required.
+       *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
+       *     - `AUTH_TOKEN_INVALID`: Token is invalid.
+       *     - `PASSKEY_CLONED`: Passkey counter did not increase.
+       *     - `WEBAUTHN_VERIFICATION_FAILED`: The passkey response could not be verified.
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?:
+                | 'AUTH_MFA_INVALID_CODE'
+                | 'AUTH_MFA_REQUIRED'
+                | 'AUTH_TOKEN_EXPIRED'
+                | 'AUTH_TOKEN_INVALID'
+                | 'PASSKEY_CLONED'
+                | 'WEBAUTHN_VERIFICATION_FAILED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       *     - `AUTH_MFA_REQUIRED`: A second factor is required.
+       *     - `WEBAUTHN_SUBJECT_MISMATCH`: Passkey belongs to another account.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED' | 'WEBAUTHN_SUBJECT_MISMATCH';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 413:
+       *
+       *     - `PAYLOAD_TOO_LARGE`: Request body is too large.
+       */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'PAYLOAD_TOO_LARGE';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 415:
+       *
+       *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type.
+       */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'UNSUPPORTED_MEDIA_TYPE';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 429:
+       *
+       *     - `AUTH_LOCKED`: Too many failed sign-in attempts. Try again later.
+       *     - `RATE_LIMITED`: Too many requests.
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (sent with RATE_LIMITED). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_LOCKED' | 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 500:
+       *
+       *     - `INTERNAL_ERROR`: Internal server error.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+    };
+  };
+  passkeyList: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PasskeyList'];
+        };
+      };
+      /**
+       * @description Error codes answered with status 400:
+       *
+       *     - `TENANT_CONFLICT`: The request names two different tenants.
+       *     - `TENANT_INVALID`: The tenant id is malformed.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'TENANT_CONFLICT' | 'TENANT_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 401:
+       *
+       *     - `AUTH_REQUIRED`: Authentication required.
+       *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
+       *     - `AUTH_TOKEN_INVALID`: Token is invalid.
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 429:
+       *
+       *     - `RATE_LIMITED`: Too many requests.
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (sent with RATE_LIMITED). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 500:
+       *
+       *     - `INTERNAL_ERROR`: Internal server error.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+    };
+  };
+  passkeyRemove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No Content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description Error codes answered with status 400:
+       *
+       *     - `HTTP_VALIDATION`: Request validation failed.
+       *     - `TENANT_CONFLICT`: The request names two different tenants.
+       *     - `TENANT_INVALID`: The tenant id is malformed.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | components['schemas']['ValidationErrorEnvelope']
+            | (components['schemas']['ErrorEnvelope'] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?: 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                };
+              });
+        };
+      };
+      /**
+       * @description Error codes answered with status 401:
+       *
+       *     - `AUTH_REQUIRED`: Authentication required.
+       *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
+       *     - `AUTH_TOKEN_INVALID`: Token is invalid.
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_CSRF_REJECTED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 404:
+       *
+       *     - `PASSKEY_NOT_FOUND`: Passkey not found.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'PASSKEY_NOT_FOUND';
             };
           };
         };

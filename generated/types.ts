@@ -190,6 +190,117 @@ export interface MfaStatus {
 }
 
 /**
+ * A passkey the browser may use or must not register again (its id, base64url).
+ */
+export interface PasskeyCredentialDescriptor {
+  type: 'public-key';
+  id: string;
+  transports: string[];
+}
+
+/**
+ * What `navigator.credentials.create({ publicKey })` takes, as JSON (binary fields base64url; decode them, or pass the object to `PublicKeyCredential.parseCreationOptionsFromJSON`). Valid for `timeout` ms.
+ */
+export interface PasskeyRegistrationOptions {
+  challenge: string;
+  rp: {
+    id: string;
+    name: string;
+  };
+  user: {
+    id: string;
+    name: string;
+    displayName: string;
+  };
+  pubKeyCredParams: {
+    type: 'public-key';
+    alg: number;
+  }[];
+  timeout: number;
+  attestation: 'none';
+  authenticatorSelection: {
+    residentKey: 'required';
+    requireResidentKey: true;
+    userVerification: 'required' | 'preferred' | 'discouraged';
+  };
+  excludeCredentials: PasskeyCredentialDescriptor[];
+}
+
+/**
+ * What `navigator.credentials.get({ publicKey })` takes, as JSON (`parseRequestOptionsFromJSON`). Valid for `timeout` ms. `allowCredentials` is always empty: the browser offers the passkeys it holds for the site.
+ */
+export interface PasskeyAuthenticationOptions {
+  challenge: string;
+  rpId: string;
+  timeout: number;
+  userVerification: 'required' | 'preferred' | 'discouraged';
+  allowCredentials: PasskeyCredentialDescriptor[];
+}
+
+/**
+ * The browser's answer to the creation options (`PublicKeyCredential.toJSON()`), and a label.
+ */
+export interface PasskeyRegisterInput {
+  /**
+   * The registration response, as `toJSON()` gives it.
+   */
+  response: {
+    [k: string]: unknown;
+  };
+  /**
+   * Shown in the list; default "Passkey added <date>".
+   */
+  label?: string;
+}
+
+/**
+ * Optionally the account to sign in to: only its passkeys are then accepted. The answer is the same whether an account has this email or not.
+ */
+export interface PasskeyLoginOptionsInput {
+  email?: string;
+}
+
+/**
+ * The browser's answer to the request options (`PublicKeyCredential.toJSON()`), and the second factor when the account has MFA and the authenticator did not verify the user.
+ */
+export interface PasskeyLoginInput {
+  /**
+   * The authentication response, as `toJSON()` gives it.
+   */
+  response: {
+    [k: string]: unknown;
+  };
+  mfaCode?: string;
+}
+
+/**
+ * A passkey of the caller's; never its public key.
+ */
+export interface Passkey {
+  /**
+   * The credential id, base64url.
+   */
+  id: string;
+  label: string;
+  transports: string[];
+  /**
+   * Unix ms.
+   */
+  createdAt: number;
+  /**
+   * Unix ms of the last sign-in with it; absent before the first.
+   */
+  lastUsedAt?: number;
+}
+
+/**
+ * The caller's passkeys, oldest first.
+ */
+export interface PasskeyList {
+  passkeys: Passkey[];
+}
+
+/**
  * A new team.
  */
 export interface TenantInput {
@@ -383,6 +494,46 @@ export type MfaDisableResponse204 = void;
 
 /** What the handler returns: the body of its success (2xx) response. */
 export type MfaDisableResult = MfaDisableResponse204;
+
+export type PasskeyRegisterOptionsResponse200 = PasskeyRegistrationOptions;
+
+/** What the handler returns: the body of its success (2xx) response. */
+export type PasskeyRegisterOptionsResult = PasskeyRegisterOptionsResponse200;
+
+export type PasskeyRegisterVerifyBody = PasskeyRegisterInput;
+
+export type PasskeyRegisterVerifyResponse201 = Passkey;
+
+/** What the handler returns: the body of its success (2xx) response. */
+export type PasskeyRegisterVerifyResult = PasskeyRegisterVerifyResponse201;
+
+export type PasskeyLoginOptionsBody = PasskeyLoginOptionsInput;
+
+export type PasskeyLoginOptionsResponse200 = PasskeyAuthenticationOptions;
+
+/** What the handler returns: the body of its success (2xx) response. */
+export type PasskeyLoginOptionsResult = PasskeyLoginOptionsResponse200;
+
+export type PasskeyLoginVerifyBody = PasskeyLoginInput;
+
+export type PasskeyLoginVerifyResponse200 = SignedIn;
+
+/** What the handler returns: the body of its success (2xx) response. */
+export type PasskeyLoginVerifyResult = PasskeyLoginVerifyResponse200;
+
+export type PasskeyListResponse200 = PasskeyList;
+
+/** What the handler returns: the body of its success (2xx) response. */
+export type PasskeyListResult = PasskeyListResponse200;
+
+export interface PasskeyRemoveParams {
+  id: string;
+}
+
+export type PasskeyRemoveResponse204 = void;
+
+/** What the handler returns: the body of its success (2xx) response. */
+export type PasskeyRemoveResult = PasskeyRemoveResponse204;
 
 export type CreateTenantBody = TenantInput;
 

@@ -193,6 +193,17 @@ export const catalog = {
     message: 'The passkey store lacks an atomic counter update.',
     module: 'auth',
   },
+  WEBAUTHN_CHALLENGE_INVALID: {
+    status: 400,
+    message: 'No passkey ceremony is in progress, or it expired.',
+    module: 'auth',
+  },
+  WEBAUTHN_VERIFICATION_FAILED: {
+    status: 401,
+    statuses: [400],
+    message: 'The passkey response could not be verified.',
+    module: 'auth',
+  },
   AUTH_SECRET_UNREADABLE: { status: 500, message: 'Stored secret is unreadable.', module: 'auth' },
   AUTH_SECRET_BOX_KEY_INVALID: { status: 'boot', message: 'Encryption key is invalid.', module: 'auth' },
   AUTH_STORE_FULL: { status: 507, message: 'The account store is full.', module: 'auth' },
@@ -728,6 +739,22 @@ export const errors = {
     new BootError(
       'PASSKEY_STORE_OUTDATED',
       options.message ?? catalog.PASSKEY_STORE_OUTDATED.message,
+      options,
+    ),
+  /** Named here. The finishing step found no challenge for the caller: never started, started for the other ceremony, already used (a challenge is taken once) or expired (5 minutes by default). */
+  WEBAUTHN_CHALLENGE_INVALID: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(
+      400,
+      'WEBAUTHN_CHALLENGE_INVALID',
+      options.message ?? catalog.WEBAUTHN_CHALLENGE_INVALID.message,
+      options,
+    ),
+  /** Named here. 401 at sign-in (an unknown credential, a signature, origin, relying party or challenge that does not match, user verification missing where required); 400 at registration. */
+  WEBAUTHN_VERIFICATION_FAILED: (options: ErrorFactoryOptions<401 | 400> = {}) =>
+    new HttpError(
+      options.status ?? 401,
+      'WEBAUTHN_VERIFICATION_FAILED',
+      options.message ?? catalog.WEBAUTHN_VERIFICATION_FAILED.message,
       options,
     ),
   AUTH_SECRET_UNREADABLE: (options: ErrorFactoryOptions = {}) =>

@@ -18,6 +18,7 @@ import {
 } from './options.js';
 import { rejectUnknownOptions } from '../config/known-options.js';
 import type { AcceptedCode, MfaEnrollment, MfaService, MfaStatus } from './mfa/service.js';
+import type { PasskeyAuthenticationOptions, PasskeyService } from './passkeys/service.js';
 import {
   hashPassword,
   passwordHashNeedsUpgrade,
@@ -69,7 +70,23 @@ export interface LoginContext {
   session?: boolean;
 }
 
+/** Where a passkey sign-in comes from, and the second factor an MFA account gives without user verification. */
+export interface PasskeyLoginContext extends LoginContext {
+  mfaCode?: string | undefined;
+}
+
 const PASSWORD_AMR = ['pwd'];
+/**
+ * RFC 8176: `hwk`, proof of possession of a key held in hardware (or a platform authenticator); with the user
+ * verified by the authenticator (PIN, biometrics) it is multi-factor in itself, `mfa`.
+ */
+const PASSKEY_AMR = ['hwk'];
+const PASSKEY_VERIFIED_AMR = ['hwk', 'mfa'];
+/**
+ * The user id a sign-in naming an unknown email is bound to: no account has it (a random part follows), so
+ * any passkey is refused as another account's would be, and the answer does not tell the email is unknown.
+ */
+const NO_ACCOUNT_ID_PREFIX = 'svc:no-account:';
 
 export class Auth {
   readonly hooks: Hooks;
@@ -83,6 +100,8 @@ export class Auth {
   private readonly sessionIds: SessionIds;
   private readonly secondFactor: SecondFactor | undefined;
   private readonly mfa: MfaService | undefined;
+  /** Passkeys (WebAuthn), when the Auth has them: the routes call it for the ceremonies and the list. */
+  readonly passkeys: PasskeyService | undefined;
   private readonly hashParams: PasswordHashParams | undefined;
   private readonly clock: () => number;
   private readonly onEventError: (error: unknown, event: string) => void;
@@ -117,6 +136,7 @@ export class Auth {
       throw invalidOption('new Auth()', 'mfa', 'either mfa or secondFactor, not both');
     }
     this.mfa = options.mfa;
+    this.passkeys = options.passkeys;
     this.secondFactor = options.mfa ?? options.secondFactor;
     this.hashParams = options.passwordHash;
     this.log = forwardingLogger(options.logger);
@@ -409,22 +429,30 @@ export class Auth {
     const amr = [...PASSWORD_AMR];
     if (this.secondFactor && (await this.secondFactor.isEnabled(user.id))) {
       // Only a right password learns that a code is needed; it spends the same budgets as a wrong one.
-      if (mfaCode === undefined || mfaCode === '') {
-        return { reason: 'mfa_required', error: errors.AUTH_MFA_REQUIRED() };
-      }
-      const invalid = { reason: 'mfa_invalid', error: errors.AUTH_MFA_INVALID_CODE() } as const;
-      let secondFactor: AcceptedCode | undefined;
-      if (this.mfa) {
-        // svckit's own says how the code was accepted, for the event: a recovery code is one fewer left.
-        secondFactor = await this.mfa.accept(user.id, mfaCode);
-        if (secondFactor === undefined) return invalid;
-      } else if (!(await this.secondFactor.verify(user.id, mfaCode))) {
-        return invalid;
-      }
+      const code = await this.codeVerdict(user.id, mfaCode);
+      if ('reason' in code) return code;
       amr.push('mfa');
-      return secondFactor === undefined ? { user, amr } : { user, amr, secondFactor };
+      return code.secondFactor === undefined ? { user, amr } : { user, amr, secondFactor: code.secondFactor };
     }
     return { user, amr };
+  }
+
+  /** The second factor's code of an account that has one: accepted (and how), or why not. */
+  private async codeVerdict(
+    userId: string,
+    mfaCode: string | undefined,
+  ): Promise<{ secondFactor: AcceptedCode | undefined } | { reason: LoginFailureReason; error: Error }> {
+    if (mfaCode === undefined || mfaCode === '') {
+      return { reason: 'mfa_required', error: errors.AUTH_MFA_REQUIRED() };
+    }
+    const invalid = { reason: 'mfa_invalid', error: errors.AUTH_MFA_INVALID_CODE() } as const;
+    if (this.mfa) {
+      // svckit's own says how the code was accepted, for the event: a recovery code is one fewer left.
+      const secondFactor = await this.mfa.accept(userId, mfaCode);
+      return secondFactor === undefined ? invalid : { secondFactor };
+    }
+    if (!(await this.secondFactor?.verify(userId, mfaCode))) return invalid;
+    return { secondFactor: undefined };
   }
 
   /** `user` when the password matches, else why not. Unknown emails pay for one scrypt as well. */
@@ -485,6 +513,86 @@ export class Auth {
     const update = this.users.update;
     if (!update) throw errors.AUTH_UPDATE_UNSUPPORTED();
     return update.bind(this.users);
+  }
+
+  // ── passkeys ──────────────────────────────────────────────────────────────────────────────────────────
+
+  /** Whether this Auth has passkeys (the `passkeys` option). */
+  get passkeysEnabled(): boolean {
+    return this.passkeys !== undefined;
+  }
+
+  /**
+   * Starts a passkey sign-in bound to `sessionKey`. With an email, only that account's passkeys are accepted
+   * at the finish (another account's: 403 WEBAUTHN_SUBJECT_MISMATCH). The answer never lists passkeys, with
+   * or without an email, and is the same for an email that has no account: listing an account's passkeys
+   * would tell that it exists. Every passkey is discoverable (registration requires a resident key), so the
+   * browser offers those it holds for the site.
+   */
+  async startPasskeySignIn(
+    sessionKey: string,
+    options: { email?: string | undefined } = {},
+  ): Promise<PasskeyAuthenticationOptions> {
+    const passkeys = this.requirePasskeys();
+    let userId: string | undefined;
+    if (options.email !== undefined) {
+      const user = await this.users.findByEmail(normalizeEmail(options.email));
+      userId = user?.id ?? `${NO_ACCOUNT_ID_PREFIX}${newOpaqueToken()}`;
+    }
+    const started = await passkeys.startAuthentication(sessionKey, userId);
+    return { ...started, allowCredentials: [] };
+  }
+
+  /**
+   * Finishes the passkey sign-in started under `sessionKey` and signs the user in, like `login`: tokens, a
+   * session with `{ session: true }`, the `auth:login` event. amr is `['hwk', 'mfa']` when the authenticator
+   * verified the user, `['hwk']` when it did not; an account with a second factor then needs its code as well
+   * (`mfaCode`: 401 AUTH_MFA_REQUIRED without, AUTH_MFA_INVALID_CODE when wrong, both spending the login
+   * throttle's budgets as a password sign-in does), which adds 'mfa'. A passkey whose account is gone: 401
+   * WEBAUTHN_VERIFICATION_FAILED.
+   */
+  async signInWithPasskey(
+    sessionKey: string,
+    response: unknown,
+    from: PasskeyLoginContext = {},
+  ): Promise<LoginResult> {
+    const started = this.clock();
+    const signIn = await this.requirePasskeys().finishAuthentication(sessionKey, response);
+    const user = await this.users.findById(signIn.userId);
+    if (user === null) throw errors.WEBAUTHN_VERIFICATION_FAILED();
+    const amr = [...(signIn.userVerified ? PASSKEY_VERIFIED_AMR : PASSKEY_AMR)];
+    let secondFactor: AcceptedCode | undefined;
+    if (!signIn.userVerified && (await this.isMfaEnabled(user.id))) {
+      // A key alone is one factor: the account's second one is asked for, and guessed no faster than at login.
+      const email = normalizeEmail(user.email);
+      const reservation = await this.reserveAttempt({ email, ip: from.ip });
+      const code = await this.codeVerdict(user.id, from.mfaCode);
+      if ('reason' in code) {
+        await this.emit('auth:login_failed', { email, reason: code.reason, ip: from.ip });
+        if (reservation) await this.throttle?.recordFailure(reservation);
+        throw code.error;
+      }
+      if (reservation) await this.throttle?.recordSuccess(reservation);
+      amr.push('mfa');
+      secondFactor = code.secondFactor;
+    }
+    const shown = publicUser(user);
+    const tokens = await this.issueTokens(shown, amr, newOpaqueToken(), started);
+    const sessionId = from.session === true ? await this.createSession(user.id, { amr }) : undefined;
+    await this.emit('auth:login', {
+      user: shown,
+      amr: [...amr],
+      ip: from.ip,
+      ...(secondFactor === undefined ? {} : { secondFactor }),
+    });
+    return { user: shown, tokens, amr, ...(sessionId === undefined ? {} : { sessionId }) };
+  }
+
+  private requirePasskeys(): PasskeyService {
+    if (this.passkeys === undefined) {
+      throw invalidOption('new Auth()', 'passkeys', 'a PasskeyService, for passkey sign-in');
+    }
+    return this.passkeys;
   }
 
   // ── two-factor sign-in ──────────────────────────────────────────────────────────────────────────────────

@@ -3,7 +3,9 @@
 // SVC_SECRET; in development without either, one is created once under `.svc/`. `mfa: true` adds two-factor
 // sign-in, its TOTP secrets sealed with the key ring in SVC_MFA_KEYS; in development without it the key is
 // derived from the secret kept under `.svc/`, so restarts and local processes open each other's secrets.
-// `requireMfa: true` turns on the MFA requirement policy (authPlugin's `requireMfa`).
+// `requireMfa: true` turns on the MFA requirement policy (authPlugin's `requireMfa`). `passkeys: { rpId,
+// origins, rpName?, userVerification? }` adds WebAuthn registration and sign-in, verified with
+// @simplewebauthn/server, the credentials in the database (in memory outside production).
 import { hkdfSync } from 'node:crypto';
 import { join } from 'node:path';
 import { routeDefinitions } from '../../generated/modules/auth/routes.js';
@@ -25,6 +27,10 @@ import { MemoryMfaStore } from './mfa/memory-store.js';
 import { SecretBox } from './mfa/secret-box.js';
 import { MfaService } from './mfa/service.js';
 import type { MfaStore } from './mfa/store.js';
+import { MemoryChallengeStore, MemoryPasskeyStore } from './passkeys/memory-store.js';
+import { PasskeyService, type UserVerification } from './passkeys/service.js';
+import { simpleWebauthnVerifier } from './passkeys/simplewebauthn-verifier.js';
+import type { ChallengeStore, PasskeyStore } from './passkeys/store.js';
 import type { SessionCookieOptions } from './http/cookie.js';
 import { authPlugin } from './http/plugin.js';
 import type { AuthRouteId, AuthRoutesOptions } from './http/routes.js';
@@ -63,6 +69,8 @@ export interface AuthStores {
   oneTimeTokens?: OneTimeTokenStore;
   throttle?: ThrottleStore;
   mfa?: MfaStore;
+  passkeys?: PasskeyStore;
+  webauthnChallenges?: ChallengeStore;
 }
 
 const TTL_OPTIONS = ['accessTtl', 'refreshTtl', 'sessionTtl', 'verificationTtl', 'resetTtl'] as const;
@@ -75,7 +83,10 @@ const OPTION_NAMES = [
   'trustedOrigins',
   'mfa',
   'requireMfa',
+  'passkeys',
 ];
+
+const PASSKEY_SETTINGS = ['rpId', 'rpName', 'origins', 'userVerification'];
 
 /** The id of the development key in envelopes it seals (`bka2.dev.…`): never a production key's. */
 const DEV_MFA_KEY_ID = 'dev';
@@ -98,6 +109,7 @@ export function authModule(
   const secret = signingSecret(settings.secret, env, projectDir);
   const users = context.users ?? context.stores?.users ?? new MemoryUserSource();
   const mfaService = mfa ? mfaModule(context, users, env, projectDir) : undefined;
+  const passkeys = passkeysModule(settings.passkeys, context, env);
   const auth = fromSettings('auth', () => {
     const options: AuthOptions = {
       secret,
@@ -110,6 +122,7 @@ export function authModule(
       if (value !== undefined) options[name] = value as number | string;
     }
     if (mfaService) options.mfa = mfaService;
+    if (passkeys) options.passkeys = passkeys;
     const { sessions, refreshTokens, oneTimeTokens } = context.stores ?? {};
     if (sessions) options.sessions = sessions;
     if (refreshTokens) options.refreshTokens = refreshTokens;
@@ -168,6 +181,52 @@ function mfaModule(
     box,
     issuer,
     users,
+  });
+}
+
+/** Passkeys on the module's stores (challenges in Redis when there is one), or undefined when off. */
+function passkeysModule(
+  setting: unknown,
+  context: AuthModuleContext,
+  env: Record<string, string | undefined>,
+): PasskeyService | undefined {
+  if (setting === undefined) return undefined;
+  if (typeof setting !== 'object' || setting === null || Array.isArray(setting)) {
+    throw invalidSetting('auth', 'passkeys must be a mapping { rpId, origins, rpName?, userVerification? }');
+  }
+  const options = setting as Record<string, unknown>;
+  const unknown = Object.keys(options).find((key) => !PASSKEY_SETTINGS.includes(key));
+  if (unknown !== undefined) {
+    throw invalidSetting(
+      'auth',
+      `passkeys has no setting '${unknown}' (known: ${PASSKEY_SETTINGS.join(', ')})`,
+    );
+  }
+  const rpName = options.rpName ?? context.serviceName;
+  const store = context.stores?.passkeys;
+  // In memory a passkey vanishes at a restart and is unknown to every other process: its owner could no
+  // longer sign in with it. Production needs the database.
+  if (store === undefined && isProductionEnv(env.NODE_ENV)) {
+    throw invalidSetting(
+      'auth',
+      'passkeys needs stores.database in production: registered passkeys must survive a restart',
+    );
+  }
+  return fromSettings('auth.passkeys', () => {
+    const service = new PasskeyService({
+      config: {
+        rpId: options.rpId as string,
+        rpName: rpName as string,
+        origin: options.origins as string[],
+      },
+      verifier: simpleWebauthnVerifier(),
+      credentials: store ?? new MemoryPasskeyStore(),
+      challenges: context.stores?.webauthnChallenges ?? new MemoryChallengeStore(),
+      ...(options.userVerification === undefined
+        ? {}
+        : { userVerification: options.userVerification as UserVerification }),
+    });
+    return service;
   });
 }
 

@@ -1,6 +1,6 @@
 // The authentication module: passwords, tokens, sessions, email verification and password reset,
-// the login throttle, the store contracts with their in-memory defaults, and the auth plugin with the
-// account routes.
+// the login throttle, two-factor sign-in, passkeys, the store contracts with their in-memory defaults, and
+// the auth plugin with the account routes.
 export {
   DEFAULT_PASSWORD_HASH_PARAMS,
   PASSWORD_HASH_LIMITS,
@@ -9,7 +9,14 @@ export {
   verifyPassword,
   type PasswordHashParams,
 } from './password.js';
-export { Auth, type Authenticated, type LoginContext, type LoginResult, type TokenPair } from './auth.js';
+export {
+  Auth,
+  type Authenticated,
+  type LoginContext,
+  type LoginResult,
+  type PasskeyLoginContext,
+  type TokenPair,
+} from './auth.js';
 export { AUTH_DEFAULT_TTLS, type AuthOptions, type Duration, type SecondFactor } from './options.js';
 export {
   AUTH_EVENT_NAMES,
@@ -24,3 +31,4 @@ export * from './http/index.js';
 export { authModule, type AuthModuleContext, type AuthStores } from './config.js';
 export { developmentSecret, serviceSecret } from './dev-secret.js';
 export * from './mfa/index.js';
+export * from './passkeys/index.js';

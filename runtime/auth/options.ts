@@ -2,6 +2,7 @@
 // such as `15m`; a bad value is an OptionError (OPTION_INVALID) naming the option, which the config loader
 // turns into CONFIG_INVALID when it came from svc.config.yaml.
 import type { MfaService } from './mfa/service.js';
+import type { PasskeyService } from './passkeys/service.js';
 import { parseDuration, DURATION_FORMS } from '../../shared/duration.js';
 import type { Hooks } from '../app/hooks.js';
 import { invalidOption } from '../config/option-errors.js';
@@ -55,6 +56,8 @@ export interface AuthOptions {
   secondFactor?: SecondFactor;
   /** svckit's two-factor sign-in (TOTP and recovery codes): enables enrollMfa() and the rest. */
   mfa?: MfaService;
+  /** Passkeys (WebAuthn): enables signInWithPasskey() and the passkey routes. */
+  passkeys?: PasskeyService;
   /** scrypt parameters for new hashes; stored hashes carry their own. */
   passwordHash?: PasswordHashParams;
   /** The hook bus the events go to; the auth plugin passes the app's. Default: a bus of the Auth's own. */
@@ -104,6 +107,7 @@ export const AUTH_OPTION_KEYS = optionKeys<AuthOptions>({
   resetTtl: true,
   secondFactor: true,
   mfa: true,
+  passkeys: true,
   passwordHash: true,
   hooks: true,
   clock: true,

@@ -7,6 +7,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { errors } from '../../generated/modules/errors.js';
 import type { MfaStore } from '../auth/mfa/store.js';
+import type { ChallengeStore, PasskeyStore } from '../auth/passkeys/store.js';
 import type { OneTimeTokenStore } from '../auth/stores/one-time-tokens.js';
 import type { RefreshTokenStore } from '../auth/stores/refresh-tokens.js';
 import type { SessionStore } from '../auth/stores/sessions.js';
@@ -89,6 +90,13 @@ export interface Stores {
    * `stores.database: memory`: the auth module then keeps them in this process's memory.
    */
   readonly mfa?: MfaStore;
+  /**
+   * Registered passkeys: durable data, so in the database (never Redis). Undefined with
+   * `stores.database: memory`: the auth module then keeps them in this process's memory.
+   */
+  readonly passkeys?: PasskeyStore;
+  /** Passkey ceremonies in progress: in Redis when there is one, else in the database. */
+  readonly webauthnChallenges?: ChallengeStore;
   /** Readiness checks for /readyz, one per backend in use (`database`, `redis`). */
   readonly healthChecks: Readonly<Record<string, HealthCheck>>;
   /** Stops the sweeper and closes the connections. Called again, answers the first call's promise. */
@@ -288,6 +296,8 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
     mcpSessions: (limits) => hot?.mcpSessions(limits) ?? memoryMcpSessions(limits),
     memberships: sql?.memberships,
     mfa: sql?.mfa,
+    passkeys: sql?.passkeys,
+    webauthnChallenges: hot?.webauthnChallenges,
     healthChecks,
     // Once: a second call (a shutdown hook and a test's cleanup both closing) waits for the first.
     close() {

@@ -3,7 +3,7 @@
 // (types, openapi.json, client, tools) minus the routes it omits, so its route ids, paths and resource names
 // must not clash with the application's: a clash is a problem at the application's declaration that names
 // the module's too. A module spec's `features` (`mfa: [mfaEnroll, ...]`) names routes that exist only when
-// the module option of that name is `true`; the rest are always there.
+// the module option of that name is `true` (or the mapping of its settings); the rest are always there.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -153,7 +153,8 @@ function omittedRoutes(
 
 /**
  * The route ids of the module spec's features that `options` leaves off: a feature is on only when the option
- * of its name is `true` (a `${VAR}` is refused: it decides which routes the build documents).
+ * of its name is `true` or a mapping of its settings (`passkeys: { rpId, origins }`); a `${VAR}` in its place
+ * is refused: it decides which routes the build documents.
  */
 function routesOfFeaturesOff(
   ctx: LoadContext,
@@ -165,7 +166,7 @@ function routesOfFeaturesOff(
   for (const [feature, ids] of Object.entries(spec.features ?? {})) {
     const node = entry(options, feature);
     if (node !== undefined && refusesReference(ctx, node, ['modules', module, feature])) continue;
-    if (node !== undefined && asScalar(node)?.value === true) continue;
+    if (node !== undefined && (asScalar(node)?.value === true || asMap(node) !== undefined)) continue;
     for (const id of ids) off.add(id);
   }
   return off;

@@ -30,7 +30,19 @@ const AUTH_ROUTES = [
   'resetPassword',
 ];
 /** The module spec's routes: the account routes, then those of the `mfa` feature (on with modules.auth.mfa). */
-const AUTH_MODULE_ROUTES = [...AUTH_ROUTES, 'mfaEnroll', 'mfaActivate', 'mfaStatus', 'mfaDisable'];
+const AUTH_MODULE_ROUTES = [
+  ...AUTH_ROUTES,
+  'mfaEnroll',
+  'mfaActivate',
+  'mfaStatus',
+  'mfaDisable',
+  'passkeyRegisterOptions',
+  'passkeyRegisterVerify',
+  'passkeyLoginOptions',
+  'passkeyLoginVerify',
+  'passkeyList',
+  'passkeyRemove',
+];
 const MODULE_DIR = join(REPO_ROOT, 'generated', 'modules', 'auth');
 const MODULE_FILES = ['types.ts', 'validators.ts', 'serializers.ts', 'routes.ts'];
 const readModuleFile = (name: string) => readFileSync(join(MODULE_DIR, name), 'utf8');
@@ -64,6 +76,24 @@ import type * as T from './types.js';
 const user: T.PublicUser = { id: 'u1', email: 'a@example.com', emailVerified: false };
 const signedIn: T.SignedIn = { user, accessToken: 'a', refreshToken: 'r' };
 const accepted: T.Accepted = { ok: true };
+const passkey: T.Passkey = { id: 'c1', label: 'Laptop', transports: ['internal'], createdAt: 1 };
+const request: T.PasskeyAuthenticationOptions = {
+  challenge: 'c',
+  rpId: 'localhost',
+  timeout: 300000,
+  userVerification: 'preferred',
+  allowCredentials: [],
+};
+const registration: T.PasskeyRegistrationOptions = {
+  challenge: 'c',
+  rp: { id: 'localhost', name: 'Notes' },
+  user: { id: 'dTE', name: 'a@example.com', displayName: 'a@example.com' },
+  pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+  timeout: 300000,
+  attestation: 'none',
+  authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'preferred' },
+  excludeCredentials: [],
+};
 export const handlers: Handlers = {
   register: ({ body }) => ({ ...signedIn, user: { ...user, email: body.email } }),
   login: async ({ body }) => (body.mfaCode === undefined ? signedIn : signedIn),
@@ -80,6 +110,14 @@ export const handlers: Handlers = {
   mfaActivate: ({ body }) => ({ recoveryCodes: [body.code] }),
   mfaStatus: () => ({ state: 'none', recoveryCodesLeft: 0 }),
   mfaDisable: () => undefined,
+  passkeyRegisterOptions: () => registration,
+  passkeyRegisterVerify: ({ body }) => ({ ...passkey, label: body.label ?? passkey.label }),
+  passkeyLoginOptions: ({ body }) => (body?.email === undefined ? request : request),
+  passkeyLoginVerify: ({ body }) => (body.response === null ? signedIn : signedIn),
+  passkeyList: () => ({ passkeys: [passkey] }),
+  passkeyRemove: ({ params }) => {
+    void params.id;
+  },
 };
 export const wrong: Partial<Handlers> = {
   // @ts-expect-error: me answers { user, amr }

@@ -2,6 +2,7 @@
 // exist in an application's IR, openapi.json and client only with `modules.auth.mfa: true`; `requireMfa`
 // without `mfa` is a build problem; a module spec's features must name its own routes, once each.
 import { MFA_ROUTE_IDS } from '../../runtime/auth/http/mfa-routes.js';
+import { PASSKEY_ROUTE_IDS } from '../../runtime/auth/http/passkey-routes.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -29,13 +30,13 @@ async function authOf(modules: string) {
 describe('spec/modules/auth.yaml: the mfa feature', () => {
   it('lists the four MFA routes under features.mfa, and mfa is a boolean option of modules.auth', async () => {
     const spec = await loadModule(readFileSync(AUTH_YAML, 'utf8'));
-    expect(spec.features).toEqual({ mfa: MFA_ROUTES });
+    expect(spec.features).toEqual({ mfa: MFA_ROUTES, passkeys: PASSKEY_ROUTE_IDS });
     const schema = JSON.parse(
       readFileSync(new URL('../../spec/svc.schema.json', import.meta.url), 'utf8'),
     ) as { $defs: { authModule: { anyOf: [unknown, { properties: Record<string, { type?: string }> }] } } };
-    for (const feature of Object.keys(spec.features ?? {})) {
-      expect(schema.$defs.authModule.anyOf[1].properties[feature]?.type).toBe('boolean');
-    }
+    // A feature is turned on by a boolean option, or by the mapping of its settings (passkeys).
+    expect(schema.$defs.authModule.anyOf[1].properties.mfa?.type).toBe('boolean');
+    expect(schema.$defs.authModule.anyOf[1].properties.passkeys?.type).toBe('object');
   });
 
   it('the MFA routes refuse API keys, are account routes; all but disable are exempt from the policy, which asks for a second factor', async () => {

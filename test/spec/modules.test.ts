@@ -22,7 +22,19 @@ const AUTH_ROUTES = [
 ];
 
 /** Every route of the module spec: the account routes, then the `mfa` feature's (on with modules.auth.mfa). */
-const AUTH_MODULE_ROUTES = [...AUTH_ROUTES, 'mfaEnroll', 'mfaActivate', 'mfaStatus', 'mfaDisable'];
+const AUTH_MODULE_ROUTES = [
+  ...AUTH_ROUTES,
+  'mfaEnroll',
+  'mfaActivate',
+  'mfaStatus',
+  'mfaDisable',
+  'passkeyRegisterOptions',
+  'passkeyRegisterVerify',
+  'passkeyLoginOptions',
+  'passkeyLoginVerify',
+  'passkeyList',
+  'passkeyRemove',
+];
 
 /** Line (1-based) of the first line of the module spec that starts with `text`, after indentation. */
 function authLine(text: string): number {

@@ -68,6 +68,38 @@ export interface Handlers {
     T.MfaDisableBody,
     T.MfaDisableResult
   >;
+  /** POST /auth/passkeys/register/options: Start registering a passkey */
+  passkeyRegisterOptions: RouteHandler<
+    Record<string, never>,
+    Record<string, never>,
+    undefined,
+    T.PasskeyRegisterOptionsResult
+  >;
+  /** POST /auth/passkeys/register/verify: Finish registering a passkey */
+  passkeyRegisterVerify: RouteHandler<
+    Record<string, never>,
+    Record<string, never>,
+    T.PasskeyRegisterVerifyBody,
+    T.PasskeyRegisterVerifyResult
+  >;
+  /** POST /auth/passkeys/login/options: Start signing in with a passkey */
+  passkeyLoginOptions: RouteHandler<
+    Record<string, never>,
+    Record<string, never>,
+    T.PasskeyLoginOptionsBody | undefined,
+    T.PasskeyLoginOptionsResult
+  >;
+  /** POST /auth/passkeys/login/verify: Sign in with a passkey */
+  passkeyLoginVerify: RouteHandler<
+    Record<string, never>,
+    Record<string, never>,
+    T.PasskeyLoginVerifyBody,
+    T.PasskeyLoginVerifyResult
+  >;
+  /** GET /auth/passkeys: The caller's passkeys */
+  passkeyList: RouteHandler<Record<string, never>, Record<string, never>, undefined, T.PasskeyListResult>;
+  /** DELETE /auth/passkeys/:id: Remove a passkey */
+  passkeyRemove: RouteHandler<T.PasskeyRemoveParams, Record<string, never>, undefined, T.PasskeyRemoveResult>;
 }
 
 export type RouteId = keyof Handlers;
@@ -274,6 +306,128 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       apiKey: false,
       account: true,
       rateLimit: { limit: 10, windowMs: 900000, key: 'user' },
+    },
+  },
+  {
+    id: 'passkeyRegisterOptions',
+    method: 'POST',
+    url: '/auth/passkeys/register/options',
+    successStatus: 200,
+    serializers: { 200: serializers.passkeyRegisterOptions_200 },
+    responseValidators: { 200: serializers.passkeyRegisterOptions_200_check },
+    errors: ['AUTH_REQUIRED'],
+    meta: {
+      summary: 'Start registering a passkey',
+      tags: ['auth'],
+      auth: true,
+      apiKey: false,
+      account: true,
+      mfa: false,
+      idempotency: false,
+    },
+  },
+  {
+    id: 'passkeyRegisterVerify',
+    method: 'POST',
+    url: '/auth/passkeys/register/verify',
+    body: { kind: 'json', validate: validators.passkeyRegisterVerify_body },
+    successStatus: 201,
+    serializers: { 201: serializers.passkeyRegisterVerify_201 },
+    responseValidators: { 201: serializers.passkeyRegisterVerify_201_check },
+    errors: [
+      'AUTH_REQUIRED',
+      'WEBAUTHN_CHALLENGE_INVALID',
+      'WEBAUTHN_SUBJECT_MISMATCH',
+      'WEBAUTHN_VERIFICATION_FAILED',
+      'PASSKEY_EXISTS',
+    ],
+    meta: {
+      summary: 'Finish registering a passkey',
+      tags: ['auth'],
+      auth: true,
+      apiKey: false,
+      account: true,
+      mfa: false,
+      idempotency: false,
+    },
+  },
+  {
+    id: 'passkeyLoginOptions',
+    method: 'POST',
+    url: '/auth/passkeys/login/options',
+    body: { kind: 'json', validate: validators.passkeyLoginOptions_body, required: false },
+    successStatus: 200,
+    serializers: { 200: serializers.passkeyLoginOptions_200 },
+    responseValidators: { 200: serializers.passkeyLoginOptions_200_check },
+    errors: [],
+    meta: {
+      summary: 'Start signing in with a passkey',
+      tags: ['auth'],
+      apiKey: false,
+      account: true,
+      mfa: false,
+      idempotency: false,
+      rateLimit: { limit: 30, windowMs: 60000 },
+    },
+  },
+  {
+    id: 'passkeyLoginVerify',
+    method: 'POST',
+    url: '/auth/passkeys/login/verify',
+    body: { kind: 'json', validate: validators.passkeyLoginVerify_body },
+    successStatus: 200,
+    serializers: { 200: serializers.passkeyLoginVerify_200 },
+    responseValidators: { 200: serializers.passkeyLoginVerify_200_check },
+    errors: [
+      'WEBAUTHN_CHALLENGE_INVALID',
+      'WEBAUTHN_SUBJECT_MISMATCH',
+      'WEBAUTHN_VERIFICATION_FAILED',
+      'PASSKEY_CLONED',
+      'AUTH_LOCKED',
+      'AUTH_MFA_REQUIRED',
+      'AUTH_MFA_INVALID_CODE',
+    ],
+    meta: {
+      summary: 'Sign in with a passkey',
+      tags: ['auth'],
+      apiKey: false,
+      account: true,
+      mfa: false,
+      idempotency: false,
+      rateLimit: { limit: 30, windowMs: 60000 },
+    },
+  },
+  {
+    id: 'passkeyList',
+    method: 'GET',
+    url: '/auth/passkeys',
+    successStatus: 200,
+    serializers: { 200: serializers.passkeyList_200 },
+    responseValidators: { 200: serializers.passkeyList_200_check },
+    errors: ['AUTH_REQUIRED'],
+    meta: {
+      summary: "The caller's passkeys",
+      tags: ['auth'],
+      auth: true,
+      apiKey: false,
+      account: true,
+      mfa: false,
+    },
+  },
+  {
+    id: 'passkeyRemove',
+    method: 'DELETE',
+    url: '/auth/passkeys/:id',
+    params: { validate: validators.passkeyRemove_params, coerce: { id: 'string' } },
+    successStatus: 204,
+    errors: ['AUTH_REQUIRED', 'PASSKEY_NOT_FOUND'],
+    meta: {
+      summary: 'Remove a passkey',
+      tags: ['auth'],
+      auth: true,
+      apiKey: false,
+      account: true,
+      mfa: false,
     },
   },
 ];

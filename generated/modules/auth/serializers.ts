@@ -276,6 +276,324 @@ function $s10(v, k, j) {
   }
   return $other(v, k, j, $s10);
 }
+function $s13(v, k, j) {
+  if (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    (j === 1 || typeof v.toJSON !== 'function')
+  ) {
+    let json = '{';
+    let p;
+    let s;
+    p = v.id;
+    if (typeof p === 'string') json += $ESCAPED.test(p) ? '"id":' + JSON.stringify(p) : '"id":"' + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'id', 0)) !== undefined) json += '"id":' + s;
+    p = v.name;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p)
+        ? (json.length === 1 ? '"name":' : ',"name":') + JSON.stringify(p)
+        : (json.length === 1 ? '"name":"' : ',"name":"') + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'name', 0)) !== undefined)
+      json += (json.length === 1 ? '"name":' : ',"name":') + s;
+    return json + '}';
+  }
+  return $other(v, k, j, $s13);
+}
+function $s14(v, k, j) {
+  if (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    (j === 1 || typeof v.toJSON !== 'function')
+  ) {
+    let json = '{';
+    let p;
+    let s;
+    p = v.id;
+    if (typeof p === 'string') json += $ESCAPED.test(p) ? '"id":' + JSON.stringify(p) : '"id":"' + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'id', 0)) !== undefined) json += '"id":' + s;
+    p = v.name;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p)
+        ? (json.length === 1 ? '"name":' : ',"name":') + JSON.stringify(p)
+        : (json.length === 1 ? '"name":"' : ',"name":"') + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'name', 0)) !== undefined)
+      json += (json.length === 1 ? '"name":' : ',"name":') + s;
+    p = v.displayName;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p)
+        ? (json.length === 1 ? '"displayName":' : ',"displayName":') + JSON.stringify(p)
+        : (json.length === 1 ? '"displayName":"' : ',"displayName":"') + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'displayName', 0)) !== undefined)
+      json += (json.length === 1 ? '"displayName":' : ',"displayName":') + s;
+    return json + '}';
+  }
+  return $other(v, k, j, $s14);
+}
+function $s16(v, k, j) {
+  if (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    (j === 1 || typeof v.toJSON !== 'function')
+  ) {
+    let json = '{';
+    let p;
+    let s;
+    p = v.type;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p) ? '"type":' + JSON.stringify(p) : '"type":"' + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'type', 0)) !== undefined) json += '"type":' + s;
+    p = v.alg;
+    if (typeof p === 'number') json += (json.length === 1 ? '"alg":' : ',"alg":') + $num(p);
+    else if (p !== undefined && (s = $s11(p, 'alg', 0)) !== undefined)
+      json += (json.length === 1 ? '"alg":' : ',"alg":') + s;
+    return json + '}';
+  }
+  return $other(v, k, j, $s16);
+}
+function $s15(v, k, j) {
+  if (Array.isArray(v) && (j === 1 || typeof v.toJSON !== 'function')) {
+    const n = v.length;
+    if (n === 0) return '[]';
+    let json = '[';
+    let s;
+    s = $s16(v[0], 0, 0);
+    json += s === undefined ? 'null' : s;
+    for (let i = 1; i < n; i++) {
+      s = $s16(v[i], i, 0);
+      json += s === undefined ? ',null' : ',' + s;
+    }
+    return json + ']';
+  }
+  return $other(v, k, j, $s15);
+}
+function $s17(v, k, j) {
+  if (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    (j === 1 || typeof v.toJSON !== 'function')
+  ) {
+    let json = '{';
+    let p;
+    let s;
+    p = v.residentKey;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p) ? '"residentKey":' + JSON.stringify(p) : '"residentKey":"' + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'residentKey', 0)) !== undefined) json += '"residentKey":' + s;
+    p = v.requireResidentKey;
+    if (typeof p === 'boolean')
+      json +=
+        (json.length === 1 ? '"requireResidentKey":' : ',"requireResidentKey":') + (p ? 'true' : 'false');
+    else if (p !== undefined && (s = $s3(p, 'requireResidentKey', 0)) !== undefined)
+      json += (json.length === 1 ? '"requireResidentKey":' : ',"requireResidentKey":') + s;
+    p = v.userVerification;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p)
+        ? (json.length === 1 ? '"userVerification":' : ',"userVerification":') + JSON.stringify(p)
+        : (json.length === 1 ? '"userVerification":"' : ',"userVerification":"') + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'userVerification', 0)) !== undefined)
+      json += (json.length === 1 ? '"userVerification":' : ',"userVerification":') + s;
+    return json + '}';
+  }
+  return $other(v, k, j, $s17);
+}
+function $s19(v, k, j) {
+  if (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    (j === 1 || typeof v.toJSON !== 'function')
+  ) {
+    let json = '{';
+    let p;
+    let s;
+    p = v.type;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p) ? '"type":' + JSON.stringify(p) : '"type":"' + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'type', 0)) !== undefined) json += '"type":' + s;
+    p = v.id;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p)
+        ? (json.length === 1 ? '"id":' : ',"id":') + JSON.stringify(p)
+        : (json.length === 1 ? '"id":"' : ',"id":"') + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'id', 0)) !== undefined)
+      json += (json.length === 1 ? '"id":' : ',"id":') + s;
+    p = v.transports;
+    if (p !== undefined && (s = $s6(p, 'transports', 0)) !== undefined)
+      json += (json.length === 1 ? '"transports":' : ',"transports":') + s;
+    return json + '}';
+  }
+  return $other(v, k, j, $s19);
+}
+function $s18(v, k, j) {
+  if (Array.isArray(v) && (j === 1 || typeof v.toJSON !== 'function')) {
+    const n = v.length;
+    if (n === 0) return '[]';
+    let json = '[';
+    let s;
+    s = $s19(v[0], 0, 0);
+    json += s === undefined ? 'null' : s;
+    for (let i = 1; i < n; i++) {
+      s = $s19(v[i], i, 0);
+      json += s === undefined ? ',null' : ',' + s;
+    }
+    return json + ']';
+  }
+  return $other(v, k, j, $s18);
+}
+function $s12(v, k, j) {
+  if (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    (j === 1 || typeof v.toJSON !== 'function')
+  ) {
+    let json = '{';
+    let p;
+    let s;
+    p = v.challenge;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p) ? '"challenge":' + JSON.stringify(p) : '"challenge":"' + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'challenge', 0)) !== undefined) json += '"challenge":' + s;
+    p = v.rp;
+    if (p !== undefined && (s = $s13(p, 'rp', 0)) !== undefined)
+      json += (json.length === 1 ? '"rp":' : ',"rp":') + s;
+    p = v.user;
+    if (p !== undefined && (s = $s14(p, 'user', 0)) !== undefined)
+      json += (json.length === 1 ? '"user":' : ',"user":') + s;
+    p = v.pubKeyCredParams;
+    if (p !== undefined && (s = $s15(p, 'pubKeyCredParams', 0)) !== undefined)
+      json += (json.length === 1 ? '"pubKeyCredParams":' : ',"pubKeyCredParams":') + s;
+    p = v.timeout;
+    if (typeof p === 'number') json += (json.length === 1 ? '"timeout":' : ',"timeout":') + $num(p);
+    else if (p !== undefined && (s = $s11(p, 'timeout', 0)) !== undefined)
+      json += (json.length === 1 ? '"timeout":' : ',"timeout":') + s;
+    p = v.attestation;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p)
+        ? (json.length === 1 ? '"attestation":' : ',"attestation":') + JSON.stringify(p)
+        : (json.length === 1 ? '"attestation":"' : ',"attestation":"') + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'attestation', 0)) !== undefined)
+      json += (json.length === 1 ? '"attestation":' : ',"attestation":') + s;
+    p = v.authenticatorSelection;
+    if (p !== undefined && (s = $s17(p, 'authenticatorSelection', 0)) !== undefined)
+      json += (json.length === 1 ? '"authenticatorSelection":' : ',"authenticatorSelection":') + s;
+    p = v.excludeCredentials;
+    if (p !== undefined && (s = $s18(p, 'excludeCredentials', 0)) !== undefined)
+      json += (json.length === 1 ? '"excludeCredentials":' : ',"excludeCredentials":') + s;
+    return json + '}';
+  }
+  return $other(v, k, j, $s12);
+}
+function $s20(v, k, j) {
+  if (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    (j === 1 || typeof v.toJSON !== 'function')
+  ) {
+    let json = '{';
+    let p;
+    let s;
+    p = v.id;
+    if (typeof p === 'string') json += $ESCAPED.test(p) ? '"id":' + JSON.stringify(p) : '"id":"' + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'id', 0)) !== undefined) json += '"id":' + s;
+    p = v.label;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p)
+        ? (json.length === 1 ? '"label":' : ',"label":') + JSON.stringify(p)
+        : (json.length === 1 ? '"label":"' : ',"label":"') + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'label', 0)) !== undefined)
+      json += (json.length === 1 ? '"label":' : ',"label":') + s;
+    p = v.transports;
+    if (p !== undefined && (s = $s6(p, 'transports', 0)) !== undefined)
+      json += (json.length === 1 ? '"transports":' : ',"transports":') + s;
+    p = v.createdAt;
+    if (typeof p === 'number') json += (json.length === 1 ? '"createdAt":' : ',"createdAt":') + $num(p);
+    else if (p !== undefined && (s = $s11(p, 'createdAt', 0)) !== undefined)
+      json += (json.length === 1 ? '"createdAt":' : ',"createdAt":') + s;
+    p = v.lastUsedAt;
+    if (typeof p === 'number') json += (json.length === 1 ? '"lastUsedAt":' : ',"lastUsedAt":') + $num(p);
+    else if (p !== undefined && (s = $s11(p, 'lastUsedAt', 0)) !== undefined)
+      json += (json.length === 1 ? '"lastUsedAt":' : ',"lastUsedAt":') + s;
+    return json + '}';
+  }
+  return $other(v, k, j, $s20);
+}
+function $s21(v, k, j) {
+  if (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    (j === 1 || typeof v.toJSON !== 'function')
+  ) {
+    let json = '{';
+    let p;
+    let s;
+    p = v.challenge;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p) ? '"challenge":' + JSON.stringify(p) : '"challenge":"' + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'challenge', 0)) !== undefined) json += '"challenge":' + s;
+    p = v.rpId;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p)
+        ? (json.length === 1 ? '"rpId":' : ',"rpId":') + JSON.stringify(p)
+        : (json.length === 1 ? '"rpId":"' : ',"rpId":"') + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'rpId', 0)) !== undefined)
+      json += (json.length === 1 ? '"rpId":' : ',"rpId":') + s;
+    p = v.timeout;
+    if (typeof p === 'number') json += (json.length === 1 ? '"timeout":' : ',"timeout":') + $num(p);
+    else if (p !== undefined && (s = $s11(p, 'timeout', 0)) !== undefined)
+      json += (json.length === 1 ? '"timeout":' : ',"timeout":') + s;
+    p = v.userVerification;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p)
+        ? (json.length === 1 ? '"userVerification":' : ',"userVerification":') + JSON.stringify(p)
+        : (json.length === 1 ? '"userVerification":"' : ',"userVerification":"') + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'userVerification', 0)) !== undefined)
+      json += (json.length === 1 ? '"userVerification":' : ',"userVerification":') + s;
+    p = v.allowCredentials;
+    if (p !== undefined && (s = $s18(p, 'allowCredentials', 0)) !== undefined)
+      json += (json.length === 1 ? '"allowCredentials":' : ',"allowCredentials":') + s;
+    return json + '}';
+  }
+  return $other(v, k, j, $s21);
+}
+function $s23(v, k, j) {
+  if (Array.isArray(v) && (j === 1 || typeof v.toJSON !== 'function')) {
+    const n = v.length;
+    if (n === 0) return '[]';
+    let json = '[';
+    let s;
+    s = $s20(v[0], 0, 0);
+    json += s === undefined ? 'null' : s;
+    for (let i = 1; i < n; i++) {
+      s = $s20(v[i], i, 0);
+      json += s === undefined ? ',null' : ',' + s;
+    }
+    return json + ']';
+  }
+  return $other(v, k, j, $s23);
+}
+function $s22(v, k, j) {
+  if (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    (j === 1 || typeof v.toJSON !== 'function')
+  ) {
+    let json = '{';
+    let p;
+    let s;
+    p = v.passkeys;
+    if (p !== undefined && (s = $s23(p, 'passkeys', 0)) !== undefined) json += '"passkeys":' + s;
+    return json + '}';
+  }
+  return $other(v, k, j, $s22);
+}
 const $valid0 = validate52;
 const schema19 = {
   $id: 'svc:resources/SignedIn',
@@ -1395,6 +1713,1702 @@ function validate61(
   return errors === 0;
 }
 validate61.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const $valid7 = validate62;
+const schema27 = {
+  $id: 'svc:resources/PasskeyRegistrationOptions',
+  type: 'object',
+  description:
+    'What `navigator.credentials.create({ publicKey })` takes, as JSON (binary fields base64url; decode them, or pass the object to `PublicKeyCredential.parseCreationOptionsFromJSON`). Valid for `timeout` ms.',
+  properties: {
+    challenge: { type: 'string' },
+    rp: {
+      type: 'object',
+      properties: { id: { type: 'string' }, name: { type: 'string' } },
+      required: ['id', 'name'],
+      additionalProperties: false,
+    },
+    user: {
+      type: 'object',
+      properties: { id: { type: 'string' }, name: { type: 'string' }, displayName: { type: 'string' } },
+      required: ['id', 'name', 'displayName'],
+      additionalProperties: false,
+    },
+    pubKeyCredParams: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { type: { type: 'string', const: 'public-key' }, alg: { type: 'integer' } },
+        required: ['type', 'alg'],
+        additionalProperties: false,
+      },
+    },
+    timeout: { type: 'integer' },
+    attestation: { type: 'string', const: 'none' },
+    authenticatorSelection: {
+      type: 'object',
+      properties: {
+        residentKey: { type: 'string', const: 'required' },
+        requireResidentKey: { type: 'boolean', const: true },
+        userVerification: { type: 'string', enum: ['required', 'preferred', 'discouraged'] },
+      },
+      required: ['residentKey', 'requireResidentKey', 'userVerification'],
+      additionalProperties: false,
+    },
+    excludeCredentials: { type: 'array', items: { $ref: 'svc:resources/PasskeyCredentialDescriptor' } },
+  },
+  required: [
+    'challenge',
+    'rp',
+    'user',
+    'pubKeyCredParams',
+    'timeout',
+    'attestation',
+    'authenticatorSelection',
+    'excludeCredentials',
+  ],
+  additionalProperties: false,
+};
+const schema28 = {
+  $id: 'svc:resources/PasskeyCredentialDescriptor',
+  type: 'object',
+  description: 'A passkey the browser may use or must not register again (its id, base64url).',
+  properties: {
+    type: { type: 'string', const: 'public-key' },
+    id: { type: 'string' },
+    transports: { type: 'array', items: { type: 'string' } },
+  },
+  required: ['type', 'id', 'transports'],
+  additionalProperties: false,
+};
+function validate63(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="svc:resources/PasskeyCredentialDescriptor" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate63.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.type === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'type' },
+        message: "must have required property '" + 'type' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.id === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'id' },
+        message: "must have required property '" + 'id' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.transports === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'transports' },
+        message: "must have required property '" + 'transports' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'type' || key0 === 'id' || key0 === 'transports')) {
+        const err3 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.type !== undefined) {
+      let data0 = data.type;
+      if (typeof data0 !== 'string') {
+        const err4 = {
+          instancePath: instancePath + '/type',
+          schemaPath: '#/properties/type/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+      if ('public-key' !== data0) {
+        const err5 = {
+          instancePath: instancePath + '/type',
+          schemaPath: '#/properties/type/const',
+          keyword: 'const',
+          params: { allowedValue: 'public-key' },
+          message: 'must be equal to constant',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.id !== undefined) {
+      if (typeof data.id !== 'string') {
+        const err6 = {
+          instancePath: instancePath + '/id',
+          schemaPath: '#/properties/id/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.transports !== undefined) {
+      let data2 = data.transports;
+      if (Array.isArray(data2)) {
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (typeof data2[i0] !== 'string') {
+            const err7 = {
+              instancePath: instancePath + '/transports/' + i0,
+              schemaPath: '#/properties/transports/items/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err8 = {
+          instancePath: instancePath + '/transports',
+          schemaPath: '#/properties/transports/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err9 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err9];
+    } else {
+      vErrors.push(err9);
+    }
+    errors++;
+  }
+  validate63.errors = vErrors;
+  return errors === 0;
+}
+validate63.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+function validate62(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="svc:resources/PasskeyRegistrationOptions" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate62.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.challenge === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'challenge' },
+        message: "must have required property '" + 'challenge' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.rp === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'rp' },
+        message: "must have required property '" + 'rp' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.user === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'user' },
+        message: "must have required property '" + 'user' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.pubKeyCredParams === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'pubKeyCredParams' },
+        message: "must have required property '" + 'pubKeyCredParams' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.timeout === undefined) {
+      const err4 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'timeout' },
+        message: "must have required property '" + 'timeout' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    if (data.attestation === undefined) {
+      const err5 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'attestation' },
+        message: "must have required property '" + 'attestation' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err5];
+      } else {
+        vErrors.push(err5);
+      }
+      errors++;
+    }
+    if (data.authenticatorSelection === undefined) {
+      const err6 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'authenticatorSelection' },
+        message: "must have required property '" + 'authenticatorSelection' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err6];
+      } else {
+        vErrors.push(err6);
+      }
+      errors++;
+    }
+    if (data.excludeCredentials === undefined) {
+      const err7 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'excludeCredentials' },
+        message: "must have required property '" + 'excludeCredentials' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err7];
+      } else {
+        vErrors.push(err7);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'challenge' ||
+        key0 === 'rp' ||
+        key0 === 'user' ||
+        key0 === 'pubKeyCredParams' ||
+        key0 === 'timeout' ||
+        key0 === 'attestation' ||
+        key0 === 'authenticatorSelection' ||
+        key0 === 'excludeCredentials'
+      )) {
+        const err8 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.challenge !== undefined) {
+      if (typeof data.challenge !== 'string') {
+        const err9 = {
+          instancePath: instancePath + '/challenge',
+          schemaPath: '#/properties/challenge/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.rp !== undefined) {
+      let data1 = data.rp;
+      if (data1 && typeof data1 == 'object' && !Array.isArray(data1)) {
+        if (data1.id === undefined) {
+          const err10 = {
+            instancePath: instancePath + '/rp',
+            schemaPath: '#/properties/rp/required',
+            keyword: 'required',
+            params: { missingProperty: 'id' },
+            message: "must have required property '" + 'id' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        if (data1.name === undefined) {
+          const err11 = {
+            instancePath: instancePath + '/rp',
+            schemaPath: '#/properties/rp/required',
+            keyword: 'required',
+            params: { missingProperty: 'name' },
+            message: "must have required property '" + 'name' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+        for (const key1 in data1) {
+          if (!(key1 === 'id' || key1 === 'name')) {
+            const err12 = {
+              instancePath: instancePath + '/rp',
+              schemaPath: '#/properties/rp/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key1 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+        if (data1.id !== undefined) {
+          if (typeof data1.id !== 'string') {
+            const err13 = {
+              instancePath: instancePath + '/rp/id',
+              schemaPath: '#/properties/rp/properties/id/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+        }
+        if (data1.name !== undefined) {
+          if (typeof data1.name !== 'string') {
+            const err14 = {
+              instancePath: instancePath + '/rp/name',
+              schemaPath: '#/properties/rp/properties/name/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err14];
+            } else {
+              vErrors.push(err14);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err15 = {
+          instancePath: instancePath + '/rp',
+          schemaPath: '#/properties/rp/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
+    if (data.user !== undefined) {
+      let data4 = data.user;
+      if (data4 && typeof data4 == 'object' && !Array.isArray(data4)) {
+        if (data4.id === undefined) {
+          const err16 = {
+            instancePath: instancePath + '/user',
+            schemaPath: '#/properties/user/required',
+            keyword: 'required',
+            params: { missingProperty: 'id' },
+            message: "must have required property '" + 'id' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+        if (data4.name === undefined) {
+          const err17 = {
+            instancePath: instancePath + '/user',
+            schemaPath: '#/properties/user/required',
+            keyword: 'required',
+            params: { missingProperty: 'name' },
+            message: "must have required property '" + 'name' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+        if (data4.displayName === undefined) {
+          const err18 = {
+            instancePath: instancePath + '/user',
+            schemaPath: '#/properties/user/required',
+            keyword: 'required',
+            params: { missingProperty: 'displayName' },
+            message: "must have required property '" + 'displayName' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err18];
+          } else {
+            vErrors.push(err18);
+          }
+          errors++;
+        }
+        for (const key2 in data4) {
+          if (!(key2 === 'id' || key2 === 'name' || key2 === 'displayName')) {
+            const err19 = {
+              instancePath: instancePath + '/user',
+              schemaPath: '#/properties/user/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key2 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err19];
+            } else {
+              vErrors.push(err19);
+            }
+            errors++;
+          }
+        }
+        if (data4.id !== undefined) {
+          if (typeof data4.id !== 'string') {
+            const err20 = {
+              instancePath: instancePath + '/user/id',
+              schemaPath: '#/properties/user/properties/id/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+        }
+        if (data4.name !== undefined) {
+          if (typeof data4.name !== 'string') {
+            const err21 = {
+              instancePath: instancePath + '/user/name',
+              schemaPath: '#/properties/user/properties/name/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
+            }
+            errors++;
+          }
+        }
+        if (data4.displayName !== undefined) {
+          if (typeof data4.displayName !== 'string') {
+            const err22 = {
+              instancePath: instancePath + '/user/displayName',
+              schemaPath: '#/properties/user/properties/displayName/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err22];
+            } else {
+              vErrors.push(err22);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err23 = {
+          instancePath: instancePath + '/user',
+          schemaPath: '#/properties/user/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err23];
+        } else {
+          vErrors.push(err23);
+        }
+        errors++;
+      }
+    }
+    if (data.pubKeyCredParams !== undefined) {
+      let data8 = data.pubKeyCredParams;
+      if (Array.isArray(data8)) {
+        const len0 = data8.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data9 = data8[i0];
+          if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
+            if (data9.type === undefined) {
+              const err24 = {
+                instancePath: instancePath + '/pubKeyCredParams/' + i0,
+                schemaPath: '#/properties/pubKeyCredParams/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'type' },
+                message: "must have required property '" + 'type' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err24];
+              } else {
+                vErrors.push(err24);
+              }
+              errors++;
+            }
+            if (data9.alg === undefined) {
+              const err25 = {
+                instancePath: instancePath + '/pubKeyCredParams/' + i0,
+                schemaPath: '#/properties/pubKeyCredParams/items/required',
+                keyword: 'required',
+                params: { missingProperty: 'alg' },
+                message: "must have required property '" + 'alg' + "'",
+              };
+              if (vErrors === null) {
+                vErrors = [err25];
+              } else {
+                vErrors.push(err25);
+              }
+              errors++;
+            }
+            for (const key3 in data9) {
+              if (!(key3 === 'type' || key3 === 'alg')) {
+                const err26 = {
+                  instancePath: instancePath + '/pubKeyCredParams/' + i0,
+                  schemaPath: '#/properties/pubKeyCredParams/items/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key3 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err26];
+                } else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
+            }
+            if (data9.type !== undefined) {
+              let data10 = data9.type;
+              if (typeof data10 !== 'string') {
+                const err27 = {
+                  instancePath: instancePath + '/pubKeyCredParams/' + i0 + '/type',
+                  schemaPath: '#/properties/pubKeyCredParams/items/properties/type/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+              if ('public-key' !== data10) {
+                const err28 = {
+                  instancePath: instancePath + '/pubKeyCredParams/' + i0 + '/type',
+                  schemaPath: '#/properties/pubKeyCredParams/items/properties/type/const',
+                  keyword: 'const',
+                  params: { allowedValue: 'public-key' },
+                  message: 'must be equal to constant',
+                };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+            }
+            if (data9.alg !== undefined) {
+              let data11 = data9.alg;
+              if (!(typeof data11 == 'number' && !(data11 % 1) && !isNaN(data11) && isFinite(data11))) {
+                const err29 = {
+                  instancePath: instancePath + '/pubKeyCredParams/' + i0 + '/alg',
+                  schemaPath: '#/properties/pubKeyCredParams/items/properties/alg/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                };
+                if (vErrors === null) {
+                  vErrors = [err29];
+                } else {
+                  vErrors.push(err29);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err30 = {
+              instancePath: instancePath + '/pubKeyCredParams/' + i0,
+              schemaPath: '#/properties/pubKeyCredParams/items/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err30];
+            } else {
+              vErrors.push(err30);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err31 = {
+          instancePath: instancePath + '/pubKeyCredParams',
+          schemaPath: '#/properties/pubKeyCredParams/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err31];
+        } else {
+          vErrors.push(err31);
+        }
+        errors++;
+      }
+    }
+    if (data.timeout !== undefined) {
+      let data12 = data.timeout;
+      if (!(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12))) {
+        const err32 = {
+          instancePath: instancePath + '/timeout',
+          schemaPath: '#/properties/timeout/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err32];
+        } else {
+          vErrors.push(err32);
+        }
+        errors++;
+      }
+    }
+    if (data.attestation !== undefined) {
+      let data13 = data.attestation;
+      if (typeof data13 !== 'string') {
+        const err33 = {
+          instancePath: instancePath + '/attestation',
+          schemaPath: '#/properties/attestation/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err33];
+        } else {
+          vErrors.push(err33);
+        }
+        errors++;
+      }
+      if ('none' !== data13) {
+        const err34 = {
+          instancePath: instancePath + '/attestation',
+          schemaPath: '#/properties/attestation/const',
+          keyword: 'const',
+          params: { allowedValue: 'none' },
+          message: 'must be equal to constant',
+        };
+        if (vErrors === null) {
+          vErrors = [err34];
+        } else {
+          vErrors.push(err34);
+        }
+        errors++;
+      }
+    }
+    if (data.authenticatorSelection !== undefined) {
+      let data14 = data.authenticatorSelection;
+      if (data14 && typeof data14 == 'object' && !Array.isArray(data14)) {
+        if (data14.residentKey === undefined) {
+          const err35 = {
+            instancePath: instancePath + '/authenticatorSelection',
+            schemaPath: '#/properties/authenticatorSelection/required',
+            keyword: 'required',
+            params: { missingProperty: 'residentKey' },
+            message: "must have required property '" + 'residentKey' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err35];
+          } else {
+            vErrors.push(err35);
+          }
+          errors++;
+        }
+        if (data14.requireResidentKey === undefined) {
+          const err36 = {
+            instancePath: instancePath + '/authenticatorSelection',
+            schemaPath: '#/properties/authenticatorSelection/required',
+            keyword: 'required',
+            params: { missingProperty: 'requireResidentKey' },
+            message: "must have required property '" + 'requireResidentKey' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err36];
+          } else {
+            vErrors.push(err36);
+          }
+          errors++;
+        }
+        if (data14.userVerification === undefined) {
+          const err37 = {
+            instancePath: instancePath + '/authenticatorSelection',
+            schemaPath: '#/properties/authenticatorSelection/required',
+            keyword: 'required',
+            params: { missingProperty: 'userVerification' },
+            message: "must have required property '" + 'userVerification' + "'",
+          };
+          if (vErrors === null) {
+            vErrors = [err37];
+          } else {
+            vErrors.push(err37);
+          }
+          errors++;
+        }
+        for (const key4 in data14) {
+          if (!(key4 === 'residentKey' || key4 === 'requireResidentKey' || key4 === 'userVerification')) {
+            const err38 = {
+              instancePath: instancePath + '/authenticatorSelection',
+              schemaPath: '#/properties/authenticatorSelection/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key4 },
+              message: 'must NOT have additional properties',
+            };
+            if (vErrors === null) {
+              vErrors = [err38];
+            } else {
+              vErrors.push(err38);
+            }
+            errors++;
+          }
+        }
+        if (data14.residentKey !== undefined) {
+          let data15 = data14.residentKey;
+          if (typeof data15 !== 'string') {
+            const err39 = {
+              instancePath: instancePath + '/authenticatorSelection/residentKey',
+              schemaPath: '#/properties/authenticatorSelection/properties/residentKey/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err39];
+            } else {
+              vErrors.push(err39);
+            }
+            errors++;
+          }
+          if ('required' !== data15) {
+            const err40 = {
+              instancePath: instancePath + '/authenticatorSelection/residentKey',
+              schemaPath: '#/properties/authenticatorSelection/properties/residentKey/const',
+              keyword: 'const',
+              params: { allowedValue: 'required' },
+              message: 'must be equal to constant',
+            };
+            if (vErrors === null) {
+              vErrors = [err40];
+            } else {
+              vErrors.push(err40);
+            }
+            errors++;
+          }
+        }
+        if (data14.requireResidentKey !== undefined) {
+          let data16 = data14.requireResidentKey;
+          if (typeof data16 !== 'boolean') {
+            const err41 = {
+              instancePath: instancePath + '/authenticatorSelection/requireResidentKey',
+              schemaPath: '#/properties/authenticatorSelection/properties/requireResidentKey/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+            };
+            if (vErrors === null) {
+              vErrors = [err41];
+            } else {
+              vErrors.push(err41);
+            }
+            errors++;
+          }
+          if (true !== data16) {
+            const err42 = {
+              instancePath: instancePath + '/authenticatorSelection/requireResidentKey',
+              schemaPath: '#/properties/authenticatorSelection/properties/requireResidentKey/const',
+              keyword: 'const',
+              params: { allowedValue: true },
+              message: 'must be equal to constant',
+            };
+            if (vErrors === null) {
+              vErrors = [err42];
+            } else {
+              vErrors.push(err42);
+            }
+            errors++;
+          }
+        }
+        if (data14.userVerification !== undefined) {
+          let data17 = data14.userVerification;
+          if (typeof data17 !== 'string') {
+            const err43 = {
+              instancePath: instancePath + '/authenticatorSelection/userVerification',
+              schemaPath: '#/properties/authenticatorSelection/properties/userVerification/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err43];
+            } else {
+              vErrors.push(err43);
+            }
+            errors++;
+          }
+          if (!(data17 === 'required' || data17 === 'preferred' || data17 === 'discouraged')) {
+            const err44 = {
+              instancePath: instancePath + '/authenticatorSelection/userVerification',
+              schemaPath: '#/properties/authenticatorSelection/properties/userVerification/enum',
+              keyword: 'enum',
+              params: {
+                allowedValues: schema27.properties.authenticatorSelection.properties.userVerification.enum,
+              },
+              message: 'must be equal to one of the allowed values',
+            };
+            if (vErrors === null) {
+              vErrors = [err44];
+            } else {
+              vErrors.push(err44);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err45 = {
+          instancePath: instancePath + '/authenticatorSelection',
+          schemaPath: '#/properties/authenticatorSelection/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err45];
+        } else {
+          vErrors.push(err45);
+        }
+        errors++;
+      }
+    }
+    if (data.excludeCredentials !== undefined) {
+      let data18 = data.excludeCredentials;
+      if (Array.isArray(data18)) {
+        const len1 = data18.length;
+        for (let i1 = 0; i1 < len1; i1++) {
+          if (
+            !validate63(data18[i1], {
+              instancePath: instancePath + '/excludeCredentials/' + i1,
+              parentData: data18,
+              parentDataProperty: i1,
+              rootData,
+              dynamicAnchors,
+            })
+          ) {
+            vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err46 = {
+          instancePath: instancePath + '/excludeCredentials',
+          schemaPath: '#/properties/excludeCredentials/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err46];
+        } else {
+          vErrors.push(err46);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err47 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err47];
+    } else {
+      vErrors.push(err47);
+    }
+    errors++;
+  }
+  validate62.errors = vErrors;
+  return errors === 0;
+}
+validate62.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const $valid8 = validate65;
+const schema29 = {
+  $id: 'svc:resources/Passkey',
+  type: 'object',
+  description: "A passkey of the caller's; never its public key.",
+  properties: {
+    id: { type: 'string', description: 'The credential id, base64url.' },
+    label: { type: 'string' },
+    transports: { type: 'array', items: { type: 'string' } },
+    createdAt: { type: 'integer', description: 'Unix ms.' },
+    lastUsedAt: {
+      type: 'integer',
+      description: 'Unix ms of the last sign-in with it; absent before the first.',
+    },
+  },
+  required: ['id', 'label', 'transports', 'createdAt'],
+  additionalProperties: false,
+};
+function validate65(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="svc:resources/Passkey" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate65.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.id === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'id' },
+        message: "must have required property '" + 'id' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.label === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'label' },
+        message: "must have required property '" + 'label' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.transports === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'transports' },
+        message: "must have required property '" + 'transports' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.createdAt === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'createdAt' },
+        message: "must have required property '" + 'createdAt' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'id' ||
+        key0 === 'label' ||
+        key0 === 'transports' ||
+        key0 === 'createdAt' ||
+        key0 === 'lastUsedAt'
+      )) {
+        const err4 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.id !== undefined) {
+      if (typeof data.id !== 'string') {
+        const err5 = {
+          instancePath: instancePath + '/id',
+          schemaPath: '#/properties/id/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.label !== undefined) {
+      if (typeof data.label !== 'string') {
+        const err6 = {
+          instancePath: instancePath + '/label',
+          schemaPath: '#/properties/label/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.transports !== undefined) {
+      let data2 = data.transports;
+      if (Array.isArray(data2)) {
+        const len0 = data2.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (typeof data2[i0] !== 'string') {
+            const err7 = {
+              instancePath: instancePath + '/transports/' + i0,
+              schemaPath: '#/properties/transports/items/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err8 = {
+          instancePath: instancePath + '/transports',
+          schemaPath: '#/properties/transports/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.createdAt !== undefined) {
+      let data4 = data.createdAt;
+      if (!(typeof data4 == 'number' && !(data4 % 1) && !isNaN(data4) && isFinite(data4))) {
+        const err9 = {
+          instancePath: instancePath + '/createdAt',
+          schemaPath: '#/properties/createdAt/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.lastUsedAt !== undefined) {
+      let data5 = data.lastUsedAt;
+      if (!(typeof data5 == 'number' && !(data5 % 1) && !isNaN(data5) && isFinite(data5))) {
+        const err10 = {
+          instancePath: instancePath + '/lastUsedAt',
+          schemaPath: '#/properties/lastUsedAt/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err11 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err11];
+    } else {
+      vErrors.push(err11);
+    }
+    errors++;
+  }
+  validate65.errors = vErrors;
+  return errors === 0;
+}
+validate65.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const $valid9 = validate66;
+const schema30 = {
+  $id: 'svc:resources/PasskeyAuthenticationOptions',
+  type: 'object',
+  description:
+    'What `navigator.credentials.get({ publicKey })` takes, as JSON (`parseRequestOptionsFromJSON`). Valid for `timeout` ms. `allowCredentials` is always empty: the browser offers the passkeys it holds for the site.',
+  properties: {
+    challenge: { type: 'string' },
+    rpId: { type: 'string' },
+    timeout: { type: 'integer' },
+    userVerification: { type: 'string', enum: ['required', 'preferred', 'discouraged'] },
+    allowCredentials: { type: 'array', items: { $ref: 'svc:resources/PasskeyCredentialDescriptor' } },
+  },
+  required: ['challenge', 'rpId', 'timeout', 'userVerification', 'allowCredentials'],
+  additionalProperties: false,
+};
+function validate66(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="svc:resources/PasskeyAuthenticationOptions" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate66.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.challenge === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'challenge' },
+        message: "must have required property '" + 'challenge' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.rpId === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'rpId' },
+        message: "must have required property '" + 'rpId' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.timeout === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'timeout' },
+        message: "must have required property '" + 'timeout' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.userVerification === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'userVerification' },
+        message: "must have required property '" + 'userVerification' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.allowCredentials === undefined) {
+      const err4 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'allowCredentials' },
+        message: "must have required property '" + 'allowCredentials' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(
+        key0 === 'challenge' ||
+        key0 === 'rpId' ||
+        key0 === 'timeout' ||
+        key0 === 'userVerification' ||
+        key0 === 'allowCredentials'
+      )) {
+        const err5 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.challenge !== undefined) {
+      if (typeof data.challenge !== 'string') {
+        const err6 = {
+          instancePath: instancePath + '/challenge',
+          schemaPath: '#/properties/challenge/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.rpId !== undefined) {
+      if (typeof data.rpId !== 'string') {
+        const err7 = {
+          instancePath: instancePath + '/rpId',
+          schemaPath: '#/properties/rpId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.timeout !== undefined) {
+      let data2 = data.timeout;
+      if (!(typeof data2 == 'number' && !(data2 % 1) && !isNaN(data2) && isFinite(data2))) {
+        const err8 = {
+          instancePath: instancePath + '/timeout',
+          schemaPath: '#/properties/timeout/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.userVerification !== undefined) {
+      let data3 = data.userVerification;
+      if (typeof data3 !== 'string') {
+        const err9 = {
+          instancePath: instancePath + '/userVerification',
+          schemaPath: '#/properties/userVerification/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+      if (!(data3 === 'required' || data3 === 'preferred' || data3 === 'discouraged')) {
+        const err10 = {
+          instancePath: instancePath + '/userVerification',
+          schemaPath: '#/properties/userVerification/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema30.properties.userVerification.enum },
+          message: 'must be equal to one of the allowed values',
+        };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.allowCredentials !== undefined) {
+      let data4 = data.allowCredentials;
+      if (Array.isArray(data4)) {
+        const len0 = data4.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (
+            !validate63(data4[i0], {
+              instancePath: instancePath + '/allowCredentials/' + i0,
+              parentData: data4,
+              parentDataProperty: i0,
+              rootData,
+              dynamicAnchors,
+            })
+          ) {
+            vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err11 = {
+          instancePath: instancePath + '/allowCredentials',
+          schemaPath: '#/properties/allowCredentials/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err12 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err12];
+    } else {
+      vErrors.push(err12);
+    }
+    errors++;
+  }
+  validate66.errors = vErrors;
+  return errors === 0;
+}
+validate66.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const $valid10 = validate68;
+const schema31 = {
+  $id: 'svc:resources/PasskeyList',
+  type: 'object',
+  description: "The caller's passkeys, oldest first.",
+  properties: { passkeys: { type: 'array', items: { $ref: 'svc:resources/Passkey' } } },
+  required: ['passkeys'],
+  additionalProperties: false,
+};
+function validate68(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="svc:resources/PasskeyList" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate68.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.passkeys === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'passkeys' },
+        message: "must have required property '" + 'passkeys' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'passkeys')) {
+        const err1 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.passkeys !== undefined) {
+      let data0 = data.passkeys;
+      if (Array.isArray(data0)) {
+        const len0 = data0.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (
+            !validate65(data0[i0], {
+              instancePath: instancePath + '/passkeys/' + i0,
+              parentData: data0,
+              parentDataProperty: i0,
+              rootData,
+              dynamicAnchors,
+            })
+          ) {
+            vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err2 = {
+          instancePath: instancePath + '/passkeys',
+          schemaPath: '#/properties/passkeys/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate68.errors = vErrors;
+  return errors === 0;
+}
+validate68.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 // One serializer and one validator per route and JSON response status.
 export const register_201: ResponseSerializer = (value) => $root($s0(value, '', 0));
 export const register_201_check: CompiledValidator = $valid0;
@@ -1418,3 +3432,13 @@ export const mfaActivate_200: ResponseSerializer = (value) => $root($s9(value, '
 export const mfaActivate_200_check: CompiledValidator = $valid5;
 export const mfaStatus_200: ResponseSerializer = (value) => $root($s10(value, '', 0));
 export const mfaStatus_200_check: CompiledValidator = $valid6;
+export const passkeyRegisterOptions_200: ResponseSerializer = (value) => $root($s12(value, '', 0));
+export const passkeyRegisterOptions_200_check: CompiledValidator = $valid7;
+export const passkeyRegisterVerify_201: ResponseSerializer = (value) => $root($s20(value, '', 0));
+export const passkeyRegisterVerify_201_check: CompiledValidator = $valid8;
+export const passkeyLoginOptions_200: ResponseSerializer = (value) => $root($s21(value, '', 0));
+export const passkeyLoginOptions_200_check: CompiledValidator = $valid9;
+export const passkeyLoginVerify_200: ResponseSerializer = (value) => $root($s0(value, '', 0));
+export const passkeyLoginVerify_200_check: CompiledValidator = $valid0;
+export const passkeyList_200: ResponseSerializer = (value) => $root($s22(value, '', 0));
+export const passkeyList_200_check: CompiledValidator = $valid10;

@@ -1226,6 +1226,514 @@ function validate27(
   return errors === 0;
 }
 validate27.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const compiled8 = validate28;
+const schema39 = {
+  $id: 'svc:resources/PasskeyRegisterInput',
+  type: 'object',
+  description: "The browser's answer to the creation options (`PublicKeyCredential.toJSON()`), and a label.",
+  properties: {
+    response: { type: 'object', description: 'The registration response, as `toJSON()` gives it.' },
+    label: {
+      type: 'string',
+      maxLength: 64,
+      description: 'Shown in the list; default "Passkey added <date>".',
+    },
+  },
+  required: ['response'],
+  additionalProperties: false,
+};
+function validate28(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="svc:resources/PasskeyRegisterInput" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate28.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.response === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'response' },
+        message: "must have required property '" + 'response' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'response' || key0 === 'label')) {
+        const err1 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.response !== undefined) {
+      let data0 = data.response;
+      if (!(data0 && typeof data0 == 'object' && !Array.isArray(data0))) {
+        const err2 = {
+          instancePath: instancePath + '/response',
+          schemaPath: '#/properties/response/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.label !== undefined) {
+      let data1 = data.label;
+      if (typeof data1 === 'string') {
+        if (func1(data1) > 64) {
+          const err3 = {
+            instancePath: instancePath + '/label',
+            schemaPath: '#/properties/label/maxLength',
+            keyword: 'maxLength',
+            params: { limit: 64 },
+            message: 'must NOT have more than 64 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      } else {
+        const err4 = {
+          instancePath: instancePath + '/label',
+          schemaPath: '#/properties/label/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err5 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate28.errors = vErrors;
+  return errors === 0;
+}
+validate28.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const compiled9 = validate29;
+const schema40 = {
+  $id: 'svc:resources/PasskeyLoginOptionsInput',
+  type: 'object',
+  description:
+    'Optionally the account to sign in to: only its passkeys are then accepted. The answer is the same whether an account has this email or not.',
+  properties: { email: { type: 'string', format: 'email', maxLength: 254 } },
+  additionalProperties: false,
+};
+function validate29(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="svc:resources/PasskeyLoginOptionsInput" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate29.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === 'email')) {
+        const err0 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.email !== undefined) {
+      let data0 = data.email;
+      if (typeof data0 === 'string') {
+        if (func1(data0) > 254) {
+          const err1 = {
+            instancePath: instancePath + '/email',
+            schemaPath: '#/properties/email/maxLength',
+            keyword: 'maxLength',
+            params: { limit: 254 },
+            message: 'must NOT have more than 254 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (!formats0.test(data0)) {
+          const err2 = {
+            instancePath: instancePath + '/email',
+            schemaPath: '#/properties/email/format',
+            keyword: 'format',
+            params: { format: 'email' },
+            message: 'must match format "' + 'email' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      } else {
+        const err3 = {
+          instancePath: instancePath + '/email',
+          schemaPath: '#/properties/email/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err4 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
+    }
+    errors++;
+  }
+  validate29.errors = vErrors;
+  return errors === 0;
+}
+validate29.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const compiled10 = validate30;
+const schema41 = {
+  $id: 'svc:resources/PasskeyLoginInput',
+  type: 'object',
+  description:
+    "The browser's answer to the request options (`PublicKeyCredential.toJSON()`), and the second factor when the account has MFA and the authenticator did not verify the user.",
+  properties: {
+    response: { type: 'object', description: 'The authentication response, as `toJSON()` gives it.' },
+    mfaCode: { type: 'string', minLength: 1, maxLength: 64 },
+  },
+  required: ['response'],
+  additionalProperties: false,
+};
+function validate30(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="svc:resources/PasskeyLoginInput" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate30.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.response === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'response' },
+        message: "must have required property '" + 'response' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'response' || key0 === 'mfaCode')) {
+        const err1 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.response !== undefined) {
+      let data0 = data.response;
+      if (!(data0 && typeof data0 == 'object' && !Array.isArray(data0))) {
+        const err2 = {
+          instancePath: instancePath + '/response',
+          schemaPath: '#/properties/response/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.mfaCode !== undefined) {
+      let data1 = data.mfaCode;
+      if (typeof data1 === 'string') {
+        if (func1(data1) > 64) {
+          const err3 = {
+            instancePath: instancePath + '/mfaCode',
+            schemaPath: '#/properties/mfaCode/maxLength',
+            keyword: 'maxLength',
+            params: { limit: 64 },
+            message: 'must NOT have more than 64 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+        if (func1(data1) < 1) {
+          const err4 = {
+            instancePath: instancePath + '/mfaCode',
+            schemaPath: '#/properties/mfaCode/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      } else {
+        const err5 = {
+          instancePath: instancePath + '/mfaCode',
+          schemaPath: '#/properties/mfaCode/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err6 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err6];
+    } else {
+      vErrors.push(err6);
+    }
+    errors++;
+  }
+  validate30.errors = vErrors;
+  return errors === 0;
+}
+validate30.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const compiled11 = validate31;
+const schema42 = {
+  $id: 'svc:routes/passkeyRemove/params',
+  type: 'object',
+  properties: { id: { type: 'string', minLength: 1, maxLength: 1024 } },
+  required: ['id'],
+  additionalProperties: false,
+};
+function validate31(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="svc:routes/passkeyRemove/params" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate31.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.id === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'id' },
+        message: "must have required property '" + 'id' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'id')) {
+        const err1 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.id !== undefined) {
+      let data0 = data.id;
+      if (typeof data0 === 'string') {
+        if (func1(data0) > 1024) {
+          const err2 = {
+            instancePath: instancePath + '/id',
+            schemaPath: '#/properties/id/maxLength',
+            keyword: 'maxLength',
+            params: { limit: 1024 },
+            message: 'must NOT have more than 1024 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (func1(data0) < 1) {
+          const err3 = {
+            instancePath: instancePath + '/id',
+            schemaPath: '#/properties/id/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+          };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      } else {
+        const err4 = {
+          instancePath: instancePath + '/id',
+          schemaPath: '#/properties/id/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err5 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate31.errors = vErrors;
+  return errors === 0;
+}
+validate31.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 
 // One export per route part.
 export const register_body: CompiledValidator = compiled0;
@@ -1238,3 +1746,7 @@ export const forgotPassword_body: CompiledValidator = compiled4;
 export const resetPassword_body: CompiledValidator = compiled6;
 export const mfaActivate_body: CompiledValidator = compiled7;
 export const mfaDisable_body: CompiledValidator = compiled7;
+export const passkeyRegisterVerify_body: CompiledValidator = compiled8;
+export const passkeyLoginOptions_body: CompiledValidator = compiled9;
+export const passkeyLoginVerify_body: CompiledValidator = compiled10;
+export const passkeyRemove_params: CompiledValidator = compiled11;

@@ -10,3 +10,6 @@ export { readCookie, sessionCookie, type SessionCookie, type SessionCookieOption
 export { API_KEY_BEARER_PREFIX, SESSION_ID_HEADER } from './enricher.js';
 export { noStore } from './no-store.js';
 export type { Credential } from './credentials.js';
+export { passkeyDemoPlugin, type PasskeyDemoPluginOptions } from './passkey-demo-plugin.js';
+export { PASSKEY_DEMO_CSP, passkeyDemoPage } from './passkey-demo-page.js';
+export { PASSKEY_ROUTE_IDS, type PasskeyRouteId } from './passkey-routes.js';

@@ -1,6 +1,7 @@
 // `authRoutes()`: the handlers of the routes spec/modules/auth.yaml declares,
 // bound to the generated definitions. Each route can be omitted or replaced one by one; the two-factor
-// routes (mfa-routes.ts) are left out of an Auth without MFA, so such an app serves what it always did.
+// routes (mfa-routes.ts) are left out of an Auth without MFA, and the passkey routes (passkey-routes.ts) of one
+// without passkeys, so such an app serves what it always did.
 import {
   routes as bindAuthRoutes,
   type Handlers as AuthHandlers,
@@ -15,6 +16,7 @@ import { setCookieLine, type SessionCookie } from './cookie.js';
 import { logoutHandler } from './logout.js';
 import { MFA_ROUTE_IDS, mfaHandlers } from './mfa-routes.js';
 import { noStore } from './no-store.js';
+import { PASSKEY_ROUTE_IDS, passkeyHandlers } from './passkey-routes.js';
 import { putSessionCookie } from './set-cookie.js';
 
 export type { AuthHandlers, AuthRouteId };
@@ -26,7 +28,10 @@ export type { AuthHandlers, AuthRouteId };
 export const ACCOUNT_META = Object.freeze({ account: true, mfa: false } as const);
 
 export interface AuthRoutesOptions {
-  /** Route ids left out (not mounted). The MFA routes are left out anyway when the Auth has no MFA. */
+  /**
+   * Route ids left out (not mounted). The MFA routes are left out anyway when the Auth has no MFA, the
+   * passkey routes when it has no passkeys.
+   */
   omit?: readonly AuthRouteId[];
   /** Handlers used instead of svc's, by route id. */
   replace?: Partial<AuthHandlers>;
@@ -46,7 +51,11 @@ export function authRoutes(
 ): Route[] {
   rejectUnknownOptions(options, ['omit', 'replace'], 'authRoutes()');
   const handlers: AuthHandlers = { ...authHandlers(auth, settings), ...options.replace };
-  const omitted = new Set<string>([...(options.omit ?? []), ...(auth.mfaEnabled ? [] : MFA_ROUTE_IDS)]);
+  const omitted = new Set<string>([
+    ...(options.omit ?? []),
+    ...(auth.mfaEnabled ? [] : MFA_ROUTE_IDS),
+    ...(auth.passkeysEnabled ? [] : PASSKEY_ROUTE_IDS),
+  ]);
   return bindAuthRoutes(handlers).filter((route) => route.id === undefined || !omitted.has(route.id));
 }
 
@@ -108,5 +117,7 @@ function authHandlers(auth: Auth, settings: AuthRouteSettings): AuthHandlers {
     },
 
     ...mfaHandlers(auth),
+
+    ...passkeyHandlers(auth, cookie, signedIn),
   };
 }

@@ -1,5 +1,5 @@
 // Redis backends of the short-lived store contracts (docs/stores.md): sessions, refresh and one-time tokens,
-// login throttle, rate limits, idempotency keys, MCP tool sessions.
+// login throttle, rate limits, idempotency keys, MCP tool sessions, WebAuthn challenges.
 export {
   openRedis,
   pingRedis,
@@ -23,5 +23,7 @@ export { RedisIdempotencyStore } from './idempotency.js';
 export type { RedisIdempotencyStoreOptions } from './idempotency.js';
 export { RedisMcpSessionStore } from './mcp-sessions.js';
 export type { RedisMcpSessionStoreOptions } from './mcp-sessions.js';
+export { RedisChallengeStore } from './webauthn-challenges.js';
+export type { RedisChallengeStoreOptions } from './webauthn-challenges.js';
 export { redisStores } from './stores.js';
 export type { RedisStores, RedisStoresOptions } from './stores.js';

@@ -11,11 +11,12 @@ import { RedisRateLimitStore } from './rate-limit.js';
 import { RedisRefreshTokenStore } from './refresh-tokens.js';
 import { RedisSessionStore } from './sessions.js';
 import { RedisThrottleStore } from './throttle.js';
+import { RedisChallengeStore } from './webauthn-challenges.js';
 
 export interface RedisStoresOptions extends RedisStoreOptions {
   /**
-   * Clock of the rate-limit, idempotency and MCP session stores, in epoch ms (the others take the caller's
-   * `now`).
+   * Clock of the rate-limit, idempotency, MCP session and WebAuthn challenge stores, in epoch ms (the others
+   * take the caller's `now`).
    */
   now?: () => number;
 }
@@ -30,6 +31,8 @@ export interface RedisStores {
   idempotency(ttlMs?: number): RedisIdempotencyStore;
   /** An MCP tool-session store for the endpoint's limits (idle TTL, live sessions kept). */
   mcpSessions(limits: McpSessionLimits): RedisMcpSessionStore;
+  /** Passkey ceremonies in progress. */
+  webauthnChallenges: RedisChallengeStore;
 }
 
 /** The keys of RedisStoresOptions, its parent's included. */
@@ -46,5 +49,6 @@ export function redisStores(client: RedisClient, options: RedisStoresOptions = {
     rateLimit: new RedisRateLimitStore(client, { prefix, now }),
     idempotency: (ttlMs) => new RedisIdempotencyStore(client, { prefix, now, ttlMs }),
     mcpSessions: (limits) => new RedisMcpSessionStore(client, limits, { prefix, now }),
+    webauthnChallenges: new RedisChallengeStore(client, { prefix, now }),
   };
 }

@@ -29,3 +29,4 @@ export { SqlIdempotencyStore, type SqlIdempotencyStoreOptions } from './idempote
 export { SqlMcpSessionStore, type SqlMcpSessionStoreOptions } from './mcp-sessions.js';
 export { SqlMembershipStore, type SqlMembershipStoreOptions } from './memberships.js';
 export { SqlMfaStore } from './mfa.js';
+export { SqlPasskeyStore, SqlChallengeStore } from './passkeys.js';

@@ -7,6 +7,7 @@ import { SqlMcpSessionStore } from './mcp-sessions.js';
 import { SqlMembershipStore } from './memberships.js';
 import { SqlMfaStore } from './mfa.js';
 import { SqlOneTimeTokenStore } from './one-time-tokens.js';
+import { SqlChallengeStore, SqlPasskeyStore } from './passkeys.js';
 import { SqlRateLimitStore } from './rate-limit.js';
 import { SqlRefreshTokenStore } from './refresh-tokens.js';
 import { SqlSessionStore } from './sessions.js';
@@ -38,6 +39,10 @@ export interface SqlStores {
   memberships: SqlMembershipStore;
   /** Two-factor sign-in: each user's sealed TOTP secret, recovery code hashes and last accepted step. */
   mfa: SqlMfaStore;
+  /** Registered passkeys: public keys and signature counters. */
+  passkeys: SqlPasskeyStore;
+  /** Passkey ceremonies in progress (when no Redis holds them). */
+  webauthnChallenges: SqlChallengeStore;
 }
 
 /** The keys of SqlStoresOptions; any other is refused. */
@@ -58,5 +63,7 @@ export function sqlStores(client: SqlClient, options: SqlStoresOptions = {}): Sq
     mcpSessions: (limits) => new SqlMcpSessionStore(client, limits, { now }),
     memberships: new SqlMembershipStore(client, { now }),
     mfa: new SqlMfaStore(client),
+    passkeys: new SqlPasskeyStore(client),
+    webauthnChallenges: new SqlChallengeStore(client),
   };
 }

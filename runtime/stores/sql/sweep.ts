@@ -17,6 +17,7 @@ export const EXPIRING_TABLES = [
   'svc_rate_limits',
   'svc_idempotency',
   'svc_mcp_sessions',
+  'svc_webauthn_challenges',
 ] as const;
 
 export type ExpiringTable = (typeof EXPIRING_TABLES)[number];

@@ -7,6 +7,7 @@ import { sql as idempotencyFingerprint } from './0004-idempotency-fingerprint.js
 import { sql as mcpSessionOwner } from './0005-mcp-session-owner.js';
 import { sql as tenancy } from './0006-tenancy.js';
 import { sql as mfa } from './0007-mfa.js';
+import { sql as passkeys } from './0008-passkeys.js';
 
 export interface Migration {
   /** Applied in ascending order; recorded in svc_migrations. */
@@ -23,4 +24,5 @@ export const migrations: readonly Migration[] = [
   { id: 5, name: '0005-mcp-session-owner', sql: mcpSessionOwner },
   { id: 6, name: '0006-tenancy', sql: tenancy },
   { id: 7, name: '0007-mfa', sql: mfa },
+  { id: 8, name: '0008-passkeys', sql: passkeys },
 ];

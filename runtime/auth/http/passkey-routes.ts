@@ -1,0 +1,158 @@
+// The passkey routes of spec/modules/auth.yaml (`features: { passkeys }`): registering a passkey, signing in
+// with one, the caller's list and removal. They exist only when the Auth has passkeys (`auth.passkeysEnabled`);
+// authRoutes() leaves them out otherwise. None is cached: each answers a challenge, tokens or one user's data.
+// A ceremony is bound to the browser that started it: the options routes set the `svc_passkey` cookie (32
+// random bytes, HttpOnly, SameSite=Strict, on /auth/passkeys only, living as long as the challenge), and the
+// service keys the challenge by the cookie's SHA-256, so the cookie's value is never stored. The verify routes
+// read the cookie and expire it; without it there is no ceremony to finish (400 WEBAUTHN_CHALLENGE_INVALID).
+import { createHash, randomBytes } from 'node:crypto';
+import type { Handlers as AuthHandlers } from '../../../generated/modules/auth/routes.js';
+import type { SignedIn } from '../../../generated/modules/auth/types.js';
+import { errors } from '../../../generated/modules/errors.js';
+import type { RequestContext, RequestHeaders, SvcReply } from '../../http/types.js';
+import type { Auth, LoginResult } from '../auth.js';
+import type { PasskeyService, PasskeyView } from '../passkeys/service.js';
+import type { PublicUser } from '../stores/users.js';
+import { expireCookieLine, readCookieValues, setCookieLine, type SessionCookie } from './cookie.js';
+import { headerValue } from './credentials.js';
+import { noStore } from './no-store.js';
+import { putSessionCookie } from './set-cookie.js';
+
+/** The route ids of the `passkeys` feature: mounted only for an Auth with passkeys. */
+export const PASSKEY_ROUTE_IDS = [
+  'passkeyRegisterOptions',
+  'passkeyRegisterVerify',
+  'passkeyLoginOptions',
+  'passkeyLoginVerify',
+  'passkeyList',
+  'passkeyRemove',
+] as const;
+
+export type PasskeyRouteId = (typeof PASSKEY_ROUTE_IDS)[number];
+
+export const PASSKEY_COOKIE_NAME = 'svc_passkey';
+/** Sent only to the passkey routes: no other request carries it. */
+const PASSKEY_COOKIE_PATH = '/auth/passkeys';
+const CEREMONY_BYTES = 32;
+/** 32 bytes in unpadded base64url. */
+const CEREMONY_VALUE = /^[A-Za-z0-9_-]{43}$/;
+/** Cookies of that name read: more than one of different values is refused, so a few suffice. */
+const MAX_PASSKEY_COOKIES = 4;
+
+/**
+ * The ceremony cookie: Secure by the session cookie's rule, SameSite=Strict (a cross-site page can neither
+ * start nor finish a ceremony in the user's browser), no Domain (sibling subdomains do not receive it).
+ */
+export function passkeyCookie(session: SessionCookie): SessionCookie {
+  return {
+    name: PASSKEY_COOKIE_NAME,
+    path: PASSKEY_COOKIE_PATH,
+    sameSite: 'Strict',
+    secure: session.secure,
+    domain: undefined,
+  };
+}
+
+/** The caller's user; an API key never manages or uses passkeys (`apiKey: false`), whatever plugin runs. */
+function signedInUser(context: RequestContext): PublicUser {
+  if (context.user === undefined || context.apiKey !== undefined) throw errors.AUTH_REQUIRED();
+  return context.user as PublicUser;
+}
+
+/** A new ceremony cookie's value. */
+function newCeremonyValue(): string {
+  return randomBytes(CEREMONY_BYTES).toString('base64url');
+}
+
+/** The service's key of a ceremony: the SHA-256 of the cookie's value, base64url. */
+function sessionKeyOf(value: string): string {
+  return createHash('sha256').update(value).digest('base64url');
+}
+
+/**
+ * Ends the caller's ceremony: the cookie is expired whatever follows (its challenge is single use), and the
+ * session key is answered. No cookie, a value not of the shape this code writes, or several cookies of
+ * different values (one tossed by a sibling subdomain: which ceremony is the caller's cannot be told) are
+ * 400 WEBAUTHN_CHALLENGE_INVALID.
+ */
+function endCeremony(headers: RequestHeaders, reply: SvcReply, cookie: SessionCookie): string {
+  const values = new Set(readCookieValues(headerValue(headers.cookie), cookie.name, MAX_PASSKEY_COOKIES));
+  putSessionCookie(reply, cookie, expireCookieLine(cookie));
+  const [value] = values;
+  if (values.size !== 1 || value === undefined || !CEREMONY_VALUE.test(value)) {
+    throw errors.WEBAUTHN_CHALLENGE_INVALID();
+  }
+  return sessionKeyOf(value);
+}
+
+/** The passkey as the API shows it: `lastUsedAt` absent before the first sign-in. */
+function shown(view: PasskeyView) {
+  const { lastUsedAt, ...rest } = view;
+  return lastUsedAt === undefined ? rest : { ...rest, lastUsedAt };
+}
+
+function serviceOf(auth: Auth): PasskeyService {
+  if (auth.passkeys === undefined)
+    throw new TypeError('authRoutes(): the passkey routes need an Auth with passkeys.');
+  return auth.passkeys;
+}
+
+export function passkeyHandlers(
+  auth: Auth,
+  session: SessionCookie,
+  signedIn: (result: LoginResult, reply: SvcReply) => Promise<SignedIn>,
+): Pick<AuthHandlers, PasskeyRouteId> {
+  const cookie = passkeyCookie(session);
+  return {
+    async passkeyRegisterOptions({ context, reply }) {
+      noStore(reply);
+      const user = signedInUser(context);
+      const value = newCeremonyValue();
+      const options = await serviceOf(auth).startRegistration(sessionKeyOf(value), {
+        id: user.id,
+        name: user.email,
+      });
+      // The cookie lives as long as the challenge: `timeout` is the service's TTL.
+      putSessionCookie(reply, cookie, setCookieLine(cookie, value, options.timeout));
+      return options;
+    },
+
+    async passkeyRegisterVerify({ body, context, request, reply }) {
+      noStore(reply);
+      const user = signedInUser(context);
+      const sessionKey = endCeremony(request.headers, reply, cookie);
+      return shown(await serviceOf(auth).finishRegistration(sessionKey, user.id, body.response, body.label));
+    },
+
+    async passkeyLoginOptions({ body, reply }) {
+      noStore(reply);
+      const value = newCeremonyValue();
+      const options = await auth.startPasskeySignIn(sessionKeyOf(value), { email: body?.email });
+      putSessionCookie(reply, cookie, setCookieLine(cookie, value, options.timeout));
+      return options;
+    },
+
+    async passkeyLoginVerify({ body, request, reply }) {
+      noStore(reply);
+      const sessionKey = endCeremony(request.headers, reply, cookie);
+      const result = await auth.signInWithPasskey(sessionKey, body.response, {
+        mfaCode: body.mfaCode,
+        ip: request.ip,
+        session: true,
+      });
+      return signedIn(result, reply);
+    },
+
+    async passkeyList({ context, reply }) {
+      noStore(reply);
+      const user = signedInUser(context);
+      return { passkeys: (await serviceOf(auth).list(user.id)).map(shown) };
+    },
+
+    async passkeyRemove({ params, context, reply }) {
+      noStore(reply);
+      await serviceOf(auth).remove(signedInUser(context).id, params.id);
+      return undefined;
+    },
+  };
+}

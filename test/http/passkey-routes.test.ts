@@ -1,0 +1,572 @@
+// Passkeys over HTTP on every adapter, with real WebAuthn bytes: a software authenticator (ES256, attestation
+// `none`) answers the options the routes give, and svckit's default verifier (@simplewebauthn/server) checks
+// them. Registering, listing, removing and signing in (tokens, the session cookie, amr), the ceremony cookie
+// (`svc_passkey`: set by the options routes, required and expired by the verify routes), and every refusal:
+// another user's ceremony or passkey, a credential registered twice, a replayed assertion, a rolled-back
+// counter, no cookie, API keys and anonymous callers, user verification required, and the second factor an
+// MFA account still asks for when the authenticator did not verify the user.
+import { randomBytes } from 'node:crypto';
+import { Secret, TOTP } from 'otpauth';
+import { describe, expect, it } from 'vitest';
+import { Auth, authPlugin, MemoryUserSource, type AuthUser, type Plugin, type Route } from 'svckit';
+import { routeDefinitions } from '../../generated/modules/auth/routes.js';
+import { MemoryMfaStore } from '../../runtime/auth/mfa/memory-store.js';
+import { SecretBox } from '../../runtime/auth/mfa/secret-box.js';
+import { MfaService } from '../../runtime/auth/mfa/service.js';
+import { PASSKEY_ROUTE_IDS } from '../../runtime/auth/http/passkey-routes.js';
+import { PasskeyService, type UserVerification } from '../../runtime/auth/passkeys/service.js';
+import { simpleWebauthnVerifier } from '../../runtime/auth/passkeys/simplewebauthn-verifier.js';
+import { SoftwareAuthenticator, type RegistrationResponseJson } from '../helpers/software-authenticator.js';
+import {
+  ALICE,
+  FAST_HASH,
+  SECRET,
+  bearer,
+  codeOf,
+  get,
+  post,
+  register,
+  type SignedIn,
+} from './auth-harness.js';
+import { adapters, call, withServer, type AdapterUnderTest } from './harness.js';
+
+const ORIGIN = 'http://localhost:3000';
+const BOB = { email: 'bob@example.com', password: 'another horse battery' };
+const API_KEY_HEADER = 'x-test-api-key';
+const T0 = Date.parse('2026-11-26T00:00:00Z');
+const STEP_MS = 30_000;
+const CEREMONY_COOKIE =
+  /^svc_passkey=([A-Za-z0-9_-]{43}); Path=\/auth\/passkeys; Max-Age=300; HttpOnly; SameSite=Strict$/;
+const EXPIRED_CEREMONY_COOKIE =
+  'svc_passkey=; Path=/auth/passkeys; Max-Age=0; HttpOnly; SameSite=Strict; Expires=Thu, 01 Jan 1970 00:00:00 GMT';
+
+/** A user source whose accounts can be deleted: a passkey may outlive its account. */
+class DeletableUsers extends MemoryUserSource {
+  readonly deleted = new Set<string>();
+  override async findById(id: string): Promise<AuthUser | null> {
+    return this.deleted.has(id) ? null : super.findById(id);
+  }
+}
+
+/** Acts for the user named by `x-test-api-key` through a key, as an API-key plugin would. */
+function apiKeyStandIn(users: MemoryUserSource): Plugin {
+  return {
+    name: 'test-api-keys',
+    setup(app) {
+      app.metadata.add('http:enrichers', {
+        name: 'test-api-keys',
+        async enrich({ request, context }) {
+          const userId = request.headers[API_KEY_HEADER];
+          if (typeof userId !== 'string') return;
+          const user = await users.findById(userId);
+          if (user === null) return;
+          context.apiKey = { id: 'key-1' };
+          context.user = { id: user.id, email: user.email, emailVerified: user.emailVerified };
+        },
+      });
+    },
+  };
+}
+
+interface PasskeyServer {
+  url: string;
+  users: DeletableUsers;
+  logins: { amr: string[]; secondFactor?: string }[];
+  advance(ms: number): void;
+  totp(secret: string): string;
+}
+
+interface ServerOptions {
+  userVerification?: UserVerification;
+  secureCookie?: boolean;
+}
+
+async function withPasskeys(
+  adapter: AdapterUnderTest,
+  body: (server: PasskeyServer) => Promise<void>,
+  options: ServerOptions = {},
+): Promise<void> {
+  let now = T0;
+  const clock = () => now;
+  const users = new DeletableUsers();
+  const mfa = new MfaService({
+    store: new MemoryMfaStore(),
+    box: new SecretBox({ keys: [{ id: 'k1', material: randomBytes(32) }] }),
+    issuer: 'Notes API',
+    users,
+    clock,
+  });
+  const passkeys = new PasskeyService({
+    config: { rpId: 'localhost', rpName: 'Notes API', origin: ORIGIN },
+    verifier: simpleWebauthnVerifier(),
+    ...(options.userVerification === undefined ? {} : { userVerification: options.userVerification }),
+  });
+  const auth = new Auth({ secret: SECRET, passwordHash: FAST_HASH, clock, users, mfa, passkeys });
+  const logins: PasskeyServer['logins'] = [];
+  auth.hooks.on('auth:login', ({ amr, secondFactor }) => {
+    logins.push(secondFactor === undefined ? { amr } : { amr, secondFactor });
+  });
+  const plugin = authPlugin({
+    auth,
+    ...(options.secureCookie === undefined ? {} : { sessionCookie: { secure: options.secureCookie } }),
+  });
+  await withServer(adapter, { routes: [] as Route[], plugins: [plugin, apiKeyStandIn(users)] }, (url) =>
+    body({
+      url,
+      users,
+      logins,
+      advance: (ms) => void (now += ms),
+      totp: (secret) => new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: now }),
+    }),
+  );
+}
+
+/** The Set-Cookie lines of an answer for `name`. */
+function setCookies(headers: Headers, name: string): string[] {
+  return headers.getSetCookie().filter((line) => line.startsWith(`${name}=`));
+}
+
+/** The ceremony cookie an options answer set, checked, as the Cookie header the browser sends back. */
+function ceremonyCookieOf(headers: Headers): string {
+  const [line, ...more] = setCookies(headers, 'svc_passkey');
+  expect(more).toEqual([]);
+  const match = CEREMONY_COOKIE.exec(line ?? '');
+  if (!match) throw new Error(`no ceremony cookie in ${line}`);
+  return `svc_passkey=${match[1]}`;
+}
+
+const withCookie = (cookie: string, headers: Record<string, string> = {}) => ({ ...headers, cookie });
+
+/** The options of a registration, and the cookie that goes with them. */
+async function registrationOptions(url: string, token: string) {
+  const response = await post(url, '/auth/passkeys/register/options', undefined, bearer(token));
+  expect(response.status, response.text).toBe(200);
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  return {
+    options: response.json as Parameters<SoftwareAuthenticator['register']>[0],
+    cookie: ceremonyCookieOf(response.headers),
+  };
+}
+
+/** Registers a new passkey of `authenticator` for the holder of `token`; answers the passkey's id. */
+async function addPasskey(url: string, token: string, authenticator: SoftwareAuthenticator): Promise<string> {
+  const { options, cookie } = await registrationOptions(url, token);
+  const finished = await post(
+    url,
+    '/auth/passkeys/register/verify',
+    { response: authenticator.register(options) },
+    withCookie(cookie, bearer(token)),
+  );
+  expect(finished.status, finished.text).toBe(201);
+  return (finished.json as { id: string }).id;
+}
+
+/** Starts a sign-in (naming `email` when given): the request options and the cookie. */
+async function signInOptions(url: string, email?: string) {
+  const response = await post(
+    url,
+    '/auth/passkeys/login/options',
+    email === undefined ? undefined : { email },
+  );
+  expect(response.status, response.text).toBe(200);
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  return {
+    options: response.json as Parameters<SoftwareAuthenticator['authenticate']>[0],
+    cookie: ceremonyCookieOf(response.headers),
+  };
+}
+
+interface SignInInput {
+  email?: string;
+  mfaCode?: string;
+  credentialId?: string;
+  userVerified?: boolean;
+}
+
+/** A whole passkey sign-in with `authenticator`: options, assertion, verify. */
+async function signInWith(url: string, authenticator: SoftwareAuthenticator, input: SignInInput = {}) {
+  const { options, cookie } = await signInOptions(url, input.email);
+  const response = authenticator.authenticate(
+    options,
+    input.credentialId,
+    input.userVerified === undefined ? {} : { userVerified: input.userVerified },
+  );
+  const body = input.mfaCode === undefined ? { response } : { response, mfaCode: input.mfaCode };
+  return post(url, '/auth/passkeys/login/verify', body, withCookie(cookie));
+}
+
+const amrOf = async (url: string, token: string) =>
+  ((await get(url, '/auth/me', bearer(token))).json as { amr: string[] }).amr;
+
+const newAuthenticator = (userVerified = true) => new SoftwareAuthenticator({ origin: ORIGIN, userVerified });
+
+/** The same attestation answered to another challenge: attestation `none` signs no client data. */
+function replayedAttestation(
+  previous: RegistrationResponseJson,
+  challenge: string,
+): RegistrationResponseJson {
+  const clientData = { type: 'webauthn.create', challenge, origin: ORIGIN, crossOrigin: false };
+  return {
+    ...previous,
+    response: {
+      ...previous.response,
+      clientDataJSON: Buffer.from(JSON.stringify(clientData)).toString('base64url'),
+    },
+  };
+}
+
+describe.each(adapters)('passkeys on $name', (adapter) => {
+  it('registers, lists and signs in: tokens, a session cookie, amr hwk+mfa, the ceremony cookie set and expired', async () => {
+    await withPasskeys(adapter, async ({ url, logins }) => {
+      const alice = await register(url);
+      const { options, cookie } = await registrationOptions(url, alice.accessToken);
+      expect(options).toMatchObject({ rp: { id: 'localhost' }, excludeCredentials: [] });
+      expect((options as unknown as { user: { name: string } }).user.name).toBe(ALICE.email);
+      const authenticator = newAuthenticator();
+      const finished = await post(
+        url,
+        '/auth/passkeys/register/verify',
+        { response: authenticator.register(options), label: 'Laptop' },
+        withCookie(cookie, bearer(alice.accessToken)),
+      );
+      expect(finished.status, finished.text).toBe(201);
+      expect(finished.headers.get('cache-control')).toBe('no-store');
+      expect(setCookies(finished.headers, 'svc_passkey')).toEqual([EXPIRED_CEREMONY_COOKIE]);
+      const passkey = finished.json as Record<string, unknown>;
+      expect(Object.keys(passkey).sort()).toEqual(['createdAt', 'id', 'label', 'transports']);
+      expect(passkey).toMatchObject({
+        id: authenticator.credentialIds[0],
+        label: 'Laptop',
+        transports: ['internal'],
+      });
+
+      const listed = await get(url, '/auth/passkeys', bearer(alice.accessToken));
+      expect(listed.status).toBe(200);
+      expect(listed.headers.get('cache-control')).toBe('no-store');
+      expect(listed.json).toEqual({ passkeys: [passkey] });
+
+      const signedIn = await signInWith(url, authenticator);
+      expect(signedIn.status, signedIn.text).toBe(200);
+      expect(signedIn.headers.get('cache-control')).toBe('no-store');
+      expect(setCookies(signedIn.headers, 'svc_passkey')).toEqual([EXPIRED_CEREMONY_COOKIE]);
+      const { user, accessToken, refreshToken } = signedIn.json as SignedIn;
+      expect(user).toEqual(alice.user);
+      expect(refreshToken).toEqual(expect.any(String));
+      expect(await amrOf(url, accessToken)).toEqual(['hwk', 'mfa']);
+      const [sessionLine] = setCookies(signedIn.headers, 'svc_session');
+      const session = /^svc_session=([^;]+)/.exec(sessionLine ?? '')?.[1];
+      expect(session).toBeDefined();
+      const me = await get(url, '/auth/me', { cookie: `svc_session=${session}` });
+      expect(me.json).toEqual({ user: alice.user, amr: ['hwk', 'mfa'] });
+      expect(logins).toEqual([{ amr: ['hwk', 'mfa'] }]);
+
+      const used = (await get(url, '/auth/passkeys', bearer(alice.accessToken))).json as {
+        passkeys: { lastUsedAt?: number }[];
+      };
+      expect(used.passkeys[0]?.lastUsedAt).toEqual(expect.any(Number));
+      // The browser is told not to register the same authenticator twice.
+      const again = await registrationOptions(url, alice.accessToken);
+      expect(again.options).toMatchObject({
+        excludeCredentials: [{ type: 'public-key', id: authenticator.credentialIds[0] }],
+      });
+    });
+  });
+
+  it('registration: another user finishing the ceremony is 403, the same credential twice 409, a replay or a missing, malformed or ambiguous cookie 400', async () => {
+    await withPasskeys(adapter, async ({ url }) => {
+      const alice = await register(url);
+      const bob = await register(url, BOB);
+      const authenticator = newAuthenticator();
+
+      // Bob's browser holds Alice's ceremony cookie: the challenge was issued for Alice.
+      const started = await registrationOptions(url, alice.accessToken);
+      const attestation = authenticator.register(started.options);
+      const stolen = await post(
+        url,
+        '/auth/passkeys/register/verify',
+        { response: attestation },
+        withCookie(started.cookie, bearer(bob.accessToken)),
+      );
+      expect([stolen.status, codeOf(stolen.json)]).toEqual([403, 'WEBAUTHN_SUBJECT_MISMATCH']);
+      // The challenge was spent by that attempt: Alice cannot finish with it either.
+      const spent = await post(
+        url,
+        '/auth/passkeys/register/verify',
+        { response: attestation },
+        withCookie(started.cookie, bearer(alice.accessToken)),
+      );
+      expect([spent.status, codeOf(spent.json)]).toEqual([400, 'WEBAUTHN_CHALLENGE_INVALID']);
+
+      const first = await registrationOptions(url, alice.accessToken);
+      const registered = authenticator.register(first.options);
+      const ok = await post(
+        url,
+        '/auth/passkeys/register/verify',
+        { response: registered },
+        withCookie(first.cookie, bearer(alice.accessToken)),
+      );
+      expect(ok.status, ok.text).toBe(201);
+      const replayed = await post(
+        url,
+        '/auth/passkeys/register/verify',
+        { response: registered },
+        withCookie(first.cookie, bearer(alice.accessToken)),
+      );
+      expect([replayed.status, codeOf(replayed.json)]).toEqual([400, 'WEBAUTHN_CHALLENGE_INVALID']);
+      // The same credential answered to a fresh challenge, by its owner or by another account: 409.
+      for (const token of [alice.accessToken, bob.accessToken]) {
+        const next = await registrationOptions(url, token);
+        const twice = await post(
+          url,
+          '/auth/passkeys/register/verify',
+          { response: replayedAttestation(registered, (next.options as { challenge: string }).challenge) },
+          withCookie(next.cookie, bearer(token)),
+        );
+        expect([twice.status, codeOf(twice.json)]).toEqual([409, 'PASSKEY_EXISTS']);
+      }
+
+      const fresh = await registrationOptions(url, alice.accessToken);
+      const response = newAuthenticator().register(fresh.options);
+      const other = await registrationOptions(url, alice.accessToken);
+      const cookies: (string | undefined)[] = [
+        undefined,
+        'svc_passkey=not-a-ceremony',
+        `${fresh.cookie}; ${other.cookie}`,
+      ];
+      for (const cookie of cookies) {
+        const headers =
+          cookie === undefined ? bearer(alice.accessToken) : withCookie(cookie, bearer(alice.accessToken));
+        const refused = await post(url, '/auth/passkeys/register/verify', { response }, headers);
+        expect([refused.status, codeOf(refused.json)], cookie).toEqual([400, 'WEBAUTHN_CHALLENGE_INVALID']);
+        expect(refused.headers.get('cache-control')).toBe('no-store');
+      }
+      // The same cookie sent twice is one ceremony.
+      const doubled = await post(
+        url,
+        '/auth/passkeys/register/verify',
+        { response },
+        withCookie(`${fresh.cookie}; ${fresh.cookie}`, bearer(alice.accessToken)),
+      );
+      expect(doubled.status, doubled.text).toBe(201);
+    });
+  });
+
+  it("sign-in: another account's passkey 403, an unknown email answers alike, a replay 400, a rolled-back counter 401 PASSKEY_CLONED, no cookie 400", async () => {
+    await withPasskeys(adapter, async ({ url, users }) => {
+      const alice = await register(url);
+      const bob = await register(url, BOB);
+      const alicesKey = newAuthenticator();
+      const bobsKey = newAuthenticator();
+      await addPasskey(url, alice.accessToken, alicesKey);
+      await addPasskey(url, bob.accessToken, bobsKey);
+
+      const mismatch = await signInWith(url, bobsKey, { email: ALICE.email });
+      expect([mismatch.status, codeOf(mismatch.json)]).toEqual([403, 'WEBAUTHN_SUBJECT_MISMATCH']);
+      const named = await signInWith(url, alicesKey, { email: 'ALICE@example.com' });
+      expect(named.status, named.text).toBe(200);
+      expect((named.json as SignedIn).user.id).toBe(alice.user.id);
+
+      // An email without an account: the same answer, and every passkey refused like another account's.
+      const known = await signInOptions(url, ALICE.email);
+      const unknown = await signInOptions(url, 'nobody@example.com');
+      const shape = (options: object) => ({ ...options, challenge: '' });
+      expect(shape(unknown.options)).toEqual(shape(known.options));
+      expect((known.options as unknown as { allowCredentials: unknown[] }).allowCredentials).toEqual([]);
+      const nobody = await signInWith(url, alicesKey, { email: 'nobody@example.com' });
+      expect([nobody.status, codeOf(nobody.json)]).toEqual([403, 'WEBAUTHN_SUBJECT_MISMATCH']);
+
+      const { options, cookie } = await signInOptions(url);
+      const assertion = alicesKey.authenticate(options);
+      const first = await post(
+        url,
+        '/auth/passkeys/login/verify',
+        { response: assertion },
+        withCookie(cookie),
+      );
+      expect(first.status, first.text).toBe(200);
+      const replayed = await post(
+        url,
+        '/auth/passkeys/login/verify',
+        { response: assertion },
+        withCookie(cookie),
+      );
+      expect([replayed.status, codeOf(replayed.json)]).toEqual([400, 'WEBAUTHN_CHALLENGE_INVALID']);
+      const noCookie = await post(url, '/auth/passkeys/login/verify', { response: assertion });
+      expect([noCookie.status, codeOf(noCookie.json)]).toEqual([400, 'WEBAUTHN_CHALLENGE_INVALID']);
+      expect(noCookie.headers.get('cache-control')).toBe('no-store');
+
+      // A copy of the key whose counter lags behind the one the service last accepted.
+      const clone = alicesKey.clone();
+      clone.setCounter(alicesKey.credentialIds[0]!, 0);
+      const cloned = await signInWith(url, clone);
+      expect([cloned.status, codeOf(cloned.json)]).toEqual([401, 'PASSKEY_CLONED']);
+      expect((await signInWith(url, alicesKey)).status).toBe(200);
+
+      // A passkey outliving its account signs in no one.
+      users.deleted.add(bob.user.id);
+      const orphan = await signInWith(url, bobsKey);
+      expect([orphan.status, codeOf(orphan.json)]).toEqual([401, 'WEBAUTHN_VERIFICATION_FAILED']);
+    });
+  });
+
+  it("removal: another user's or an unknown passkey is 404 PASSKEY_NOT_FOUND; a removed passkey signs in no more", async () => {
+    await withPasskeys(adapter, async ({ url }) => {
+      const alice = await register(url);
+      const bob = await register(url, BOB);
+      const alicesKey = newAuthenticator();
+      const id = await addPasskey(url, alice.accessToken, alicesKey);
+      for (const [token, target] of [
+        [bob.accessToken, id],
+        [alice.accessToken, 'no-such-passkey'],
+      ] as const) {
+        const refused = await call(`${url}/auth/passkeys/${encodeURIComponent(target)}`, {
+          method: 'DELETE',
+          headers: bearer(token),
+        });
+        expect([refused.status, codeOf(refused.json)]).toEqual([404, 'PASSKEY_NOT_FOUND']);
+      }
+      const removed = await call(`${url}/auth/passkeys/${id}`, {
+        method: 'DELETE',
+        headers: bearer(alice.accessToken),
+      });
+      expect(removed.status).toBe(204);
+      expect(removed.headers.get('cache-control')).toBe('no-store');
+      expect((await get(url, '/auth/passkeys', bearer(alice.accessToken))).json).toEqual({ passkeys: [] });
+      const gone = await signInWith(url, alicesKey);
+      expect([gone.status, codeOf(gone.json)]).toEqual([401, 'WEBAUTHN_VERIFICATION_FAILED']);
+    });
+  });
+
+  it('the signed-in routes refuse anonymous callers and API keys', async () => {
+    await withPasskeys(adapter, async ({ url }) => {
+      const alice = await register(url);
+      const id = await addPasskey(url, alice.accessToken, newAuthenticator());
+      const calls = [
+        (headers: Record<string, string>) => post(url, '/auth/passkeys/register/options', undefined, headers),
+        (headers: Record<string, string>) =>
+          post(url, '/auth/passkeys/register/verify', { response: {} }, headers),
+        (headers: Record<string, string>) => get(url, '/auth/passkeys', headers),
+        (headers: Record<string, string>) =>
+          call(`${url}/auth/passkeys/${id}`, { method: 'DELETE', headers }),
+      ];
+      for (const send of calls) {
+        const callers: Record<string, string>[] = [{}, { [API_KEY_HEADER]: alice.user.id }];
+        for (const headers of callers) {
+          const response = await send(headers);
+          expect([response.status, codeOf(response.json)]).toEqual([401, 'AUTH_REQUIRED']);
+        }
+      }
+      expect((await get(url, '/auth/passkeys', bearer(alice.accessToken))).json).toMatchObject({
+        passkeys: [{ id }],
+      });
+    });
+  });
+
+  it('without user verification amr is hwk alone; an MFA account then needs its code, which adds mfa', async () => {
+    await withPasskeys(adapter, async ({ url, advance, totp, logins }) => {
+      const alice = await register(url);
+      const key = newAuthenticator(false);
+      await addPasskey(url, alice.accessToken, key);
+      const plain = await signInWith(url, key);
+      expect(plain.status, plain.text).toBe(200);
+      expect(await amrOf(url, (plain.json as SignedIn).accessToken)).toEqual(['hwk']);
+
+      const enrolled = await post(url, '/auth/mfa/enroll', undefined, bearer(alice.accessToken));
+      const { secret } = enrolled.json as { secret: string };
+      const activated = await post(
+        url,
+        '/auth/mfa/activate',
+        { code: totp(secret) },
+        bearer(alice.accessToken),
+      );
+      expect(activated.status, activated.text).toBe(200);
+      advance(STEP_MS);
+
+      const missing = await signInWith(url, key);
+      expect([missing.status, codeOf(missing.json)]).toEqual([401, 'AUTH_MFA_REQUIRED']);
+      const wrongCode = String((Number(totp(secret)) + 500_000) % 1_000_000).padStart(6, '0');
+      const wrong = await signInWith(url, key, { mfaCode: wrongCode });
+      expect([wrong.status, codeOf(wrong.json)]).toEqual([401, 'AUTH_MFA_INVALID_CODE']);
+      const withCode = await signInWith(url, key, { mfaCode: totp(secret) });
+      expect(withCode.status, withCode.text).toBe(200);
+      expect(await amrOf(url, (withCode.json as SignedIn).accessToken)).toEqual(['hwk', 'mfa']);
+      expect(logins.at(-1)).toEqual({ amr: ['hwk', 'mfa'], secondFactor: 'totp' });
+
+      // A verified user is two factors already: no code asked.
+      const verified = await signInWith(url, key, { userVerified: true });
+      expect(verified.status, verified.text).toBe(200);
+      expect(await amrOf(url, (verified.json as SignedIn).accessToken)).toEqual(['hwk', 'mfa']);
+      expect(logins.at(-1)).toEqual({ amr: ['hwk', 'mfa'] });
+    });
+  });
+
+  it("userVerification 'required': an authenticator that does not verify the user neither registers nor signs in", async () => {
+    await withPasskeys(
+      adapter,
+      async ({ url }) => {
+        const alice = await register(url);
+        const { options, cookie } = await registrationOptions(url, alice.accessToken);
+        expect(options).toMatchObject({ authenticatorSelection: { userVerification: 'required' } });
+        const refused = await post(
+          url,
+          '/auth/passkeys/register/verify',
+          { response: newAuthenticator(false).register(options) },
+          withCookie(cookie, bearer(alice.accessToken)),
+        );
+        expect([refused.status, codeOf(refused.json)]).toEqual([400, 'WEBAUTHN_VERIFICATION_FAILED']);
+
+        const key = newAuthenticator();
+        await addPasskey(url, alice.accessToken, key);
+        const unverified = await signInWith(url, key, { userVerified: false });
+        expect([unverified.status, codeOf(unverified.json)]).toEqual([401, 'WEBAUTHN_VERIFICATION_FAILED']);
+        expect((await signInWith(url, key)).status).toBe(200);
+      },
+      { userVerification: 'required' },
+    );
+  });
+
+  it('the ceremony cookie is Secure when the session cookie is', async () => {
+    await withPasskeys(
+      adapter,
+      async ({ url }) => {
+        const response = await post(url, '/auth/passkeys/login/options');
+        const [line] = setCookies(response.headers, 'svc_passkey');
+        expect(line).toMatch(/; HttpOnly; SameSite=Strict; Secure$/);
+      },
+      { secureCookie: true },
+    );
+  });
+
+  it('an Auth without passkeys serves none of the passkey routes', async () => {
+    const auth = new Auth({ secret: SECRET, passwordHash: FAST_HASH });
+    await withServer(adapter, { routes: [], plugins: [authPlugin({ auth })] }, async (url) => {
+      const { accessToken } = await register(url);
+      expect((await post(url, '/auth/passkeys/login/options')).status).toBe(404);
+      expect((await get(url, '/auth/passkeys', bearer(accessToken))).status).toBe(404);
+    });
+  });
+});
+
+describe('the passkey routes of spec/modules/auth.yaml', () => {
+  it('are account routes refusing API keys; the anonymous ones are rate-limited per IP; no challenge or token is replayed under an idempotency key', () => {
+    const meta = Object.fromEntries(routeDefinitions.map((route) => [route.id, route.meta]));
+    for (const id of PASSKEY_ROUTE_IDS) {
+      expect(meta[id], id).toMatchObject({ apiKey: false, account: true, mfa: false });
+    }
+    for (const id of ['passkeyLoginOptions', 'passkeyLoginVerify']) {
+      expect(meta[id]).toMatchObject({ rateLimit: { limit: 30, windowMs: 60_000 } });
+      expect(meta[id]?.auth).toBeUndefined();
+    }
+    for (const id of ['passkeyRegisterOptions', 'passkeyRegisterVerify', 'passkeyList', 'passkeyRemove']) {
+      expect(meta[id]?.auth).toBe(true);
+    }
+    for (const id of [
+      'passkeyRegisterOptions',
+      'passkeyRegisterVerify',
+      'passkeyLoginOptions',
+      'passkeyLoginVerify',
+    ]) {
+      expect(meta[id]?.idempotency).toBe(false);
+    }
+  });
+});
