@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
-import { Auth, authPlugin, MemoryUserSource, type AuthUser, type Plugin, type Route } from 'svckit';
+import { Auth, authPlugin, MemoryUserSource, route, type AuthUser, type Plugin, type Route } from 'svckit';
 import { routeDefinitions } from '../../generated/modules/auth/routes.js';
 import { MemoryMfaStore } from '../../runtime/auth/mfa/memory-store.js';
 import { SecretBox } from '../../runtime/auth/mfa/secret-box.js';
@@ -79,7 +79,16 @@ interface PasskeyServer {
 interface ServerOptions {
   userVerification?: UserVerification;
   secureCookie?: boolean;
+  /** The MFA requirement policy, over a route of the app's that needs a signed-in user (GET /private). */
+  requireMfa?: boolean;
 }
+
+const PRIVATE_ROUTE: Route = route({
+  method: 'GET',
+  url: '/private',
+  meta: { auth: true },
+  handler: () => ({ ok: true }),
+});
 
 async function withPasskeys(
   adapter: AdapterUnderTest,
@@ -109,8 +118,9 @@ async function withPasskeys(
   const plugin = authPlugin({
     auth,
     ...(options.secureCookie === undefined ? {} : { sessionCookie: { secure: options.secureCookie } }),
+    ...(options.requireMfa === true ? { requireMfa: true } : {}),
   });
-  await withServer(adapter, { routes: [] as Route[], plugins: [plugin, apiKeyStandIn(users)] }, (url) =>
+  await withServer(adapter, { routes: [PRIVATE_ROUTE], plugins: [plugin, apiKeyStandIn(users)] }, (url) =>
     body({
       url,
       users,
@@ -522,6 +532,31 @@ describe.each(adapters)('passkeys on $name', (adapter) => {
         expect((await signInWith(url, key)).status).toBe(200);
       },
       { userVerification: 'required' },
+    );
+  });
+
+  it('under the MFA policy a passkey sign-in that verified the user counts as multi-factor, one that did not does not', async () => {
+    await withPasskeys(
+      adapter,
+      async ({ url }) => {
+        // Signed in with a password only, the user may still add a passkey: the passkey routes are exempt.
+        const alice = await register(url);
+        const refused = await get(url, '/private', bearer(alice.accessToken));
+        expect([refused.status, codeOf(refused.json)]).toEqual([403, 'AUTH_MFA_ENROLLMENT_REQUIRED']);
+        const device = newAuthenticator();
+        await addPasskey(url, alice.accessToken, device);
+
+        const verified = await signInWith(url, device);
+        expect(verified.status, verified.text).toBe(200);
+        const strong = (verified.json as SignedIn).accessToken;
+        expect((await get(url, '/private', bearer(strong))).status).toBe(200);
+
+        const presentOnly = await signInWith(url, device, { userVerified: false });
+        expect(presentOnly.status, presentOnly.text).toBe(200);
+        const weak = await get(url, '/private', bearer((presentOnly.json as SignedIn).accessToken));
+        expect([weak.status, codeOf(weak.json)]).toEqual([403, 'AUTH_MFA_ENROLLMENT_REQUIRED']);
+      },
+      { requireMfa: true },
     );
   });
 

@@ -5,7 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../runtime/http/errors.js';
 import { MemoryChallengeStore, MemoryPasskeyStore } from '../../runtime/auth/passkeys/memory-store.js';
-import { PasskeyService, type PasskeyServiceOptions } from '../../runtime/auth/passkeys/service.js';
+import {
+  PasskeyService,
+  webauthnPlugin,
+  type PasskeyServiceOptions,
+} from '../../runtime/auth/passkeys/service.js';
 import { simpleWebauthnVerifier } from '../../runtime/auth/passkeys/simplewebauthn-verifier.js';
 import type { PasskeyCredential, PasskeyStore } from '../../runtime/auth/passkeys/store.js';
 import type { RegisteredCredential, WebauthnVerifier } from '../../runtime/auth/passkeys/verifier.js';
@@ -17,7 +21,7 @@ const CONFIG = { rpId: 'localhost', rpName: 'Notes', origin: ORIGIN };
 function service(overrides: Partial<PasskeyServiceOptions> = {}) {
   let now = 1_700_000_000_000;
   const clock = { advance: (ms: number) => (now += ms) };
-  const passkeys = new PasskeyService({
+  const passkeys = webauthnPlugin({
     config: CONFIG,
     verifier: simpleWebauthnVerifier(),
     clock: () => now,

@@ -2,6 +2,7 @@
 // the verifier contract and svckit's default verifier on @simplewebauthn/server.
 export {
   PasskeyService,
+  webauthnPlugin,
   type PasskeyAuthenticationOptions,
   type PasskeyConfig,
   type PasskeyRegistrationOptions,

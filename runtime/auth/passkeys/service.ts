@@ -300,6 +300,14 @@ export class PasskeyService {
   }
 }
 
+/**
+ * The passkey service for `options`: give it to `new Auth({ passkeys })`, whose plugin then serves the passkey
+ * routes (`modules.auth.passkeys` in svc.config.yaml does both, with svckit's default verifier).
+ */
+export function webauthnPlugin(options: PasskeyServiceOptions): PasskeyService {
+  return new PasskeyService(options);
+}
+
 /** One ceremony of each kind per session key: starting another replaces the earlier challenge. */
 function keyOf(kind: WebauthnChallenge['kind'], sessionKey: string): string {
   return `${kind}:${sessionKey}`;
