@@ -16,6 +16,7 @@ import { MfaService } from '../../runtime/auth/mfa/service.js';
 import { PASSKEY_ROUTE_IDS } from '../../runtime/auth/http/passkey-routes.js';
 import { PasskeyService, type UserVerification } from '../../runtime/auth/passkeys/service.js';
 import { simpleWebauthnVerifier } from '../../runtime/auth/passkeys/simplewebauthn-verifier.js';
+import type { WebauthnVerifier } from '../../runtime/auth/passkeys/verifier.js';
 import { SoftwareAuthenticator, type RegistrationResponseJson } from '../helpers/software-authenticator.js';
 import {
   ALICE,
@@ -81,6 +82,8 @@ interface ServerOptions {
   secureCookie?: boolean;
   /** The MFA requirement policy, over a route of the app's that needs a signed-in user (GET /private). */
   requireMfa?: boolean;
+  /** Instead of svckit's default verifier. */
+  verifier?: WebauthnVerifier;
 }
 
 const PRIVATE_ROUTE: Route = route({
@@ -107,7 +110,8 @@ async function withPasskeys(
   });
   const passkeys = new PasskeyService({
     config: { rpId: 'localhost', rpName: 'Notes API', origin: ORIGIN },
-    verifier: simpleWebauthnVerifier(),
+    verifier: options.verifier ?? simpleWebauthnVerifier(),
+    clock,
     ...(options.userVerification === undefined ? {} : { userVerification: options.userVerification }),
   });
   const auth = new Auth({ secret: SECRET, passwordHash: FAST_HASH, clock, users, mfa, passkeys });
@@ -558,6 +562,55 @@ describe.each(adapters)('passkeys on $name', (adapter) => {
       },
       { requireMfa: true },
     );
+  });
+
+  it('a challenge expires after 5 minutes: finishing later is 400 WEBAUTHN_CHALLENGE_INVALID', async () => {
+    await withPasskeys(adapter, async ({ url, advance }) => {
+      const alice = await register(url);
+      const device = newAuthenticator();
+      const { options, cookie } = await registrationOptions(url, alice.accessToken);
+      advance(5 * 60_000 + 1);
+      const late = await post(
+        url,
+        '/auth/passkeys/register/verify',
+        { response: device.register(options) },
+        withCookie(cookie, bearer(alice.accessToken)),
+      );
+      expect([late.status, codeOf(late.json)]).toEqual([400, 'WEBAUTHN_CHALLENGE_INVALID']);
+      await addPasskey(url, alice.accessToken, device);
+      const started = await signInOptions(url);
+      advance(5 * 60_000 + 1);
+      const assertion = device.authenticate(started.options);
+      const expired = await post(
+        url,
+        '/auth/passkeys/login/verify',
+        { response: assertion },
+        withCookie(started.cookie),
+      );
+      expect([expired.status, codeOf(expired.json)]).toEqual([400, 'WEBAUTHN_CHALLENGE_INVALID']);
+    });
+  });
+
+  it('a counter from the verifier that is not a whole number, 0 or more, refuses the sign-in', async () => {
+    const real = simpleWebauthnVerifier();
+    for (const newCounter of [2.5, -1]) {
+      const verifier: WebauthnVerifier = {
+        verifyRegistration: (response, expected) => real.verifyRegistration(response, expected),
+        verifyAuthentication: async () => ({ verified: true, newCounter, userVerified: true }),
+      };
+      await withPasskeys(
+        adapter,
+        async ({ url }) => {
+          const alice = await register(url);
+          const device = newAuthenticator();
+          await addPasskey(url, alice.accessToken, device);
+          const refused = await signInWith(url, device);
+          expect([refused.status, codeOf(refused.json)]).toEqual([401, 'WEBAUTHN_VERIFICATION_FAILED']);
+          expect(setCookies(refused.headers, 'svc_session')).toEqual([]);
+        },
+        { verifier },
+      );
+    }
   });
 
   it('the ceremony cookie is Secure when the session cookie is', async () => {
