@@ -424,8 +424,11 @@ export type PasskeyRegisterOptionsInput = RequestOptions;
 export type PasskeyRegisterOptionsResponse =
   | Success<200, T.PasskeyRegisterOptionsResponse200>
   | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
-  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<
+      401,
+      ApiError<'AUTH_MFA_REQUIRED' | 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>
+    >
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
@@ -449,9 +452,15 @@ export type PasskeyRegisterVerifyResponse =
     >
   | Failure<
       401,
-      ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID' | 'WEBAUTHN_VERIFICATION_FAILED'>
+      ApiError<
+        | 'AUTH_MFA_REQUIRED'
+        | 'AUTH_REQUIRED'
+        | 'AUTH_TOKEN_EXPIRED'
+        | 'AUTH_TOKEN_INVALID'
+        | 'WEBAUTHN_VERIFICATION_FAILED'
+      >
     >
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'WEBAUTHN_SUBJECT_MISMATCH'>>
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED' | 'WEBAUTHN_SUBJECT_MISMATCH'>>
   | Failure<409, ApiError<'PASSKEY_EXISTS'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
@@ -528,8 +537,11 @@ export type PasskeyRemoveResponse =
   | Success<204, undefined>
   | Failure<400, ValidationError>
   | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
-  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<
+      401,
+      ApiError<'AUTH_MFA_REQUIRED' | 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>
+    >
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED'>>
   | Failure<404, ApiError<'PASSKEY_NOT_FOUND'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
@@ -1081,8 +1093,8 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '200': 'json' },
     errors: {
       '400': ['TENANT_CONFLICT', 'TENANT_INVALID'],
-      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED'],
+      '401': ['AUTH_MFA_REQUIRED', 'AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED'],
       '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
     },
@@ -1101,8 +1113,14 @@ const routeTable: Record<keyof Client, RouteInfo> = {
         'WEBAUTHN_CHALLENGE_INVALID',
         'WEBAUTHN_VERIFICATION_FAILED',
       ],
-      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID', 'WEBAUTHN_VERIFICATION_FAILED'],
-      '403': ['AUTH_CSRF_REJECTED', 'WEBAUTHN_SUBJECT_MISMATCH'],
+      '401': [
+        'AUTH_MFA_REQUIRED',
+        'AUTH_REQUIRED',
+        'AUTH_TOKEN_EXPIRED',
+        'AUTH_TOKEN_INVALID',
+        'WEBAUTHN_VERIFICATION_FAILED',
+      ],
+      '403': ['AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED', 'WEBAUTHN_SUBJECT_MISMATCH'],
       '409': ['PASSKEY_EXISTS'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
@@ -1173,8 +1191,8 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '204': 'empty' },
     errors: {
       '400': ['HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
-      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED'],
+      '401': ['AUTH_MFA_REQUIRED', 'AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED'],
       '404': ['PASSKEY_NOT_FOUND'],
       '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],

@@ -3737,6 +3737,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 401:
        *
+       *     - `AUTH_MFA_REQUIRED`: A second factor is required.
        *     - `AUTH_REQUIRED`: Authentication required.
        *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
        *     - `AUTH_TOKEN_INVALID`: Token is invalid.
@@ -3749,7 +3750,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+              code?: 'AUTH_MFA_REQUIRED' | 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
             };
           };
         };
@@ -3758,6 +3759,7 @@ export interface operations {
        * @description Error codes answered with status 403:
        *
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       *     - `AUTH_MFA_REQUIRED`: A second factor is required.
        */
       403: {
         headers: {
@@ -3767,7 +3769,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED';
+              code?: 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED';
             };
           };
         };
@@ -3867,6 +3869,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 401:
        *
+       *     - `AUTH_MFA_REQUIRED`: A second factor is required.
        *     - `AUTH_REQUIRED`: Authentication required.
        *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
        *     - `AUTH_TOKEN_INVALID`: Token is invalid.
@@ -3881,6 +3884,7 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?:
+                | 'AUTH_MFA_REQUIRED'
                 | 'AUTH_REQUIRED'
                 | 'AUTH_TOKEN_EXPIRED'
                 | 'AUTH_TOKEN_INVALID'
@@ -3893,6 +3897,7 @@ export interface operations {
        * @description Error codes answered with status 403:
        *
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       *     - `AUTH_MFA_REQUIRED`: A second factor is required.
        *     - `WEBAUTHN_SUBJECT_MISMATCH`: Passkey belongs to another account.
        */
       403: {
@@ -3903,7 +3908,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED' | 'WEBAUTHN_SUBJECT_MISMATCH';
+              code?: 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED' | 'WEBAUTHN_SUBJECT_MISMATCH';
             };
           };
         };
@@ -4478,6 +4483,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 401:
        *
+       *     - `AUTH_MFA_REQUIRED`: A second factor is required.
        *     - `AUTH_REQUIRED`: Authentication required.
        *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
        *     - `AUTH_TOKEN_INVALID`: Token is invalid.
@@ -4490,7 +4496,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+              code?: 'AUTH_MFA_REQUIRED' | 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
             };
           };
         };
@@ -4499,6 +4505,7 @@ export interface operations {
        * @description Error codes answered with status 403:
        *
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       *     - `AUTH_MFA_REQUIRED`: A second factor is required.
        */
       403: {
         headers: {
@@ -4508,7 +4515,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED';
+              code?: 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED';
             };
           };
         };

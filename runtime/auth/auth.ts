@@ -18,7 +18,12 @@ import {
 } from './options.js';
 import { rejectUnknownOptions } from '../config/known-options.js';
 import type { AcceptedCode, MfaEnrollment, MfaService, MfaStatus } from './mfa/service.js';
-import type { PasskeyAuthenticationOptions, PasskeyService } from './passkeys/service.js';
+import type {
+  PasskeyAuthenticationOptions,
+  PasskeyRegistrationOptions,
+  PasskeyService,
+  PasskeyView,
+} from './passkeys/service.js';
 import {
   hashPassword,
   passwordHashNeedsUpgrade,
@@ -586,6 +591,72 @@ export class Auth {
       ...(secondFactor === undefined ? {} : { secondFactor }),
     });
     return { user: shown, tokens, amr, ...(sessionId === undefined ? {} : { sessionId }) };
+  }
+
+  /**
+   * Starts adding a passkey for the caller (see `checkPasskeyManagement`): the creation options, bound to
+   * `sessionKey` and the user.
+   */
+  async startPasskeyRegistration(
+    sessionKey: string,
+    user: PublicUser,
+    amr: readonly string[] | undefined,
+  ): Promise<PasskeyRegistrationOptions> {
+    const passkeys = this.requirePasskeys();
+    await this.checkPasskeyManagement(user.id, amr);
+    return passkeys.startRegistration(sessionKey, { id: user.id, name: user.email });
+  }
+
+  /** Finishes adding the passkey started under `sessionKey`; emits `auth:passkey_added`. */
+  async finishPasskeyRegistration(
+    sessionKey: string,
+    user: PublicUser,
+    amr: readonly string[] | undefined,
+    response: unknown,
+    label?: string,
+  ): Promise<PasskeyView> {
+    const passkeys = this.requirePasskeys();
+    await this.checkPasskeyManagement(user.id, amr);
+    const added = await passkeys.finishRegistration(sessionKey, user.id, response, label);
+    await this.emit('auth:passkey_added', { user, passkey: added });
+    return added;
+  }
+
+  /** Removes one of the caller's passkeys (404 PASSKEY_NOT_FOUND otherwise); emits `auth:passkey_removed`. */
+  async removePasskey(
+    user: PublicUser,
+    amr: readonly string[] | undefined,
+    credentialId: string,
+  ): Promise<void> {
+    const passkeys = this.requirePasskeys();
+    await this.checkPasskeyManagement(user.id, amr);
+    await passkeys.remove(user.id, credentialId);
+    await this.emit('auth:passkey_removed', { user, passkeyId: credentialId });
+  }
+
+  /**
+   * Adding or removing a passkey needs a sign-in as strong as the account's factors: with two-factor sign-in
+   * enabled, a credential obtained with it (amr 'mfa'); with a passkey already, one obtained with a passkey
+   * or a second factor ('hwk' or 'mfa'). Otherwise a password-only credential (stolen, or issued before the
+   * factor was added) could add a key of its own that counts as multi-factor, or take the owner's away:
+   * 403 AUTH_MFA_REQUIRED. An account with neither adds its first passkey from any sign-in.
+   */
+  private async checkPasskeyManagement(userId: string, amr: readonly string[] | undefined): Promise<void> {
+    const methods = amr ?? [];
+    if (methods.includes('mfa')) return;
+    if (await this.isMfaEnabled(userId)) {
+      throw errors.AUTH_MFA_REQUIRED({
+        status: 403,
+        message: 'Managing passkeys needs a sign-in with your second factor.',
+      });
+    }
+    if (methods.includes('hwk')) return;
+    if ((await this.requirePasskeys().list(userId)).length > 0) {
+      throw errors.AUTH_MFA_REQUIRED({
+        status: 403,
+        message: 'Managing passkeys needs a sign-in with a passkey or a second factor.',
+      });
+    }
   }
 
   private requirePasskeys(): PasskeyService {

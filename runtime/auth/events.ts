@@ -1,5 +1,6 @@
 // The auth module's events on the application hook bus. Payloads carry PublicUser, never
 // a hash, and no secret other than the one-time token the event exists to deliver.
+import type { PasskeyView } from './passkeys/service.js';
 import type { PublicUser } from './stores/users.js';
 
 /** Why a sign-in failed, for auth:login_failed listeners (never shown to the client). */
@@ -25,6 +26,9 @@ export interface AuthEventPayloads {
   'auth:password_reset': { user: PublicUser };
   'auth:mfa_enabled': { user: PublicUser };
   'auth:mfa_disabled': { user: PublicUser };
+  /** A passkey was added to the account: an application tells its owner, as for a new second factor. */
+  'auth:passkey_added': { user: PublicUser; passkey: PasskeyView };
+  'auth:passkey_removed': { user: PublicUser; passkeyId: string };
 }
 
 export type AuthEventName = keyof AuthEventPayloads;
@@ -41,6 +45,8 @@ export const AUTH_EVENT_NAMES: readonly AuthEventName[] = [
   'auth:password_reset',
   'auth:mfa_enabled',
   'auth:mfa_disabled',
+  'auth:passkey_added',
+  'auth:passkey_removed',
 ];
 
 declare module '../app/hooks.js' {

@@ -73,6 +73,8 @@ interface PasskeyServer {
   url: string;
   users: DeletableUsers;
   logins: { amr: string[]; secondFactor?: string }[];
+  /** `added <id>` and `removed <id>`, as the passkey events came. */
+  passkeyEvents: string[];
   advance(ms: number): void;
   totp(secret: string): string;
 }
@@ -119,6 +121,13 @@ async function withPasskeys(
   auth.hooks.on('auth:login', ({ amr, secondFactor }) => {
     logins.push(secondFactor === undefined ? { amr } : { amr, secondFactor });
   });
+  const passkeyEvents: string[] = [];
+  auth.hooks.on('auth:passkey_added', ({ user, passkey }) => {
+    passkeyEvents.push(`added ${user.email} ${passkey.id}`);
+  });
+  auth.hooks.on('auth:passkey_removed', ({ user, passkeyId }) => {
+    passkeyEvents.push(`removed ${user.email} ${passkeyId}`);
+  });
   const plugin = authPlugin({
     auth,
     ...(options.secureCookie === undefined ? {} : { sessionCookie: { secure: options.secureCookie } }),
@@ -129,6 +138,7 @@ async function withPasskeys(
       url,
       users,
       logins,
+      passkeyEvents,
       advance: (ms) => void (now += ms),
       totp: (secret) => new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: now }),
     }),
@@ -278,8 +288,9 @@ describe.each(adapters)('passkeys on $name', (adapter) => {
         passkeys: { lastUsedAt?: number }[];
       };
       expect(used.passkeys[0]?.lastUsedAt).toEqual(expect.any(Number));
-      // The browser is told not to register the same authenticator twice.
-      const again = await registrationOptions(url, alice.accessToken);
+      // The browser is told not to register the same authenticator twice. (With a passkey on the account,
+      // adding another needs a sign-in with one: the token the passkey sign-in gave.)
+      const again = await registrationOptions(url, accessToken);
       expect(again.options).toMatchObject({
         excludeCredentials: [{ type: 'public-key', id: authenticator.credentialIds[0] }],
       });
@@ -320,15 +331,19 @@ describe.each(adapters)('passkeys on $name', (adapter) => {
         withCookie(first.cookie, bearer(alice.accessToken)),
       );
       expect(ok.status, ok.text).toBe(201);
+      // From now on Alice manages her passkeys signed in with one.
+      const strong = await signInWith(url, authenticator, { credentialId: registered.id });
+      expect(strong.status, strong.text).toBe(200);
+      const aliceStrong = (strong.json as SignedIn).accessToken;
       const replayed = await post(
         url,
         '/auth/passkeys/register/verify',
         { response: registered },
-        withCookie(first.cookie, bearer(alice.accessToken)),
+        withCookie(first.cookie, bearer(aliceStrong)),
       );
       expect([replayed.status, codeOf(replayed.json)]).toEqual([400, 'WEBAUTHN_CHALLENGE_INVALID']);
       // The same credential answered to a fresh challenge, by its owner or by another account: 409.
-      for (const token of [alice.accessToken, bob.accessToken]) {
+      for (const token of [aliceStrong, bob.accessToken]) {
         const next = await registrationOptions(url, token);
         const twice = await post(
           url,
@@ -339,17 +354,16 @@ describe.each(adapters)('passkeys on $name', (adapter) => {
         expect([twice.status, codeOf(twice.json)]).toEqual([409, 'PASSKEY_EXISTS']);
       }
 
-      const fresh = await registrationOptions(url, alice.accessToken);
+      const fresh = await registrationOptions(url, aliceStrong);
       const response = newAuthenticator().register(fresh.options);
-      const other = await registrationOptions(url, alice.accessToken);
+      const other = await registrationOptions(url, aliceStrong);
       const cookies: (string | undefined)[] = [
         undefined,
         'svc_passkey=not-a-ceremony',
         `${fresh.cookie}; ${other.cookie}`,
       ];
       for (const cookie of cookies) {
-        const headers =
-          cookie === undefined ? bearer(alice.accessToken) : withCookie(cookie, bearer(alice.accessToken));
+        const headers = cookie === undefined ? bearer(aliceStrong) : withCookie(cookie, bearer(aliceStrong));
         const refused = await post(url, '/auth/passkeys/register/verify', { response }, headers);
         expect([refused.status, codeOf(refused.json)], cookie).toEqual([400, 'WEBAUTHN_CHALLENGE_INVALID']);
         expect(refused.headers.get('cache-control')).toBe('no-store');
@@ -359,7 +373,7 @@ describe.each(adapters)('passkeys on $name', (adapter) => {
         url,
         '/auth/passkeys/register/verify',
         { response },
-        withCookie(`${fresh.cookie}; ${fresh.cookie}`, bearer(alice.accessToken)),
+        withCookie(`${fresh.cookie}; ${fresh.cookie}`, bearer(aliceStrong)),
       );
       expect(doubled.status, doubled.text).toBe(201);
     });
@@ -429,9 +443,10 @@ describe.each(adapters)('passkeys on $name', (adapter) => {
       const bob = await register(url, BOB);
       const alicesKey = newAuthenticator();
       const id = await addPasskey(url, alice.accessToken, alicesKey);
+      const aliceStrong = ((await signInWith(url, alicesKey)).json as SignedIn).accessToken;
       for (const [token, target] of [
         [bob.accessToken, id],
-        [alice.accessToken, 'no-such-passkey'],
+        [aliceStrong, 'no-such-passkey'],
       ] as const) {
         const refused = await call(`${url}/auth/passkeys/${encodeURIComponent(target)}`, {
           method: 'DELETE',
@@ -439,9 +454,15 @@ describe.each(adapters)('passkeys on $name', (adapter) => {
         });
         expect([refused.status, codeOf(refused.json)]).toEqual([404, 'PASSKEY_NOT_FOUND']);
       }
-      const removed = await call(`${url}/auth/passkeys/${id}`, {
+      // Her password alone no longer manages her passkeys: a stolen password could take them away.
+      const weak = await call(`${url}/auth/passkeys/${id}`, {
         method: 'DELETE',
         headers: bearer(alice.accessToken),
+      });
+      expect([weak.status, codeOf(weak.json)]).toEqual([403, 'AUTH_MFA_REQUIRED']);
+      const removed = await call(`${url}/auth/passkeys/${id}`, {
+        method: 'DELETE',
+        headers: bearer(aliceStrong),
       });
       expect(removed.status).toBe(204);
       expect(removed.headers.get('cache-control')).toBe('no-store');
@@ -562,6 +583,69 @@ describe.each(adapters)('passkeys on $name', (adapter) => {
       },
       { requireMfa: true },
     );
+  });
+
+  it('managing passkeys needs a sign-in as strong as the account: a password alone adds none once a factor exists', async () => {
+    await withPasskeys(adapter, async ({ url, advance, totp, passkeyEvents }) => {
+      // No factor yet: the first passkey comes from a password sign-in.
+      const alice = await register(url);
+      const first = newAuthenticator();
+      const firstId = await addPasskey(url, alice.accessToken, first);
+      expect(passkeyEvents).toEqual([`added ${ALICE.email} ${firstId}`]);
+      // A passkey on the account: a password-only token (stolen, say) can neither add one nor remove one.
+      const weak = await post(url, '/auth/passkeys/register/options', undefined, bearer(alice.accessToken));
+      expect([weak.status, codeOf(weak.json)]).toEqual([403, 'AUTH_MFA_REQUIRED']);
+      const keyToken = ((await signInWith(url, first)).json as SignedIn).accessToken;
+      const secondId = await addPasskey(url, keyToken, newAuthenticator());
+
+      // Two-factor sign-in enabled: a token from before it (or from a key alone) no longer manages passkeys.
+      const bob = await register(url, BOB);
+      const bobsKey = newAuthenticator(false);
+      await addPasskey(url, bob.accessToken, bobsKey);
+      const bobKeyOnly = ((await signInWith(url, bobsKey)).json as SignedIn).accessToken;
+      const { secret } = (await post(url, '/auth/mfa/enroll', undefined, bearer(bobKeyOnly))).json as {
+        secret: string;
+      };
+      expect((await post(url, '/auth/mfa/activate', { code: totp(secret) }, bearer(bobKeyOnly))).status).toBe(
+        200,
+      );
+      advance(STEP_MS);
+      for (const token of [bob.accessToken, bobKeyOnly]) {
+        const stale = await post(url, '/auth/passkeys/register/options', undefined, bearer(token));
+        expect([stale.status, codeOf(stale.json)]).toEqual([403, 'AUTH_MFA_REQUIRED']);
+      }
+      const withCode = await signInWith(url, bobsKey, { mfaCode: totp(secret) });
+      const strong = (withCode.json as SignedIn).accessToken;
+      expect((await post(url, '/auth/passkeys/register/options', undefined, bearer(strong))).status).toBe(
+        200,
+      );
+
+      const removed = await call(`${url}/auth/passkeys/${secondId}`, {
+        method: 'DELETE',
+        headers: bearer(keyToken),
+      });
+      expect(removed.status).toBe(204);
+      expect(passkeyEvents.at(-1)).toBe(`removed ${ALICE.email} ${secondId}`);
+    });
+  });
+
+  it('more copies of the ceremony cookie than a browser sends are refused, whatever follows', async () => {
+    await withPasskeys(adapter, async ({ url }) => {
+      const alice = await register(url);
+      const device = newAuthenticator();
+      await addPasskey(url, alice.accessToken, device);
+      const mine = await signInOptions(url);
+      const other = await signInOptions(url);
+      const assertion = device.authenticate(other.options);
+      const header = [...Array(4).fill(mine.cookie), other.cookie].join('; ');
+      const refused = await post(
+        url,
+        '/auth/passkeys/login/verify',
+        { response: assertion },
+        withCookie(header),
+      );
+      expect([refused.status, codeOf(refused.json)]).toEqual([400, 'WEBAUTHN_CHALLENGE_INVALID']);
+    });
   });
 
   it('a challenge expires after 5 minutes: finishing later is 400 WEBAUTHN_CHALLENGE_INVALID', async () => {

@@ -289,6 +289,54 @@ describe('PasskeyService', () => {
     );
   });
 
+  it('asks the user handle of a sign-in started without naming the user', async () => {
+    const { passkeys } = service();
+    const device = new SoftwareAuthenticator({ origin: ORIGIN });
+    await register(passkeys, device, 'u1');
+    const strip = (assertion: ReturnType<SoftwareAuthenticator['authenticate']>) => {
+      const { userHandle: _handle, ...response } = assertion.response;
+      return { ...assertion, response };
+    };
+    const anonymous = device.authenticate(await passkeys.startAuthentication('s2'));
+    expect(await codeOf(passkeys.finishAuthentication('s2', strip(anonymous)))).toBe(
+      '401 WEBAUTHN_VERIFICATION_FAILED',
+    );
+    // Started for the user, the server knows whose passkey to expect: the handle may be left out.
+    const named = device.authenticate(await passkeys.startAuthentication('s3', 'u1'));
+    expect((await passkeys.finishAuthentication('s3', strip(named))).userId).toBe('u1');
+  });
+
+  it('keeps a credential id of at most 1023 bytes and only the transports WebAuthn names', async () => {
+    const real = simpleWebauthnVerifier();
+    const registering = (id: string, transports: string[]): WebauthnVerifier => ({
+      async verifyRegistration(response, expected) {
+        const result = await real.verifyRegistration(response, expected);
+        return result.verified ? { ...result, credential: { ...result.credential, id, transports } } : result;
+      },
+      verifyAuthentication: (response, expected, credential) =>
+        real.verifyAuthentication(response, expected, credential),
+    });
+    const device = new SoftwareAuthenticator({ origin: ORIGIN });
+    const longest = Buffer.alloc(1023, 7).toString('base64url');
+    const { passkeys } = service({
+      verifier: registering(longest, ['internal', 'hybrid', 'internal', 'telepathy', 'usb']),
+    });
+    const kept = await passkeys.finishRegistration(
+      's1',
+      'u1',
+      device.register(await passkeys.startRegistration('s1', { id: 'u1', name: 'a' })),
+    );
+    expect(kept.id).toBe(longest);
+    expect(kept.transports).toEqual(['internal', 'hybrid', 'usb']);
+    for (const id of [Buffer.alloc(1024, 7).toString('base64url'), 'not base64url!', 'AB=']) {
+      const refusing = service({ verifier: registering(id, []) }).passkeys;
+      const options = await refusing.startRegistration('s1', { id: 'u1', name: 'a' });
+      expect(await codeOf(refusing.finishRegistration('s1', 'u1', device.register(options)))).toBe(
+        '400 WEBAUTHN_VERIFICATION_FAILED',
+      );
+    }
+  });
+
   it("refuses an assertion whose user handle is not the credential's owner", async () => {
     const { passkeys } = service();
     const device = new SoftwareAuthenticator({ origin: ORIGIN });

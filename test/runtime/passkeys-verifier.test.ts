@@ -20,7 +20,14 @@ function expectations(
   challenge: string,
   overrides: Partial<WebauthnExpectations> = {},
 ): WebauthnExpectations {
-  return { challenge, origins: [ORIGIN], rpId: RP_ID, requireUserVerification: true, ...overrides };
+  return {
+    challenge,
+    origins: [ORIGIN],
+    rpId: RP_ID,
+    requireUserVerification: true,
+    algorithms: [-7, -257],
+    ...overrides,
+  };
 }
 
 function newAuthenticator(options: { userVerified?: boolean; counterStart?: number } = {}) {
@@ -61,6 +68,32 @@ describe('registration', () => {
     const coseKey = Buffer.from(result.credential.publicKey, 'base64url');
     expect(coseKey[0]).toBe(0xa5);
     expect(coseKey).toHaveLength(77);
+  });
+
+  it('refuses a credential of an algorithm the options did not offer, and a ceremony run in a cross-origin frame', async () => {
+    const challenge = newChallenge();
+    const response = newAuthenticator().register(registrationOptions(challenge));
+    // The software authenticator makes ES256 (-7) keys: offered RS256 alone, it is refused.
+    const rsaOnly = await verifier.verifyRegistration(
+      response,
+      expectations(challenge, { algorithms: [-257] }),
+    );
+    expect(rsaOnly.verified).toBe(false);
+
+    const framed = JSON.parse(
+      Buffer.from(response.response.clientDataJSON, 'base64url').toString('utf8'),
+    ) as Record<string, unknown>;
+    const inFrame = {
+      ...response,
+      response: {
+        ...response.response,
+        // Attestation `none` signs no client data: a frame's browser would write crossOrigin: true here.
+        clientDataJSON: Buffer.from(JSON.stringify({ ...framed, crossOrigin: true })).toString('base64url'),
+      },
+    };
+    const refused = await verifier.verifyRegistration(inFrame, expectations(challenge));
+    expect(refused).toEqual({ verified: false, reason: 'ceremony run in a cross-origin frame' });
+    expect((await verifier.verifyRegistration(response, expectations(challenge))).verified).toBe(true);
   });
 
   it('reports a registration without user verification when none is required', async () => {

@@ -315,7 +315,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     successStatus: 200,
     serializers: { 200: serializers.passkeyRegisterOptions_200 },
     responseValidators: { 200: serializers.passkeyRegisterOptions_200_check },
-    errors: ['AUTH_REQUIRED'],
+    errors: ['AUTH_REQUIRED', 'AUTH_MFA_REQUIRED'],
     meta: {
       summary: 'Start registering a passkey',
       tags: ['auth'],
@@ -324,6 +324,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       account: true,
       mfa: false,
       idempotency: false,
+      rateLimit: { limit: 10, windowMs: 900000, key: 'user' },
     },
   },
   {
@@ -336,6 +337,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     responseValidators: { 201: serializers.passkeyRegisterVerify_201_check },
     errors: [
       'AUTH_REQUIRED',
+      'AUTH_MFA_REQUIRED',
       'WEBAUTHN_CHALLENGE_INVALID',
       'WEBAUTHN_SUBJECT_MISMATCH',
       'WEBAUTHN_VERIFICATION_FAILED',
@@ -349,6 +351,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       account: true,
       mfa: false,
       idempotency: false,
+      rateLimit: { limit: 10, windowMs: 900000, key: 'user' },
     },
   },
   {
@@ -420,7 +423,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     url: '/auth/passkeys/:id',
     params: { validate: validators.passkeyRemove_params, coerce: { id: 'string' } },
     successStatus: 204,
-    errors: ['AUTH_REQUIRED', 'PASSKEY_NOT_FOUND'],
+    errors: ['AUTH_REQUIRED', 'AUTH_MFA_REQUIRED', 'PASSKEY_NOT_FOUND'],
     meta: {
       summary: 'Remove a passkey',
       tags: ['auth'],
@@ -428,6 +431,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       apiKey: false,
       account: true,
       mfa: false,
+      rateLimit: { limit: 30, windowMs: 60000, key: 'user' },
     },
   },
 ];

@@ -1616,7 +1616,7 @@ const compiled11 = validate31;
 const schema42 = {
   $id: 'svc:routes/passkeyRemove/params',
   type: 'object',
-  properties: { id: { type: 'string', minLength: 1, maxLength: 1024 } },
+  properties: { id: { type: 'string', minLength: 1, maxLength: 1364 } },
   required: ['id'],
   additionalProperties: false,
 };
@@ -1669,13 +1669,13 @@ function validate31(
     if (data.id !== undefined) {
       let data0 = data.id;
       if (typeof data0 === 'string') {
-        if (func1(data0) > 1024) {
+        if (func1(data0) > 1364) {
           const err2 = {
             instancePath: instancePath + '/id',
             schemaPath: '#/properties/id/maxLength',
             keyword: 'maxLength',
-            params: { limit: 1024 },
-            message: 'must NOT have more than 1024 characters',
+            params: { limit: 1364 },
+            message: 'must NOT have more than 1364 characters',
           };
           if (vErrors === null) {
             vErrors = [err2];

@@ -36,7 +36,7 @@ const PASSKEY_COOKIE_PATH = '/auth/passkeys';
 const CEREMONY_BYTES = 32;
 /** 32 bytes in unpadded base64url. */
 const CEREMONY_VALUE = /^[A-Za-z0-9_-]{43}$/;
-/** Cookies of that name read: more than one of different values is refused, so a few suffice. */
+/** Copies of the cookie accepted (a browser may send one per path): more, or two different values, are refused. */
 const MAX_PASSKEY_COOKIES = 4;
 
 /**
@@ -76,10 +76,17 @@ function sessionKeyOf(value: string): string {
  * 400 WEBAUTHN_CHALLENGE_INVALID.
  */
 function endCeremony(headers: RequestHeaders, reply: SvcReply, cookie: SessionCookie): string {
-  const values = new Set(readCookieValues(headerValue(headers.cookie), cookie.name, MAX_PASSKEY_COOKIES));
+  // One more than allowed is read: more copies than that are refused, never a different value left unread.
+  const read = readCookieValues(headerValue(headers.cookie), cookie.name, MAX_PASSKEY_COOKIES + 1);
+  const values = new Set(read);
   putSessionCookie(reply, cookie, expireCookieLine(cookie));
   const [value] = values;
-  if (values.size !== 1 || value === undefined || !CEREMONY_VALUE.test(value)) {
+  if (
+    read.length > MAX_PASSKEY_COOKIES ||
+    values.size !== 1 ||
+    value === undefined ||
+    !CEREMONY_VALUE.test(value)
+  ) {
     throw errors.WEBAUTHN_CHALLENGE_INVALID();
   }
   return sessionKeyOf(value);
@@ -108,10 +115,7 @@ export function passkeyHandlers(
       noStore(reply);
       const user = signedInUser(context);
       const value = newCeremonyValue();
-      const options = await serviceOf(auth).startRegistration(sessionKeyOf(value), {
-        id: user.id,
-        name: user.email,
-      });
+      const options = await auth.startPasskeyRegistration(sessionKeyOf(value), user, context.amr);
       // The cookie lives as long as the challenge: `timeout` is the service's TTL.
       putSessionCookie(reply, cookie, setCookieLine(cookie, value, options.timeout));
       return options;
@@ -121,7 +125,9 @@ export function passkeyHandlers(
       noStore(reply);
       const user = signedInUser(context);
       const sessionKey = endCeremony(request.headers, reply, cookie);
-      return shown(await serviceOf(auth).finishRegistration(sessionKey, user.id, body.response, body.label));
+      return shown(
+        await auth.finishPasskeyRegistration(sessionKey, user, context.amr, body.response, body.label),
+      );
     },
 
     async passkeyLoginOptions({ body, reply }) {
@@ -151,7 +157,7 @@ export function passkeyHandlers(
 
     async passkeyRemove({ params, context, reply }) {
       noStore(reply);
-      await serviceOf(auth).remove(signedInUser(context).id, params.id);
+      await auth.removePasskey(signedInUser(context), context.amr, params.id);
       return undefined;
     },
   };

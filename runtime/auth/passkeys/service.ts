@@ -55,6 +55,11 @@ const DEFAULT_CHALLENGE_TTL_MS = 5 * 60_000;
 const MAX_LABEL_LENGTH = 64;
 /** ES256 first (every authenticator), then RS256 (Windows Hello). */
 const ALGORITHMS = [-7, -257] as const;
+/** A credential id is at most 1023 bytes (WebAuthn); longer is refused before it reaches a store. */
+const MAX_CREDENTIAL_ID_BYTES = 1023;
+/** The transports WebAuthn names; others are dropped, and a list is kept to this many. */
+const TRANSPORTS = new Set(['usb', 'nfc', 'ble', 'smart-card', 'hybrid', 'internal']);
+const MAX_TRANSPORTS = TRANSPORTS.size;
 
 /** A passkey as its owner sees it: never the public key. */
 export interface PasskeyView {
@@ -183,7 +188,7 @@ export class PasskeyService {
     const verified = await this.verifier.verifyRegistration(response, this.expectations(challenge));
     if (!verified.verified) throw errors.WEBAUTHN_VERIFICATION_FAILED({ status: 400 });
     const { credential } = verified;
-    if (typeof credential.id !== 'string' || credential.id === '' || !isCounter(credential.counter)) {
+    if (!isCredentialId(credential.id) || !isCounter(credential.counter)) {
       throw errors.WEBAUTHN_VERIFICATION_FAILED({ status: 400 });
     }
     const now = this.now();
@@ -192,7 +197,9 @@ export class PasskeyService {
       userId,
       publicKey: credential.publicKey,
       counter: credential.counter,
-      transports: credential.transports.filter((transport) => typeof transport === 'string'),
+      transports: [...new Set(credential.transports)]
+        .filter((transport) => TRANSPORTS.has(transport))
+        .slice(0, MAX_TRANSPORTS),
       label: labelOf(label, now),
       createdAt: now,
       lastUsedAt: undefined,
@@ -227,9 +234,10 @@ export class PasskeyService {
     const id = credentialIdOf(response);
     const credential = id === undefined ? undefined : await this.credentials.get(id);
     if (credential === undefined) throw errors.WEBAUTHN_VERIFICATION_FAILED();
-    // The authenticator names the account it signed for: it must be the credential's owner.
+    // The authenticator names the account it signed for: it must be the credential's owner. A sign-in
+    // started without naming a user learns the user from it, so there it must be present.
     const handle = userHandleIn(response);
-    if (handle !== undefined && handle !== userHandleOf(credential.userId)) {
+    if (handle === undefined ? challenge.userId === undefined : handle !== userHandleOf(credential.userId)) {
       throw errors.WEBAUTHN_VERIFICATION_FAILED();
     }
     const verified = await this.verifier.verifyAuthentication(response, this.expectations(challenge), {
@@ -296,6 +304,7 @@ export class PasskeyService {
       origins: this.origins,
       rpId: this.rpId,
       requireUserVerification: this.userVerification === 'required',
+      algorithms: ALGORITHMS,
     };
   }
 }
@@ -328,10 +337,17 @@ function isCounter(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
+/** A base64url credential id of 1 to 1023 bytes. */
+function isCredentialId(id: unknown): id is string {
+  if (typeof id !== 'string' || !/^[A-Za-z0-9_-]+$/.test(id)) return false;
+  const bytes = Buffer.from(id, 'base64url');
+  return bytes.length >= 1 && bytes.length <= MAX_CREDENTIAL_ID_BYTES && bytes.toString('base64url') === id;
+}
+
 function credentialIdOf(response: unknown): string | undefined {
   if (typeof response !== 'object' || response === null) return undefined;
   const id = (response as { id?: unknown }).id;
-  return typeof id === 'string' && id !== '' && id.length <= 1_024 ? id : undefined;
+  return isCredentialId(id) ? id : undefined;
 }
 
 function userHandleIn(response: unknown): string | undefined {

@@ -24,6 +24,7 @@ export function simpleWebauthnVerifier(): WebauthnVerifier {
   return {
     async verifyRegistration(response, expected): Promise<RegistrationVerification> {
       if (!isRegistrationResponse(response)) return refused('not a registration response');
+      if (crossOrigin(response)) return refused('ceremony run in a cross-origin frame');
       try {
         const result = await verifyRegistrationResponse({ response, ...libraryExpectations(expected) });
         if (!result.verified) return refused('attestation not verified');
@@ -49,6 +50,7 @@ export function simpleWebauthnVerifier(): WebauthnVerifier {
       if (!isAuthenticationResponse(response)) return refused('not an authentication response');
       // The library verifies against whatever credential it is given, without comparing ids.
       if (response.id !== credential.id) return refused('response names another credential');
+      if (crossOrigin(response)) return refused('ceremony run in a cross-origin frame');
       try {
         const result = await verifyAuthenticationResponse({
           response,
@@ -82,7 +84,24 @@ function libraryExpectations(expected: WebauthnExpectations) {
     // A list even of one: given a single empty string, the library's registration skips the RP id check.
     expectedRPID: [expected.rpId],
     requireUserVerification: expected.requireUserVerification,
+    // Only the algorithms the options offered: the library's default list has more (RS1 among them).
+    supportedAlgorithmIDs: [...expected.algorithms],
   };
+}
+
+/**
+ * Whether the browser ran the ceremony in a frame of another origin (client data `crossOrigin: true`): the
+ * pages of `origins` run their own ceremonies, a frame another site embeds them in does not.
+ */
+function crossOrigin(response: { response: { clientDataJSON: string } }): boolean {
+  try {
+    const data: unknown = JSON.parse(
+      Buffer.from(response.response.clientDataJSON, 'base64url').toString('utf8'),
+    );
+    return isObject(data) && data.crossOrigin === true;
+  } catch {
+    return false; // Not JSON: the library refuses it.
+  }
 }
 
 function refused(reason: string): { verified: false; reason: string } {

@@ -13,6 +13,8 @@ export interface WebauthnExpectations {
   rpId: string;
   /** Whether the authenticator must have verified the user (PIN, biometrics). */
   requireUserVerification: boolean;
+  /** The COSE algorithms the options offered (ES256 -7, RS256 -257): a credential of another is refused. */
+  algorithms: readonly number[];
 }
 
 /** The credential a new registration created. */
