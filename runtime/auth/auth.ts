@@ -202,11 +202,36 @@ export class Auth {
     }
     const { user, amr, secondFactor } = verdict;
     if (reservation) await this.throttle?.recordSuccess(reservation);
+    return this.completeSignIn(user, amr, {
+      from,
+      started,
+      secondFactor,
+      afterSession: async (sessionId) => {
+        await this.withdrawIfPasswordChanged(user, sessionId);
+        await this.upgradeHash(user, password);
+      },
+    });
+  }
+
+  /**
+   * The end of every sign-in: the token pair (dated `started`), a session when `from.session`, then
+   * `afterSession` (password login's own steps), then the `auth:login` event.
+   */
+  private async completeSignIn(
+    user: AuthUser,
+    amr: string[],
+    sign: {
+      from: LoginContext;
+      started: number;
+      secondFactor: AcceptedCode | undefined;
+      afterSession?: (sessionId: string | undefined) => Promise<void>;
+    },
+  ): Promise<LoginResult> {
+    const { from, secondFactor } = sign;
     const shown = publicUser(user);
-    const tokens = await this.issueTokens(shown, amr, newOpaqueToken(), started);
+    const tokens = await this.issueTokens(shown, amr, newOpaqueToken(), sign.started);
     const sessionId = from.session === true ? await this.createSession(user.id, { amr }) : undefined;
-    await this.withdrawIfPasswordChanged(user, sessionId);
-    await this.upgradeHash(user, password);
+    await sign.afterSession?.(sessionId);
     await this.emit('auth:login', {
       user: shown,
       amr: [...amr],
@@ -581,16 +606,7 @@ export class Auth {
       amr.push('mfa');
       secondFactor = code.secondFactor;
     }
-    const shown = publicUser(user);
-    const tokens = await this.issueTokens(shown, amr, newOpaqueToken(), started);
-    const sessionId = from.session === true ? await this.createSession(user.id, { amr }) : undefined;
-    await this.emit('auth:login', {
-      user: shown,
-      amr: [...amr],
-      ip: from.ip,
-      ...(secondFactor === undefined ? {} : { secondFactor }),
-    });
-    return { user: shown, tokens, amr, ...(sessionId === undefined ? {} : { sessionId }) };
+    return this.completeSignIn(user, amr, { from, started, secondFactor });
   }
 
   /**

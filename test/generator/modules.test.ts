@@ -2,6 +2,8 @@
 // generated/modules/<module>/ (types.ts, validators.ts, routes.ts, relative runtime imports, checked fresh
 // and cached like the rest), and an application that enables modules.auth gets the module's routes and
 // resources in its openapi.json, client.ts and types.ts, with the auth module's security schemes.
+import { MFA_ROUTE_IDS } from '../../runtime/auth/http/mfa-routes.js';
+import { PASSKEY_ROUTE_IDS } from '../../runtime/auth/http/passkey-routes.js';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,19 +32,8 @@ const AUTH_ROUTES = [
   'resetPassword',
 ];
 /** The module spec's routes: the account routes, then those of the `mfa` feature (on with modules.auth.mfa). */
-const AUTH_MODULE_ROUTES = [
-  ...AUTH_ROUTES,
-  'mfaEnroll',
-  'mfaActivate',
-  'mfaStatus',
-  'mfaDisable',
-  'passkeyRegisterOptions',
-  'passkeyRegisterVerify',
-  'passkeyLoginOptions',
-  'passkeyLoginVerify',
-  'passkeyList',
-  'passkeyRemove',
-];
+// The routes of the features follow the account routes, as the module spec lists them.
+const AUTH_MODULE_ROUTES = [...AUTH_ROUTES, ...MFA_ROUTE_IDS, ...PASSKEY_ROUTE_IDS];
 const MODULE_DIR = join(REPO_ROOT, 'generated', 'modules', 'auth');
 const MODULE_FILES = ['types.ts', 'validators.ts', 'serializers.ts', 'routes.ts'];
 const readModuleFile = (name: string) => readFileSync(join(MODULE_DIR, name), 'utf8');

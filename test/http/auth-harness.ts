@@ -10,6 +10,7 @@ import {
   type AuthPluginOptions,
   type Plugin,
   type Route,
+  type UserSource,
 } from 'svckit';
 import { call, withServer, type AdapterUnderTest } from './harness.js';
 
@@ -127,4 +128,30 @@ export async function login(url: string, account = ALICE) {
 export function badSignature(id: string): string {
   const mac = id.lastIndexOf('.') + 1;
   return `${id.slice(0, mac)}${id[mac] === 'A' ? 'B' : 'A'}${id.slice(mac + 1)}`;
+}
+
+/** The header the API-key stand-in reads: the user id a key acts for. */
+export const API_KEY_HEADER = 'x-test-api-key';
+
+/**
+ * A stand-in for an API-key plugin: a request with `x-test-api-key: <user id>` acts for that user through a
+ * key (`context.apiKey` set, as a key plugin would, beside the key's user).
+ */
+export function apiKeyStandIn(users: Pick<UserSource, 'findById'>): Plugin {
+  return {
+    name: 'test-api-keys',
+    setup(app) {
+      app.metadata.add('http:enrichers', {
+        name: 'test-api-keys',
+        async enrich({ request, context }) {
+          const userId = request.headers[API_KEY_HEADER];
+          if (typeof userId !== 'string') return;
+          const user = await users.findById(userId);
+          if (user === null) return;
+          context.apiKey = { id: 'key-1' };
+          context.user = { id: user.id, email: user.email, emailVerified: user.emailVerified };
+        },
+      });
+    },
+  };
 }

@@ -18,7 +18,6 @@ import {
   route,
   SESSION_ID_HEADER,
   type AuthPluginOptions,
-  type Plugin,
   type PublicUser,
   type Route,
 } from 'svckit';
@@ -27,13 +26,15 @@ import { SecretBox } from '../../runtime/auth/mfa/secret-box.js';
 import { MfaService } from '../../runtime/auth/mfa/service.js';
 import {
   ALICE,
-  FAST_HASH,
-  SECRET,
+  API_KEY_HEADER,
+  apiKeyStandIn,
   bearer,
   codeOf,
+  FAST_HASH,
   get,
   post,
   register,
+  SECRET,
   sessionFrom,
   type SignedIn,
 } from './auth-harness.js';
@@ -41,7 +42,6 @@ import { adapters, withServer, type AdapterUnderTest } from './harness.js';
 
 const T0 = Date.parse('2026-11-26T00:00:00Z');
 const STEP_MS = 30_000;
-const API_KEY_HEADER = 'x-test-api-key';
 
 const appRoutes: Route[] = [
   route({ method: 'GET', url: '/private', meta: { auth: true }, handler: () => ({ ok: true }) }),
@@ -49,29 +49,6 @@ const appRoutes: Route[] = [
   route({ method: 'GET', url: '/exempt', meta: { auth: true, mfa: false }, handler: () => ({ ok: true }) }),
   route({ method: 'POST', url: '/step-up', meta: { auth: true, mfa: true }, handler: () => ({ ok: true }) }),
 ];
-
-/**
- * A stand-in for an API-key plugin: a request with `x-test-api-key: <user id>` acts for that user through a
- * key (`context.apiKey` set, as a key plugin would, beside the key's user).
- */
-function apiKeyStandIn(users: MemoryUserSource): Plugin {
-  return {
-    name: 'test-api-keys',
-    setup(app) {
-      app.metadata.add('http:enrichers', {
-        name: 'test-api-keys',
-        async enrich({ request, context }) {
-          const userId = request.headers[API_KEY_HEADER];
-          if (typeof userId !== 'string') return;
-          const user = await users.findById(userId);
-          if (user === null) return;
-          context.apiKey = { id: 'key-1' };
-          context.user = { id: user.id, email: user.email, emailVerified: user.emailVerified };
-        },
-      });
-    },
-  };
-}
 
 interface MfaServer {
   url: string;

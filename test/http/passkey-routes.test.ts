@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
-import { Auth, authPlugin, MemoryUserSource, route, type AuthUser, type Plugin, type Route } from 'svckit';
+import { Auth, authPlugin, MemoryUserSource, route, type AuthUser, type Route } from 'svckit';
 import { routeDefinitions } from '../../generated/modules/auth/routes.js';
 import { MemoryMfaStore } from '../../runtime/auth/mfa/memory-store.js';
 import { SecretBox } from '../../runtime/auth/mfa/secret-box.js';
@@ -20,20 +20,21 @@ import type { WebauthnVerifier } from '../../runtime/auth/passkeys/verifier.js';
 import { SoftwareAuthenticator, type RegistrationResponseJson } from '../helpers/software-authenticator.js';
 import {
   ALICE,
-  FAST_HASH,
-  SECRET,
+  API_KEY_HEADER,
+  apiKeyStandIn,
   bearer,
   codeOf,
+  FAST_HASH,
   get,
   post,
   register,
+  SECRET,
   type SignedIn,
 } from './auth-harness.js';
 import { adapters, call, withServer, type AdapterUnderTest } from './harness.js';
 
 const ORIGIN = 'http://localhost:3000';
 const BOB = { email: 'bob@example.com', password: 'another horse battery' };
-const API_KEY_HEADER = 'x-test-api-key';
 const T0 = Date.parse('2026-11-26T00:00:00Z');
 const STEP_MS = 30_000;
 const CEREMONY_COOKIE =
@@ -47,26 +48,6 @@ class DeletableUsers extends MemoryUserSource {
   override async findById(id: string): Promise<AuthUser | null> {
     return this.deleted.has(id) ? null : super.findById(id);
   }
-}
-
-/** Acts for the user named by `x-test-api-key` through a key, as an API-key plugin would. */
-function apiKeyStandIn(users: MemoryUserSource): Plugin {
-  return {
-    name: 'test-api-keys',
-    setup(app) {
-      app.metadata.add('http:enrichers', {
-        name: 'test-api-keys',
-        async enrich({ request, context }) {
-          const userId = request.headers[API_KEY_HEADER];
-          if (typeof userId !== 'string') return;
-          const user = await users.findById(userId);
-          if (user === null) return;
-          context.apiKey = { id: 'key-1' };
-          context.user = { id: user.id, email: user.email, emailVerified: user.emailVerified };
-        },
-      });
-    },
-  };
 }
 
 interface PasskeyServer {

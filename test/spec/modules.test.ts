@@ -1,6 +1,8 @@
 // modules.auth in an application: the loader loads svckit's spec/modules/auth.yaml, leaves out the routes the
 // application omits, refuses clashes with the application's routes and resources (naming both places), and
 // checks the module's options against svc.schema.json (unknown keys, durations, the cookie, the throttle).
+import { MFA_ROUTE_IDS } from '../../runtime/auth/http/mfa-routes.js';
+import { PASSKEY_ROUTE_IDS } from '../../runtime/auth/http/passkey-routes.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -22,19 +24,8 @@ const AUTH_ROUTES = [
 ];
 
 /** Every route of the module spec: the account routes, then the `mfa` feature's (on with modules.auth.mfa). */
-const AUTH_MODULE_ROUTES = [
-  ...AUTH_ROUTES,
-  'mfaEnroll',
-  'mfaActivate',
-  'mfaStatus',
-  'mfaDisable',
-  'passkeyRegisterOptions',
-  'passkeyRegisterVerify',
-  'passkeyLoginOptions',
-  'passkeyLoginVerify',
-  'passkeyList',
-  'passkeyRemove',
-];
+// The routes of the features follow the account routes, as the module spec lists them.
+const AUTH_MODULE_ROUTES = [...AUTH_ROUTES, ...MFA_ROUTE_IDS, ...PASSKEY_ROUTE_IDS];
 
 /** Line (1-based) of the first line of the module spec that starts with `text`, after indentation. */
 function authLine(text: string): number {
