@@ -610,6 +610,29 @@ describe.each(adapters)('passkeys on $name', (adapter) => {
     });
   });
 
+  it('two sign-ins verified against one counter (a key and its clone, at once): one wins, the other is 401 PASSKEY_CLONED', async () => {
+    await withPasskeys(adapter, async ({ url }) => {
+      const alice = await register(url);
+      const device = newAuthenticator();
+      await addPasskey(url, alice.accessToken, device);
+      const clone = device.clone();
+      // Each from its own browser: two ceremonies, two assertions reporting the same next counter.
+      const [mine, theirs] = await Promise.all([signInOptions(url), signInOptions(url)]);
+      const results = await Promise.all(
+        [
+          [device, mine],
+          [clone, theirs],
+        ].map(([key, started]) => {
+          const { options, cookie } = started as Awaited<ReturnType<typeof signInOptions>>;
+          const response = (key as SoftwareAuthenticator).authenticate(options);
+          return post(url, '/auth/passkeys/login/verify', { response }, withCookie(cookie));
+        }),
+      );
+      expect(results.map((result) => result.status).sort()).toEqual([200, 401]);
+      expect(codeOf(results.find((result) => result.status === 401)!.json)).toBe('PASSKEY_CLONED');
+    });
+  });
+
   it('more copies of the ceremony cookie than a browser sends are refused, whatever follows', async () => {
     await withPasskeys(adapter, async ({ url }) => {
       const alice = await register(url);
