@@ -346,8 +346,11 @@ export type MfaEnrollInput = RequestOptions;
 export type MfaEnrollResponse =
   | Success<200, T.MfaEnrollResponse200>
   | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
-  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<
+      401,
+      ApiError<'AUTH_MFA_REQUIRED' | 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>
+    >
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED'>>
   | Failure<409, ApiError<'AUTH_MFA_ALREADY_ENABLED'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
@@ -363,9 +366,15 @@ export type MfaActivateResponse =
   | Failure<400, ApiError<'AUTH_MFA_NOT_ENROLLED' | 'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<
       401,
-      ApiError<'AUTH_MFA_INVALID_CODE' | 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>
+      ApiError<
+        | 'AUTH_MFA_INVALID_CODE'
+        | 'AUTH_MFA_REQUIRED'
+        | 'AUTH_REQUIRED'
+        | 'AUTH_TOKEN_EXPIRED'
+        | 'AUTH_TOKEN_INVALID'
+      >
     >
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED'>>
   | Failure<409, ApiError<'AUTH_MFA_ALREADY_ENABLED'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
@@ -461,7 +470,7 @@ export type PasskeyRegisterVerifyResponse =
       >
     >
   | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED' | 'WEBAUTHN_SUBJECT_MISMATCH'>>
-  | Failure<409, ApiError<'PASSKEY_EXISTS'>>
+  | Failure<409, ApiError<'PASSKEY_EXISTS' | 'PASSKEY_LIMIT_REACHED'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
@@ -1021,8 +1030,8 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '200': 'json' },
     errors: {
       '400': ['TENANT_CONFLICT', 'TENANT_INVALID'],
-      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED'],
+      '401': ['AUTH_MFA_REQUIRED', 'AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED'],
       '409': ['AUTH_MFA_ALREADY_ENABLED'],
       '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
@@ -1035,8 +1044,14 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '200': 'json' },
     errors: {
       '400': ['AUTH_MFA_NOT_ENROLLED', 'BAD_REQUEST', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
-      '401': ['AUTH_MFA_INVALID_CODE', 'AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED'],
+      '401': [
+        'AUTH_MFA_INVALID_CODE',
+        'AUTH_MFA_REQUIRED',
+        'AUTH_REQUIRED',
+        'AUTH_TOKEN_EXPIRED',
+        'AUTH_TOKEN_INVALID',
+      ],
+      '403': ['AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED'],
       '409': ['AUTH_MFA_ALREADY_ENABLED'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
@@ -1121,7 +1136,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
         'WEBAUTHN_VERIFICATION_FAILED',
       ],
       '403': ['AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED', 'WEBAUTHN_SUBJECT_MISMATCH'],
-      '409': ['PASSKEY_EXISTS'],
+      '409': ['PASSKEY_EXISTS', 'PASSKEY_LIMIT_REACHED'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
       '429': ['RATE_LIMITED'],

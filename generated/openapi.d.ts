@@ -3120,6 +3120,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 401:
        *
+       *     - `AUTH_MFA_REQUIRED`: A second factor is required.
        *     - `AUTH_REQUIRED`: Authentication required.
        *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
        *     - `AUTH_TOKEN_INVALID`: Token is invalid.
@@ -3132,7 +3133,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+              code?: 'AUTH_MFA_REQUIRED' | 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
             };
           };
         };
@@ -3141,6 +3142,7 @@ export interface operations {
        * @description Error codes answered with status 403:
        *
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       *     - `AUTH_MFA_REQUIRED`: A second factor is required.
        */
       403: {
         headers: {
@@ -3150,7 +3152,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED';
+              code?: 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED';
             };
           };
         };
@@ -3263,6 +3265,7 @@ export interface operations {
        * @description Error codes answered with status 401:
        *
        *     - `AUTH_MFA_INVALID_CODE`: Invalid two-factor code.
+       *     - `AUTH_MFA_REQUIRED`: A second factor is required.
        *     - `AUTH_REQUIRED`: Authentication required.
        *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
        *     - `AUTH_TOKEN_INVALID`: Token is invalid.
@@ -3275,7 +3278,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_MFA_INVALID_CODE' | 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+              code?:
+                | 'AUTH_MFA_INVALID_CODE'
+                | 'AUTH_MFA_REQUIRED'
+                | 'AUTH_REQUIRED'
+                | 'AUTH_TOKEN_EXPIRED'
+                | 'AUTH_TOKEN_INVALID';
             };
           };
         };
@@ -3284,6 +3292,7 @@ export interface operations {
        * @description Error codes answered with status 403:
        *
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       *     - `AUTH_MFA_REQUIRED`: A second factor is required.
        */
       403: {
         headers: {
@@ -3293,7 +3302,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED';
+              code?: 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED';
             };
           };
         };
@@ -3917,6 +3926,7 @@ export interface operations {
        * @description Error codes answered with status 409:
        *
        *     - `PASSKEY_EXISTS`: Passkey is already registered.
+       *     - `PASSKEY_LIMIT_REACHED`: This account holds as many passkeys as it may.
        */
       409: {
         headers: {
@@ -3926,7 +3936,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'PASSKEY_EXISTS';
+              code?: 'PASSKEY_EXISTS' | 'PASSKEY_LIMIT_REACHED';
             };
           };
         };

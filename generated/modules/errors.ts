@@ -193,6 +193,11 @@ export const catalog = {
     message: 'The passkey store lacks an atomic counter update.',
     module: 'auth',
   },
+  PASSKEY_LIMIT_REACHED: {
+    status: 409,
+    message: 'This account holds as many passkeys as it may.',
+    module: 'auth',
+  },
   WEBAUTHN_CHALLENGE_INVALID: {
     status: 400,
     message: 'No passkey ceremony is in progress, or it expired.',
@@ -739,6 +744,14 @@ export const errors = {
     new BootError(
       'PASSKEY_STORE_OUTDATED',
       options.message ?? catalog.PASSKEY_STORE_OUTDATED.message,
+      options,
+    ),
+  /** Named here. An account holds at most 20 passkeys; remove one to add another. */
+  PASSKEY_LIMIT_REACHED: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(
+      409,
+      'PASSKEY_LIMIT_REACHED',
+      options.message ?? catalog.PASSKEY_LIMIT_REACHED.message,
       options,
     ),
   /** Named here. The finishing step found no challenge for the caller: never started, started for the other ceremony, already used (a challenge is taken once) or expired (5 minutes by default). */

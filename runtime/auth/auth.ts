@@ -666,11 +666,20 @@ export class Auth {
         message: 'Managing passkeys needs a sign-in with your second factor.',
       });
     }
-    if (methods.includes('hwk')) return;
-    if ((await this.requirePasskeys().list(userId)).length > 0) {
+    await this.checkFactorAddition(userId, methods);
+  }
+
+  /**
+   * Adding a factor (a passkey, or TOTP through the MFA routes) to an account that holds a passkey needs a
+   * sign-in with one, or with a second factor: else a password alone would add a factor of its own and sign
+   * in with it as multi-factor, then take the owner's passkeys away. 403 AUTH_MFA_REQUIRED.
+   */
+  private async checkFactorAddition(userId: string, amr: readonly string[]): Promise<void> {
+    if (amr.includes('mfa') || amr.includes('hwk') || this.passkeys === undefined) return;
+    if ((await this.passkeys.list(userId)).length > 0) {
       throw errors.AUTH_MFA_REQUIRED({
         status: 403,
-        message: 'Managing passkeys needs a sign-in with a passkey or a second factor.',
+        message: 'Managing sign-in factors needs a sign-in with a passkey or a second factor.',
       });
     }
   }
@@ -689,14 +698,30 @@ export class Auth {
     return this.mfa !== undefined;
   }
 
-  /** Starts (or restarts) the user's enrolment: a TOTP secret and its otpauth URI, for an authenticator app. */
-  async enrollMfa(userId: string): Promise<MfaEnrollment> {
-    return this.requireMfa().enroll(userId);
+  /**
+   * Starts (or restarts) the user's enrolment: a TOTP secret and its otpauth URI, for an authenticator app.
+   * With `amr` (the caller's credential, as the routes pass it), refused when the account's passkeys ask for a
+   * stronger sign-in (see `checkFactorAddition`).
+   */
+  async enrollMfa(userId: string, amr?: readonly string[]): Promise<MfaEnrollment> {
+    const mfa = this.requireMfa();
+    if (amr !== undefined) await this.checkFactorAddition(userId, amr);
+    return mfa.enroll(userId);
   }
 
-  /** Turns the enrolment on with a first code; answers the 10 recovery codes, shown this once. */
-  async activateMfa(userId: string, code: string): Promise<{ recoveryCodes: string[] }> {
-    const activated = await this.requireMfa().activate(userId, code);
+  /**
+   * Turns the enrolment on with a first code; answers the 10 recovery codes, shown this once. With `amr` (the
+   * caller's credential, as the routes pass it), refused when the account's passkeys ask for a stronger
+   * sign-in (see `checkFactorAddition`).
+   */
+  async activateMfa(
+    userId: string,
+    code: string,
+    amr?: readonly string[],
+  ): Promise<{ recoveryCodes: string[] }> {
+    const mfa = this.requireMfa();
+    if (amr !== undefined) await this.checkFactorAddition(userId, amr);
+    const activated = await mfa.activate(userId, code);
     await this.emitAbout(userId, 'auth:mfa_enabled');
     return activated;
   }

@@ -487,14 +487,20 @@ describe.each(adapters)('passkeys on $name', (adapter) => {
       expect(plain.status, plain.text).toBe(200);
       expect(await amrOf(url, (plain.json as SignedIn).accessToken)).toEqual(['hwk']);
 
-      const enrolled = await post(url, '/auth/mfa/enroll', undefined, bearer(alice.accessToken));
+      // With a passkey on the account, a password alone adds no factor: TOTP is enrolled signed in with the key.
+      const refused = await post(url, '/auth/mfa/enroll', undefined, bearer(alice.accessToken));
+      expect([refused.status, codeOf(refused.json)]).toEqual([403, 'AUTH_MFA_REQUIRED']);
+      const keyToken = (plain.json as SignedIn).accessToken;
+      const enrolled = await post(url, '/auth/mfa/enroll', undefined, bearer(keyToken));
       const { secret } = enrolled.json as { secret: string };
-      const activated = await post(
+      const passwordOnly = await post(
         url,
         '/auth/mfa/activate',
         { code: totp(secret) },
         bearer(alice.accessToken),
       );
+      expect([passwordOnly.status, codeOf(passwordOnly.json)]).toEqual([403, 'AUTH_MFA_REQUIRED']);
+      const activated = await post(url, '/auth/mfa/activate', { code: totp(secret) }, bearer(keyToken));
       expect(activated.status, activated.text).toBe(200);
       advance(STEP_MS);
 
@@ -630,6 +636,41 @@ describe.each(adapters)('passkeys on $name', (adapter) => {
       );
       expect(results.map((result) => result.status).sort()).toEqual([200, 401]);
       expect(codeOf(results.find((result) => result.status === 401)!.json)).toBe('PASSKEY_CLONED');
+    });
+  });
+
+  it('finishing a ceremony from a page of another origin is 403 AUTH_CSRF_REJECTED; an account holds 20 passkeys', async () => {
+    await withPasskeys(adapter, async ({ url }) => {
+      const alice = await register(url);
+      const device = newAuthenticator();
+      await addPasskey(url, alice.accessToken, device);
+      const { options, cookie } = await signInOptions(url);
+      const response = device.authenticate(options);
+      const sibling = await post(
+        url,
+        '/auth/passkeys/login/verify',
+        { response },
+        withCookie(cookie, { origin: 'http://evil.localhost:3000' }),
+      );
+      expect([sibling.status, codeOf(sibling.json)]).toEqual([403, 'AUTH_CSRF_REJECTED']);
+      const fromPage = await post(
+        url,
+        '/auth/passkeys/login/verify',
+        { response },
+        withCookie(cookie, { origin: ORIGIN }),
+      );
+      expect(fromPage.status, fromPage.text).toBe(200);
+      const keyToken = (fromPage.json as SignedIn).accessToken;
+
+      for (let count = 1; count < 20; count++) await addPasskey(url, keyToken, newAuthenticator());
+      const { options: more, cookie: moreCookie } = await registrationOptions(url, keyToken);
+      const full = await post(
+        url,
+        '/auth/passkeys/register/verify',
+        { response: newAuthenticator().register(more) },
+        withCookie(moreCookie, bearer(keyToken)),
+      );
+      expect([full.status, codeOf(full.json)]).toEqual([409, 'PASSKEY_LIMIT_REACHED']);
     });
   });
 

@@ -185,6 +185,29 @@ describe('PasskeyService', () => {
     expect(results.sort()).toEqual(['401 PASSKEY_CLONED', 'no error']);
   });
 
+  it('lets a later assertion of the same authenticator through when an earlier one moved the counter first', async () => {
+    const store = new MemoryPasskeyStore();
+    const { passkeys } = service({ credentials: store });
+    const device = new SoftwareAuthenticator({ origin: ORIGIN });
+    const id = await register(passkeys, device, 'u1');
+    const first = device.authenticate(await passkeys.startAuthentication('a')); // counter 1
+    const second = device.authenticate(await passkeys.startAuthentication('b')); // counter 2
+    // The second is verified against the stored 0, then the first lands before its compare-and-set.
+    const original = store.updateCounter.bind(store);
+    let raced = false;
+    store.updateCounter = async (credentialId, expected, next, now) => {
+      if (!raced && next === 2) {
+        raced = true;
+        await original(credentialId, expected, 1, now);
+      }
+      return original(credentialId, expected, next, now);
+    };
+    expect((await passkeys.finishAuthentication('b', second)).userId).toBe('u1');
+    expect((await store.get(id))?.counter).toBe(2);
+    // The earlier one now reports a counter already passed: refused.
+    expect(await codeOf(passkeys.finishAuthentication('a', first))).toBe('401 PASSKEY_CLONED');
+  });
+
   it('accepts an authenticator that keeps no counter (0 every time)', async () => {
     const { passkeys } = service();
     const device = new SoftwareAuthenticator({ origin: ORIGIN });

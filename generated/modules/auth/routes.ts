@@ -244,7 +244,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     successStatus: 200,
     serializers: { 200: serializers.mfaEnroll_200 },
     responseValidators: { 200: serializers.mfaEnroll_200_check },
-    errors: ['AUTH_REQUIRED', 'AUTH_MFA_ALREADY_ENABLED'],
+    errors: ['AUTH_REQUIRED', 'AUTH_MFA_REQUIRED', 'AUTH_MFA_ALREADY_ENABLED'],
     meta: {
       summary: 'Start two-factor enrolment',
       tags: ['auth'],
@@ -263,7 +263,13 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     successStatus: 200,
     serializers: { 200: serializers.mfaActivate_200 },
     responseValidators: { 200: serializers.mfaActivate_200_check },
-    errors: ['AUTH_REQUIRED', 'AUTH_MFA_INVALID_CODE', 'AUTH_MFA_NOT_ENROLLED', 'AUTH_MFA_ALREADY_ENABLED'],
+    errors: [
+      'AUTH_REQUIRED',
+      'AUTH_MFA_REQUIRED',
+      'AUTH_MFA_INVALID_CODE',
+      'AUTH_MFA_NOT_ENROLLED',
+      'AUTH_MFA_ALREADY_ENABLED',
+    ],
     meta: {
       summary: 'Turn two-factor sign-in on with a first code',
       tags: ['auth'],
@@ -342,6 +348,8 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       'WEBAUTHN_SUBJECT_MISMATCH',
       'WEBAUTHN_VERIFICATION_FAILED',
       'PASSKEY_EXISTS',
+      'PASSKEY_LIMIT_REACHED',
+      'AUTH_CSRF_REJECTED',
     ],
     meta: {
       summary: 'Finish registering a passkey',
@@ -389,6 +397,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       'AUTH_LOCKED',
       'AUTH_MFA_REQUIRED',
       'AUTH_MFA_INVALID_CODE',
+      'AUTH_CSRF_REJECTED',
     ],
     meta: {
       summary: 'Sign in with a passkey',

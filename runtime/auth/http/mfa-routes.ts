@@ -27,12 +27,12 @@ export function mfaHandlers(auth: Auth): Pick<AuthHandlers, MfaRouteId> {
   return {
     async mfaEnroll({ context, reply }) {
       noStore(reply);
-      return auth.enrollMfa(signedInUserId(context));
+      return auth.enrollMfa(signedInUserId(context), context.amr ?? []);
     },
 
     async mfaActivate({ body, context, reply }) {
       noStore(reply);
-      return auth.activateMfa(signedInUserId(context), body.code);
+      return auth.activateMfa(signedInUserId(context), body.code, context.amr ?? []);
     },
 
     async mfaStatus({ context, reply }) {

@@ -92,6 +92,16 @@ function endCeremony(headers: RequestHeaders, reply: SvcReply, cookie: SessionCo
   return sessionKeyOf(value);
 }
 
+/**
+ * A browser names the page a request comes from (`Origin`): finishing a ceremony from a page that is not one of
+ * the service's passkey origins (a sibling subdomain that planted its own ceremony cookie, to sign the victim
+ * in as the attacker) is 403 AUTH_CSRF_REJECTED. A client that sends no Origin is no browser page.
+ */
+function checkOrigin(headers: RequestHeaders, passkeys: PasskeyService): void {
+  const origin = headerValue(headers.origin);
+  if (origin !== undefined && !passkeys.origins.includes(origin)) throw errors.AUTH_CSRF_REJECTED();
+}
+
 /** The passkey as the API shows it: `lastUsedAt` absent before the first sign-in. */
 function shown(view: PasskeyView) {
   const { lastUsedAt, ...rest } = view;
@@ -124,6 +134,7 @@ export function passkeyHandlers(
     async passkeyRegisterVerify({ body, context, request, reply }) {
       noStore(reply);
       const user = signedInUser(context);
+      checkOrigin(request.headers, serviceOf(auth));
       const sessionKey = endCeremony(request.headers, reply, cookie);
       return shown(
         await auth.finishPasskeyRegistration(sessionKey, user, context.amr, body.response, body.label),
@@ -140,6 +151,7 @@ export function passkeyHandlers(
 
     async passkeyLoginVerify({ body, request, reply }) {
       noStore(reply);
+      checkOrigin(request.headers, serviceOf(auth));
       const sessionKey = endCeremony(request.headers, reply, cookie);
       const result = await auth.signInWithPasskey(sessionKey, body.response, {
         mfaCode: body.mfaCode,

@@ -55,6 +55,8 @@ const DEFAULT_CHALLENGE_TTL_MS = 5 * 60_000;
 const MAX_LABEL_LENGTH = 64;
 /** ES256 first (every authenticator), then RS256 (Windows Hello). */
 const ALGORITHMS = [-7, -257] as const;
+/** Passkeys one account may hold: its list, and the browser's exclude list, stay short. */
+const MAX_PASSKEYS_PER_USER = 20;
 /** A credential id is at most 1023 bytes (WebAuthn); longer is refused before it reaches a store. */
 const MAX_CREDENTIAL_ID_BYTES = 1023;
 /** The transports WebAuthn names; others are dropped, and a list is kept to this many. */
@@ -191,6 +193,10 @@ export class PasskeyService {
     if (!isCredentialId(credential.id) || !isCounter(credential.counter)) {
       throw errors.WEBAUTHN_VERIFICATION_FAILED({ status: 400 });
     }
+    // Checked before the add: two registrations racing at 19 may both land, which 21 passkeys survive.
+    if ((await this.credentials.listByUser(userId)).length >= MAX_PASSKEYS_PER_USER) {
+      throw errors.PASSKEY_LIMIT_REACHED();
+    }
     const now = this.now();
     const stored: PasskeyCredential = {
       id: credential.id,
@@ -251,16 +257,7 @@ export class PasskeyService {
     if (challenge.userId !== undefined && credential.userId !== challenge.userId) {
       throw errors.WEBAUTHN_SUBJECT_MISMATCH();
     }
-    // An authenticator that keeps no counter reports 0 every time; any counter in use must go up.
-    const counterless = verified.newCounter === 0 && credential.counter === 0;
-    if (!counterless && verified.newCounter <= credential.counter) throw errors.PASSKEY_CLONED();
-    const moved = await this.credentials.updateCounter(
-      credential.id,
-      credential.counter,
-      verified.newCounter,
-      this.now(),
-    );
-    if (!moved) throw errors.PASSKEY_CLONED();
+    if (!(await this.moveCounter(credential, verified.newCounter))) throw errors.PASSKEY_CLONED();
     return { userId: credential.userId, credentialId: credential.id, userVerified: verified.userVerified };
   }
 
@@ -272,6 +269,24 @@ export class PasskeyService {
   /** Removes one of the user's passkeys; an unknown id or another user's is 404 PASSKEY_NOT_FOUND. */
   async remove(userId: string, credentialId: string): Promise<void> {
     if (!(await this.credentials.remove(userId, credentialId))) throw errors.PASSKEY_NOT_FOUND();
+  }
+
+  /**
+   * Moves the stored counter to `next` by compare-and-set. An authenticator that keeps no counter reports 0
+   * every time; a counter in use must go up. Lost to a concurrent sign-in, the counter is read once more: a
+   * later assertion of the same authenticator (a higher counter) still goes through, a clone's does not.
+   */
+  private async moveCounter(credential: PasskeyCredential, next: number): Promise<boolean> {
+    let stored = credential.counter;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const counterless = next === 0 && stored === 0;
+      if (!counterless && next <= stored) return false;
+      if (await this.credentials.updateCounter(credential.id, stored, next, this.now())) return true;
+      const now = await this.credentials.get(credential.id);
+      if (now === undefined) return false;
+      stored = now.counter;
+    }
+    return false;
   }
 
   private async issue(
