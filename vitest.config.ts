@@ -35,8 +35,8 @@ class LongestProjectsFirst extends BaseSequencer {
 // Two workers (vitest's default on two cores is one). Most files only import the runtime and hold servers
 // in-process: they share one module graph per worker (isolate: false), which saves the transform and import
 // of the runtime for each file. The CLI, package and browser files spawn processes (Chromium for the browser
-// ones) but change nothing process-wide either (a command run in-process takes its environment as an argument): they share a graph of their own.
-// End-to-end files, and files that touch globals, keep a fresh worker per file. See "Test budget" in
+// ones) but change nothing process-wide either (a command run in-process takes its environment as an
+// argument): they share a graph of their own. End-to-end files, and files that touch globals, keep a fresh worker per file. See "Test budget" in
 // docs/design.md.
 //
 // `svckit` resolves to this checkout's TypeScript sources through the `svckit-source` export condition.
