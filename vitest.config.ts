@@ -36,8 +36,8 @@ class LongestProjectsFirst extends BaseSequencer {
 // in-process: they share one module graph per worker (isolate: false), which saves the transform and import
 // of the runtime for each file. The CLI, package and browser files spawn processes (Chromium for the browser
 // ones) but change nothing process-wide either (a command run in-process takes its environment as an
-// argument): they share a graph of their own. End-to-end files, and files that touch globals, keep a fresh worker per file. See "Test budget" in
-// docs/design.md.
+// argument): they share a graph of their own. End-to-end files, and files that touch globals, keep a fresh
+// worker per file. See "Test budget" in docs/design.md.
 //
 // `svckit` resolves to this checkout's TypeScript sources through the `svckit-source` export condition.
 export default defineConfig({
