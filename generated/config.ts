@@ -23,7 +23,10 @@ export const configSpec: { readonly [key: string]: ConfigValue } = {
       mfa: true,
       passkeys: {
         rpId: 'localhost',
-        origins: [{ $template: [{ env: 'SVC_PUBLIC_URL', default: 'http://localhost:3000' }] }],
+        origins: [
+          { $template: ['http://localhost:', { env: 'PORT', default: '3000' }] },
+          { $template: [{ env: 'SVC_PUBLIC_URL', default: '' }] },
+        ],
       },
     },
     edge: {

@@ -217,7 +217,10 @@ function passkeysModule(
       config: {
         rpId: options.rpId as string,
         rpName: rpName as string,
-        origin: options.origins as string[],
+        // An empty entry is an optional `${VAR:-}` left unset.
+        origin: Array.isArray(options.origins)
+          ? (options.origins as string[]).filter((origin) => origin !== '')
+          : (options.origins as string[]),
       },
       verifier: simpleWebauthnVerifier(),
       credentials: store ?? new MemoryPasskeyStore(),

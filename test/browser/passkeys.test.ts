@@ -40,7 +40,8 @@ beforeAll(async () => {
     DATABASE_URL: 'memory',
     REDIS_URL: '',
     RATE_LIMIT: '100000',
-    SVC_PUBLIC_URL: origin,
+    // The reference service's passkey origin is http://localhost:<PORT>.
+    PORT: String(port),
   });
   app = await buildApp(config);
   await app.listen({ port, host: '127.0.0.1' });

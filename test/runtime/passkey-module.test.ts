@@ -126,6 +126,32 @@ describe('modules.auth.passkeys at run time', () => {
     expect(noName.message).toContain('rpName');
   });
 
+  it('leaves out an empty origin (an optional ${VAR:-} unset), and needs one left', () => {
+    const context = { env: development, projectDir, serviceName: 'api' };
+    const origins = ['http://localhost:4000', ''];
+    const built = authModule({ passkeys: { rpId: 'localhost', origins } }, context)!;
+    expect(built.auth.passkeys!.origins).toEqual(['http://localhost:4000']);
+    const none = thrown(() => authModule({ passkeys: { rpId: 'localhost', origins: [''] } }, context));
+    expect([none.code, none.message]).toEqual(['CONFIG_INVALID', expect.stringContaining('origin')]);
+  });
+
+  it("the reference service's origins follow PORT, and SVC_PUBLIC_URL adds one", async () => {
+    const { loadConfig } = await import('../../generated/config.js');
+    const passkeysOf = (env: Record<string, string>) => {
+      const config = loadConfig({ NODE_ENV: 'test', ...env }) as unknown as {
+        modules: { auth: { passkeys: { origins: string[] } } };
+      };
+      const built = authModule(config.modules.auth, { env: development, projectDir, serviceName: 'notes' })!;
+      return built.auth.passkeys!.origins;
+    };
+    expect(passkeysOf({})).toEqual(['http://localhost:3000']);
+    expect(passkeysOf({ PORT: '4100' })).toEqual(['http://localhost:4100']);
+    expect(passkeysOf({ PORT: '4100', SVC_PUBLIC_URL: 'http://localhost:8080' })).toEqual([
+      'http://localhost:4100',
+      'http://localhost:8080',
+    ]);
+  });
+
   it('in production refuses to keep passkeys in memory', () => {
     const production = { NODE_ENV: 'production', SVC_SECRET: 'a-production-secret-of-at-least-32-chars!' };
     const inMemory = thrown(() =>
