@@ -87,8 +87,8 @@ describe('svc_passkeys and svc_webauthn_challenges (PostgreSQL)', () => {
       createdAt: T0,
       lastUsedAt: undefined,
     });
-    expect(await store.add(passkey('AbC-_x'))).toBe(true);
-    expect(await store.add(passkey('abc-_x'))).toBe(true);
+    expect(await store.add(passkey('AbC-_x'))).toBe('added');
+    expect(await store.add(passkey('abc-_x'))).toBe('added');
     expect((await store.listByUser('alice')).map((found) => found.id)).toEqual(['AbC-_x', 'abc-_x']);
   });
 });

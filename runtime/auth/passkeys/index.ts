@@ -11,7 +11,13 @@ export {
   type PasskeyView,
   type UserVerification,
 } from './service.js';
-export type { ChallengeStore, PasskeyCredential, PasskeyStore, WebauthnChallenge } from './store.js';
+export type {
+  ChallengeStore,
+  PasskeyAddResult,
+  PasskeyCredential,
+  PasskeyStore,
+  WebauthnChallenge,
+} from './store.js';
 export { MemoryChallengeStore, MemoryPasskeyStore } from './memory-store.js';
 export type {
   AuthenticationVerification,

@@ -8,7 +8,13 @@
 // expired ones, then evicts the oldest. An evicted ceremony fails and the user starts it again.
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { ExpiringMap } from '../../stores/memory/expiring-map.js';
-import type { ChallengeStore, PasskeyCredential, PasskeyStore, WebauthnChallenge } from './store.js';
+import type {
+  ChallengeStore,
+  PasskeyAddResult,
+  PasskeyCredential,
+  PasskeyStore,
+  WebauthnChallenge,
+} from './store.js';
 
 export const DEFAULT_CHALLENGE_MAX_ENTRIES = 100_000;
 
@@ -30,13 +36,14 @@ export class MemoryPasskeyStore implements PasskeyStore {
   /** userId → the ids of that user's credentials. */
   private readonly idsByUser = new Map<string, Set<string>>();
 
-  async add(credential: PasskeyCredential): Promise<boolean> {
-    if (this.credentials.has(credential.id)) return false;
-    this.credentials.set(credential.id, copyCredential(credential));
+  async add(credential: PasskeyCredential, maxPerUser = Infinity): Promise<PasskeyAddResult> {
+    if (this.credentials.has(credential.id)) return 'taken';
     const ids = this.idsByUser.get(credential.userId) ?? new Set<string>();
+    if (ids.size >= maxPerUser) return 'full';
+    this.credentials.set(credential.id, copyCredential(credential));
     ids.add(credential.id);
     this.idsByUser.set(credential.userId, ids);
-    return true;
+    return 'added';
   }
 
   async get(id: string): Promise<PasskeyCredential | undefined> {

@@ -193,10 +193,6 @@ export class PasskeyService {
     if (!isCredentialId(credential.id) || !isCounter(credential.counter)) {
       throw errors.WEBAUTHN_VERIFICATION_FAILED({ status: 400 });
     }
-    // Checked before the add: two registrations racing at 19 may both land, which 21 passkeys survive.
-    if ((await this.credentials.listByUser(userId)).length >= MAX_PASSKEYS_PER_USER) {
-      throw errors.PASSKEY_LIMIT_REACHED();
-    }
     const now = this.now();
     const stored: PasskeyCredential = {
       id: credential.id,
@@ -210,7 +206,9 @@ export class PasskeyService {
       createdAt: now,
       lastUsedAt: undefined,
     };
-    if (!(await this.credentials.add(stored))) throw errors.PASSKEY_EXISTS();
+    const added = await this.credentials.add(stored, MAX_PASSKEYS_PER_USER);
+    if (added === 'taken') throw errors.PASSKEY_EXISTS();
+    if (added === 'full') throw errors.PASSKEY_LIMIT_REACHED();
     return viewOf(stored);
   }
 

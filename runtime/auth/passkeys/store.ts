@@ -25,9 +25,16 @@ export interface PasskeyCredential {
   lastUsedAt: number | undefined;
 }
 
+/** What `add` did: registered it, or not because the id is taken (by anyone) or its user holds `maxPerUser`. */
+export type PasskeyAddResult = 'added' | 'taken' | 'full';
+
 export interface PasskeyStore {
-  /** Registers `credential`; false (nothing changed) when its id is registered already, to any user. */
-  add(credential: PasskeyCredential): Promise<boolean>;
+  /**
+   * Registers `credential` unless its id is registered already, to any user ('taken'), or its user holds
+   * `maxPerUser` credentials already ('full'); nothing changes then. The count and the insert are one step:
+   * concurrent adds for one user never leave more than `maxPerUser`.
+   */
+  add(credential: PasskeyCredential, maxPerUser?: number): Promise<PasskeyAddResult>;
   /** The credential with this id (a copy), or undefined. */
   get(id: string): Promise<PasskeyCredential | undefined>;
   /** The user's credentials (copies), oldest first. */

@@ -6,17 +6,23 @@
 // RETURNING, which one caller at most gets a row back from.
 import type {
   ChallengeStore,
+  PasskeyAddResult,
   PasskeyCredential,
   PasskeyStore,
   WebauthnChallenge,
 } from '../../auth/passkeys/store.js';
-import type { SqlQueryable } from './client.js';
+import type { SqlClient } from './client.js';
 
 /** Columns named as the credential's fields; last_used_at NULL before the first sign-in. */
 const CREDENTIAL = `id, user_id AS "userId", public_key AS "publicKey", counter, transports, label,
   created_at AS "createdAt", last_used_at AS "lastUsedAt"`;
 
 type CredentialRow = Omit<PasskeyCredential, 'lastUsedAt'> & { lastUsedAt: number | null };
+
+// Adds for one user queue on a lock of that user, so each counts what the previous one committed.
+const LOCK_USER = `SELECT pg_advisory_xact_lock(hashtextextended('svc:passkeys-user:' || $1::text, 0))`;
+
+const COUNT_BY_USER = `SELECT count(*)::int AS count FROM svc_passkeys WHERE user_id = $1`;
 
 const ADD = `INSERT INTO svc_passkeys (id, user_id, public_key, counter, transports, label, created_at, last_used_at)
   VALUES ($1, $2, $3, $4, $5::text[], $6, $7, $8)
@@ -48,10 +54,10 @@ function credentialOf(row: CredentialRow): PasskeyCredential {
 }
 
 export class SqlPasskeyStore implements PasskeyStore {
-  constructor(private readonly db: SqlQueryable) {}
+  constructor(private readonly db: SqlClient) {}
 
-  async add(credential: PasskeyCredential): Promise<boolean> {
-    const { rowCount } = await this.db.query(ADD, [
+  async add(credential: PasskeyCredential, maxPerUser = Infinity): Promise<PasskeyAddResult> {
+    const values = [
       credential.id,
       credential.userId,
       credential.publicKey,
@@ -60,8 +66,14 @@ export class SqlPasskeyStore implements PasskeyStore {
       credential.label,
       credential.createdAt,
       credential.lastUsedAt ?? null,
-    ]);
-    return rowCount === 1;
+    ];
+    if (maxPerUser === Infinity) return (await this.db.query(ADD, values)).rowCount === 1 ? 'added' : 'taken';
+    return this.db.transaction(async (tx) => {
+      await tx.query(LOCK_USER, [credential.userId]);
+      const { rows } = await tx.query<{ count: number }>(COUNT_BY_USER, [credential.userId]);
+      if (rows[0]!.count >= maxPerUser) return 'full';
+      return (await tx.query(ADD, values)).rowCount === 1 ? 'added' : 'taken';
+    });
   }
 
   async get(id: string): Promise<PasskeyCredential | undefined> {
@@ -86,7 +98,7 @@ export class SqlPasskeyStore implements PasskeyStore {
 }
 
 export class SqlChallengeStore implements ChallengeStore {
-  constructor(private readonly db: SqlQueryable) {}
+  constructor(private readonly db: SqlClient) {}
 
   async put(key: string, challenge: WebauthnChallenge): Promise<void> {
     await this.db.query(PUT, [

@@ -56,21 +56,23 @@ export function passkeyStoreContract(
     it('add registers a credential that get answers whole; get answers undefined for an unknown id', async () => {
       const store = await makeStore();
       expect(await store.get('cred-1')).toBeUndefined();
-      expect(await store.add(credential('cred-1', 'alice'))).toBe(true);
+      expect(await store.add(credential('cred-1', 'alice'))).toBe('added');
       expect(await store.get('cred-1')).toStrictEqual(credential('cred-1', 'alice'));
       const used = credential('cred-2', 'alice', { counter: 0, transports: [], lastUsedAt: T0 + 7 });
-      expect(await store.add(used)).toBe(true);
+      expect(await store.add(used)).toBe('added');
       expect(await store.get('cred-2')).toStrictEqual(used);
       expect(await store.get('cred-3')).toBeUndefined();
     });
 
     it('add refuses an id registered already, to the same user or another, and keeps the first intact', async () => {
       const store = await makeStore();
-      expect(await store.add(credential('cred-1', 'alice'))).toBe(true);
-      expect(await store.add(credential('cred-1', 'alice', { publicKey: 'other', counter: 0 }))).toBe(false);
+      expect(await store.add(credential('cred-1', 'alice'))).toBe('added');
+      expect(await store.add(credential('cred-1', 'alice', { publicKey: 'other', counter: 0 }))).toBe(
+        'taken',
+      );
       // Another user claiming the id must never take over (or shadow) alice's passkey.
       expect(await store.add(credential('cred-1', 'mallory', { publicKey: 'attacker', label: 'x' }))).toBe(
-        false,
+        'taken',
       );
       expect(await store.get('cred-1')).toStrictEqual(credential('cred-1', 'alice'));
       expect(await store.listByUser('mallory')).toStrictEqual([]);
@@ -154,8 +156,21 @@ export function passkeyStoreContract(
       expect((await store.listByUser('alice')).map((found) => found.id)).toEqual(['cred-2']);
       expect(await store.remove('alice', 'cred-1')).toBe(false);
 
-      expect(await store.add(credential('cred-1', 'bob'))).toBe(true);
+      expect(await store.add(credential('cred-1', 'bob'))).toBe('added');
       expect((await store.get('cred-1'))?.userId).toBe('bob');
+    });
+
+    it("add refuses a credential once its user holds maxPerUser, other users' count apart", async () => {
+      const store = await makeStore();
+      expect(await store.add(credential('a-1', 'alice'), 2)).toBe('added');
+      expect(await store.add(credential('a-2', 'alice', { createdAt: T0 + 1 }), 2)).toBe('added');
+      expect(await store.add(credential('a-3', 'alice', { createdAt: T0 + 2 }), 2)).toBe('full');
+      expect(await store.get('a-3')).toBeUndefined();
+      expect(await store.add(credential('b-1', 'bob'), 2)).toBe('added');
+      // A taken id is taken whatever the count; after a removal there is room again.
+      expect(await store.add(credential('a-1', 'bob'), 2)).toBe('taken');
+      expect(await store.remove('alice', 'a-1')).toBe(true);
+      expect(await store.add(credential('a-3', 'alice', { createdAt: T0 + 2 }), 2)).toBe('added');
     });
 
     passkeyRaceContract(name, makeRacingStores);
@@ -176,11 +191,22 @@ export function passkeyRaceContract(
       const added = await atOnce(stores, RACERS, (store, index) =>
         store.add(credential('cred-1', `user-${index}`, { publicKey: `pk-${index}` })),
       );
-      expect(added.filter(Boolean)).toHaveLength(1);
-      const winner = added.indexOf(true);
+      expect(added.filter((result) => result === 'added')).toHaveLength(1);
+      expect(added.filter((result) => result === 'taken')).toHaveLength(RACERS - 1);
+      const winner = added.indexOf('added');
       expect(await stores[1].get('cred-1')).toStrictEqual(
         credential('cred-1', `user-${winner}`, { publicKey: `pk-${winner}` }),
       );
+    });
+
+    it(`${RACERS} different passkeys added at once for one user with room for 5: exactly 5 are kept`, async () => {
+      const stores = await makeStores();
+      const added = await atOnce(stores, RACERS, (store, index) =>
+        store.add(credential(`cred-${index}`, 'alice', { createdAt: T0 + index }), 5),
+      );
+      expect(added.filter((result) => result === 'added')).toHaveLength(5);
+      expect(added.filter((result) => result === 'full')).toHaveLength(RACERS - 5);
+      expect(await stores[1].listByUser('alice')).toHaveLength(5);
     });
 
     it(`${RACERS} sign-ins verified against the same counter at once: exactly one moves it`, async () => {
