@@ -28,6 +28,17 @@ async function authRoutesOf(modules: string) {
 }
 
 describe('modules.auth.passkeys in the spec', () => {
+  it('names the six passkey routes, the ones the runtime leaves out without passkeys', () => {
+    expect(PASSKEY_ROUTE_IDS).toEqual([
+      'passkeyRegisterOptions',
+      'passkeyRegisterVerify',
+      'passkeyLoginOptions',
+      'passkeyLoginVerify',
+      'passkeyList',
+      'passkeyRemove',
+    ]);
+  });
+
   it('the mapping turns the six routes on in the IR, openapi.json and the client; without it they are absent', async () => {
     const on = await authRoutesOf(
       "  auth:\n    passkeys: { rpId: localhost, origins: ['${SVC_PUBLIC_URL:-http://localhost:3000}'] }\n",

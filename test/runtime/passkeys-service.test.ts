@@ -162,14 +162,20 @@ describe('PasskeyService', () => {
   });
 
   it('answers 401 PASSKEY_CLONED for a counter that does not go up, and for the loser of a race', async () => {
-    const { passkeys } = service();
+    const store = new MemoryPasskeyStore();
+    const { passkeys } = service({ credentials: store });
     const device = new SoftwareAuthenticator({ origin: ORIGIN });
     const id = await register(passkeys, device, 'u1');
     await signIn(passkeys, device, 'a'); // counter 1
     await signIn(passkeys, device, 'b'); // counter 2
+    const before = await store.get(id);
     const clone = device.clone();
-    clone.setCounter(id, 1); // the clone's next assertion reports 2: not above the stored 2
+    clone.setCounter(id, 0); // the clone's next assertion reports 1: below the stored 2
     expect(await codeOf(signIn(passkeys, clone, 'c'))).toBe('401 PASSKEY_CLONED');
+    clone.setCounter(id, 1); // reports 2: equal, not above
+    expect(await codeOf(signIn(passkeys, clone, 'e'))).toBe('401 PASSKEY_CLONED');
+    // A refused assertion leaves the credential as it was: counter and last use.
+    expect(await store.get(id)).toEqual(before);
     expect(await signIn(passkeys, device, 'd')).toMatchObject({ userId: 'u1' }); // counter 3: fine
 
     // Two sign-ins verified against the same stored counter: the compare-and-set lets one through.
@@ -183,6 +189,8 @@ describe('PasskeyService', () => {
       codeOf(signIn(raced, second, 'y')),
     ]);
     expect(results.sort()).toEqual(['401 PASSKEY_CLONED', 'no error']);
+    // The winner's counter is the one stored.
+    expect((await racing.get(phone.credentialIds[0]!))?.counter).toBe(1);
   });
 
   it('lets a later assertion of the same authenticator through when an earlier one moved the counter first', async () => {
