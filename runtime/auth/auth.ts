@@ -569,8 +569,7 @@ export class Auth {
       const user = await this.users.findByEmail(normalizeEmail(options.email));
       userId = user?.id ?? `${NO_ACCOUNT_ID_PREFIX}${newOpaqueToken()}`;
     }
-    const started = await passkeys.startAuthentication(sessionKey, userId);
-    return { ...started, allowCredentials: [] };
+    return passkeys.startAuthentication(sessionKey, userId);
   }
 
   /**

@@ -27,7 +27,6 @@ import { MemoryMfaStore } from './mfa/memory-store.js';
 import { SecretBox } from './mfa/secret-box.js';
 import { MfaService } from './mfa/service.js';
 import type { MfaStore } from './mfa/store.js';
-import { MemoryChallengeStore, MemoryPasskeyStore } from './passkeys/memory-store.js';
 import { PasskeyService, type UserVerification } from './passkeys/service.js';
 import { simpleWebauthnVerifier } from './passkeys/simplewebauthn-verifier.js';
 import type { ChallengeStore, PasskeyStore } from './passkeys/store.js';
@@ -195,13 +194,7 @@ function passkeysModule(
     throw invalidSetting('auth', 'passkeys must be a mapping { rpId, origins, rpName?, userVerification? }');
   }
   const options = setting as Record<string, unknown>;
-  const unknown = Object.keys(options).find((key) => !PASSKEY_SETTINGS.includes(key));
-  if (unknown !== undefined) {
-    throw invalidSetting(
-      'auth',
-      `passkeys has no setting '${unknown}' (known: ${PASSKEY_SETTINGS.join(', ')})`,
-    );
-  }
+  rejectUnknownSettings(options, PASSKEY_SETTINGS, 'auth.passkeys');
   const rpName = options.rpName ?? context.serviceName;
   const store = context.stores?.passkeys;
   // In memory a passkey vanishes at a restart and is unknown to every other process: its owner could no
@@ -223,8 +216,10 @@ function passkeysModule(
           : (options.origins as string[]),
       },
       verifier: simpleWebauthnVerifier(),
-      credentials: store ?? new MemoryPasskeyStore(),
-      challenges: context.stores?.webauthnChallenges ?? new MemoryChallengeStore(),
+      ...(store === undefined ? {} : { credentials: store }),
+      ...(context.stores?.webauthnChallenges === undefined
+        ? {}
+        : { challenges: context.stores.webauthnChallenges }),
       ...(options.userVerification === undefined
         ? {}
         : { userVerification: options.userVerification as UserVerification }),

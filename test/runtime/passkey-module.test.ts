@@ -125,7 +125,10 @@ describe('modules.auth.passkeys at run time', () => {
       expect(thrown(() => authModule({ passkeys: setting }, context)).code).toBe('CONFIG_INVALID');
     }
     const unknown = thrown(() => authModule({ passkeys: { ...PASSKEYS, origin: 'x' } }, context));
-    expect([unknown.code, unknown.message]).toEqual(['CONFIG_INVALID', expect.stringContaining("'origin'")]);
+    expect([unknown.code, unknown.message]).toEqual([
+      'CONFIG_INVALID',
+      expect.stringContaining('did you mean "origins"'),
+    ]);
     for (const origins of [['http://example.com'], ['https://localhost.evil.com'], ['localhost:3000'], []]) {
       const refused = thrown(() => authModule({ passkeys: { rpId: 'localhost', origins } }, context));
       expect(refused.code).toBe('CONFIG_INVALID');

@@ -14,6 +14,7 @@ import {
 import { freshDatabaseWithTwoPools } from './contracts/two-pools.js';
 import { sameAssertionRace } from './contracts/passkey-sign-in-race.js';
 
+const ROOM = 20;
 const T0 = 1_700_000_000_000;
 
 const pools = freshDatabaseWithTwoPools();
@@ -87,8 +88,8 @@ describe('svc_passkeys and svc_webauthn_challenges (PostgreSQL)', () => {
       createdAt: T0,
       lastUsedAt: undefined,
     });
-    expect(await store.add(passkey('AbC-_x'))).toBe('added');
-    expect(await store.add(passkey('abc-_x'))).toBe('added');
+    expect(await store.add(passkey('AbC-_x'), ROOM)).toBe('added');
+    expect(await store.add(passkey('abc-_x'), ROOM)).toBe('added');
     expect((await store.listByUser('alice')).map((found) => found.id)).toEqual(['AbC-_x', 'abc-_x']);
   });
 });
@@ -104,16 +105,19 @@ describe('sweepExpired and WebAuthn challenges (PostgreSQL)', () => {
     ] as const) {
       await challenges.put(key, { challenge: 'c', kind: 'registration', userId: 'u', expiresAt });
     }
-    await new SqlPasskeyStore(pools.client).add({
-      id: 'cred-1',
-      userId: 'u',
-      publicKey: 'pk',
-      counter: 0,
-      transports: [],
-      label: 'key',
-      createdAt: T0 - 1_000_000,
-      lastUsedAt: undefined,
-    });
+    await new SqlPasskeyStore(pools.client).add(
+      {
+        id: 'cred-1',
+        userId: 'u',
+        publicKey: 'pk',
+        counter: 0,
+        transports: [],
+        label: 'key',
+        createdAt: T0 - 1_000_000,
+        lastUsedAt: undefined,
+      },
+      ROOM,
+    );
 
     expect(await sweepExpired(pools.client, T0)).toMatchObject({ svc_webauthn_challenges: 2 });
     const { rows } = await pools.client.query<{ key: string }>('SELECT key FROM svc_webauthn_challenges');

@@ -1,7 +1,9 @@
 // How a request authenticated, kept on the context for the logout route and the CSRF rule: which credential
 // the auth enricher accepted, and the session id when it was a session. Also reading the credentials a
 // request carries.
-import type { RequestHeaders } from '../../http/types.js';
+import { errors } from '../../../generated/modules/errors.js';
+import type { RequestContext, RequestHeaders } from '../../http/types.js';
+import type { PublicUser } from '../stores/users.js';
 import { readCookieValues, type SessionCookie } from './cookie.js';
 
 export type Credential =
@@ -29,4 +31,13 @@ export const MAX_SESSION_COOKIES = 4;
 /** The session cookie's values in `headers`, in order, at most MAX_SESSION_COOKIES; '' for undecodable ones. */
 export function sessionCookieValues(headers: RequestHeaders, cookie: SessionCookie): string[] {
   return readCookieValues(headerValue(headers.cookie), cookie.name, MAX_SESSION_COOKIES);
+}
+
+/**
+ * The signed-in user of a request to an account route (second factors, passkeys): an API key is never their
+ * owner, so a request through one is refused (`apiKey: false`) even before an API-key plugin enforces it.
+ */
+export function signedInUser(context: RequestContext): PublicUser {
+  if (context.user === undefined || context.apiKey !== undefined) throw errors.AUTH_REQUIRED();
+  return context.user as PublicUser;
 }

@@ -5,16 +5,15 @@
 // random bytes, HttpOnly, SameSite=Strict, on /auth/passkeys only, living as long as the challenge), and the
 // service keys the challenge by the cookie's SHA-256, so the cookie's value is never stored. The verify routes
 // read the cookie and expire it; without it there is no ceremony to finish (400 WEBAUTHN_CHALLENGE_INVALID).
-import { createHash, randomBytes } from 'node:crypto';
 import type { Handlers as AuthHandlers } from '../../../generated/modules/auth/routes.js';
 import type { SignedIn } from '../../../generated/modules/auth/types.js';
 import { errors } from '../../../generated/modules/errors.js';
-import type { RequestContext, RequestHeaders, SvcReply } from '../../http/types.js';
+import type { RequestHeaders, SvcReply } from '../../http/types.js';
 import type { Auth, LoginResult } from '../auth.js';
 import type { PasskeyService, PasskeyView } from '../passkeys/service.js';
-import type { PublicUser } from '../stores/users.js';
 import { expireCookieLine, readCookieValues, setCookieLine, type SessionCookie } from './cookie.js';
-import { headerValue } from './credentials.js';
+import { hashToken, newOpaqueToken } from '../tokens/opaque.js';
+import { headerValue, MAX_SESSION_COOKIES, signedInUser } from './credentials.js';
 import { noStore } from './no-store.js';
 import { putSessionCookie } from './set-cookie.js';
 
@@ -30,20 +29,17 @@ export const PASSKEY_ROUTE_IDS = [
 
 export type PasskeyRouteId = (typeof PASSKEY_ROUTE_IDS)[number];
 
-export const PASSKEY_COOKIE_NAME = 'svc_passkey';
+const PASSKEY_COOKIE_NAME = 'svc_passkey';
 /** Sent only to the passkey routes: no other request carries it. */
 const PASSKEY_COOKIE_PATH = '/auth/passkeys';
-const CEREMONY_BYTES = 32;
-/** 32 bytes in unpadded base64url. */
+/** A value newOpaqueToken writes: 32 bytes in unpadded base64url. */
 const CEREMONY_VALUE = /^[A-Za-z0-9_-]{43}$/;
-/** Copies of the cookie accepted (a browser may send one per path): more, or two different values, are refused. */
-const MAX_PASSKEY_COOKIES = 4;
 
 /**
  * The ceremony cookie: Secure by the session cookie's rule, SameSite=Strict (a cross-site page can neither
  * start nor finish a ceremony in the user's browser), no Domain (sibling subdomains do not receive it).
  */
-export function passkeyCookie(session: SessionCookie): SessionCookie {
+function passkeyCookie(session: SessionCookie): SessionCookie {
   return {
     name: PASSKEY_COOKIE_NAME,
     path: PASSKEY_COOKIE_PATH,
@@ -53,22 +49,6 @@ export function passkeyCookie(session: SessionCookie): SessionCookie {
   };
 }
 
-/** The caller's user; an API key never manages or uses passkeys (`apiKey: false`), whatever plugin runs. */
-function signedInUser(context: RequestContext): PublicUser {
-  if (context.user === undefined || context.apiKey !== undefined) throw errors.AUTH_REQUIRED();
-  return context.user as PublicUser;
-}
-
-/** A new ceremony cookie's value. */
-function newCeremonyValue(): string {
-  return randomBytes(CEREMONY_BYTES).toString('base64url');
-}
-
-/** The service's key of a ceremony: the SHA-256 of the cookie's value, base64url. */
-function sessionKeyOf(value: string): string {
-  return createHash('sha256').update(value).digest('base64url');
-}
-
 /**
  * Ends the caller's ceremony: the cookie is expired whatever follows (its challenge is single use), and the
  * session key is answered. No cookie, a value not of the shape this code writes, or several cookies of
@@ -76,20 +56,21 @@ function sessionKeyOf(value: string): string {
  * 400 WEBAUTHN_CHALLENGE_INVALID.
  */
 function endCeremony(headers: RequestHeaders, reply: SvcReply, cookie: SessionCookie): string {
-  // One more than allowed is read: more copies than that are refused, never a different value left unread.
-  const read = readCookieValues(headerValue(headers.cookie), cookie.name, MAX_PASSKEY_COOKIES + 1);
+  // As many copies as of a session cookie are accepted; one more is read, so that more are refused, never a
+  // different value left unread.
+  const read = readCookieValues(headerValue(headers.cookie), cookie.name, MAX_SESSION_COOKIES + 1);
   const values = new Set(read);
   putSessionCookie(reply, cookie, expireCookieLine(cookie));
   const [value] = values;
   if (
-    read.length > MAX_PASSKEY_COOKIES ||
+    read.length > MAX_SESSION_COOKIES ||
     values.size !== 1 ||
     value === undefined ||
     !CEREMONY_VALUE.test(value)
   ) {
     throw errors.WEBAUTHN_CHALLENGE_INVALID();
   }
-  return sessionKeyOf(value);
+  return hashToken(value);
 }
 
 /**
@@ -124,8 +105,8 @@ export function passkeyHandlers(
     async passkeyRegisterOptions({ context, reply }) {
       noStore(reply);
       const user = signedInUser(context);
-      const value = newCeremonyValue();
-      const options = await auth.startPasskeyRegistration(sessionKeyOf(value), user, context.amr);
+      const value = newOpaqueToken();
+      const options = await auth.startPasskeyRegistration(hashToken(value), user, context.amr);
       // The cookie lives as long as the challenge: `timeout` is the service's TTL.
       putSessionCookie(reply, cookie, setCookieLine(cookie, value, options.timeout));
       return options;
@@ -143,8 +124,8 @@ export function passkeyHandlers(
 
     async passkeyLoginOptions({ body, reply }) {
       noStore(reply);
-      const value = newCeremonyValue();
-      const options = await auth.startPasskeySignIn(sessionKeyOf(value), { email: body?.email });
+      const value = newOpaqueToken();
+      const options = await auth.startPasskeySignIn(hashToken(value), { email: body?.email });
       putSessionCookie(reply, cookie, setCookieLine(cookie, value, options.timeout));
       return options;
     },

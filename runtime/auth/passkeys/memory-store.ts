@@ -36,7 +36,7 @@ export class MemoryPasskeyStore implements PasskeyStore {
   /** userId → the ids of that user's credentials. */
   private readonly idsByUser = new Map<string, Set<string>>();
 
-  async add(credential: PasskeyCredential, maxPerUser = Infinity): Promise<PasskeyAddResult> {
+  async add(credential: PasskeyCredential, maxPerUser: number): Promise<PasskeyAddResult> {
     if (this.credentials.has(credential.id)) return 'taken';
     const ids = this.idsByUser.get(credential.userId) ?? new Set<string>();
     if (ids.size >= maxPerUser) return 'full';

@@ -213,18 +213,18 @@ export class PasskeyService {
   }
 
   /**
-   * Starts a sign-in. Naming `userId` lists that user's passkeys for the browser and refuses any other
-   * account's at finish; without it the browser offers every passkey it holds for the site.
+   * Starts a sign-in. Naming `userId` refuses any other account's passkey at finish. The options list no
+   * passkeys either way (listing a user's would tell that the account exists): every passkey is
+   * discoverable, so the browser offers those it holds for the site.
    */
   async startAuthentication(sessionKey: string, userId?: string): Promise<PasskeyAuthenticationOptions> {
     const challenge = await this.issue(sessionKey, 'authentication', userId);
-    const allowed = userId === undefined ? [] : await this.credentials.listByUser(userId);
     return {
       challenge,
       rpId: this.rpId,
       timeout: this.ttlMs,
       userVerification: this.userVerification,
-      allowCredentials: allowed.map(descriptor),
+      allowCredentials: [],
     };
   }
 
@@ -255,7 +255,10 @@ export class PasskeyService {
     if (challenge.userId !== undefined && credential.userId !== challenge.userId) {
       throw errors.WEBAUTHN_SUBJECT_MISMATCH();
     }
-    if (!(await this.moveCounter(credential, verified.newCounter))) throw errors.PASSKEY_CLONED();
+    const moved = await this.moveCounter(credential, verified.newCounter);
+    // Removed while the sign-in was verified: as unknown as a credential that was never registered.
+    if (moved === 'gone') throw errors.WEBAUTHN_VERIFICATION_FAILED();
+    if (moved === 'refused') throw errors.PASSKEY_CLONED();
     return { userId: credential.userId, credentialId: credential.id, userVerified: verified.userVerified };
   }
 
@@ -274,17 +277,20 @@ export class PasskeyService {
    * every time; a counter in use must go up. Lost to a concurrent sign-in, the counter is read once more: a
    * later assertion of the same authenticator (a higher counter) still goes through, a clone's does not.
    */
-  private async moveCounter(credential: PasskeyCredential, next: number): Promise<boolean> {
+  private async moveCounter(
+    credential: PasskeyCredential,
+    next: number,
+  ): Promise<'moved' | 'refused' | 'gone'> {
     let stored = credential.counter;
     for (let attempt = 0; attempt < 2; attempt++) {
       const counterless = next === 0 && stored === 0;
-      if (!counterless && next <= stored) return false;
-      if (await this.credentials.updateCounter(credential.id, stored, next, this.now())) return true;
+      if (!counterless && next <= stored) return 'refused';
+      if (await this.credentials.updateCounter(credential.id, stored, next, this.now())) return 'moved';
       const now = await this.credentials.get(credential.id);
-      if (now === undefined) return false;
+      if (now === undefined) return 'gone';
       stored = now.counter;
     }
-    return false;
+    return 'refused';
   }
 
   private async issue(

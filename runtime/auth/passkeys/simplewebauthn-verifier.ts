@@ -3,12 +3,8 @@
 // flags, the attestation statement and the assertion's signature. Whatever the browser sent is untrusted: a
 // response of the wrong shape, or one the library throws on, is a refusal with a short reason, never an
 // exception. The signature counter is not judged here but by the passkey service (see verifyAuthentication).
-import {
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type * as SimpleWebauthn from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type {
   AuthenticationVerification,
   RegistrationVerification,
@@ -19,6 +15,10 @@ import type {
 /** Library messages quote what the browser sent (origins, challenges): a reason stays a log line's length. */
 const MAX_REASON_LENGTH = 200;
 
+/** The library, loaded by the first ceremony: a service with the auth module but no passkey used pays nothing. */
+let library: Promise<typeof SimpleWebauthn> | undefined;
+const loadLibrary = () => (library ??= import('@simplewebauthn/server'));
+
 /** The verifier svckit uses when the application passes none. */
 export function simpleWebauthnVerifier(): WebauthnVerifier {
   return {
@@ -26,6 +26,7 @@ export function simpleWebauthnVerifier(): WebauthnVerifier {
       if (!isRegistrationResponse(response)) return refused('not a registration response');
       if (crossOrigin(response)) return refused('ceremony run in a cross-origin frame');
       try {
+        const { verifyRegistrationResponse } = await loadLibrary();
         const result = await verifyRegistrationResponse({ response, ...libraryExpectations(expected) });
         if (!result.verified) return refused('attestation not verified');
         const { credential, userVerified } = result.registrationInfo;
@@ -52,6 +53,7 @@ export function simpleWebauthnVerifier(): WebauthnVerifier {
       if (response.id !== credential.id) return refused('response names another credential');
       if (crossOrigin(response)) return refused('ceremony run in a cross-origin frame');
       try {
+        const { verifyAuthenticationResponse } = await loadLibrary();
         const result = await verifyAuthenticationResponse({
           response,
           ...libraryExpectations(expected),

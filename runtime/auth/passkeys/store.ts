@@ -30,11 +30,11 @@ export type PasskeyAddResult = 'added' | 'taken' | 'full';
 
 export interface PasskeyStore {
   /**
-   * Registers `credential` unless its id is registered already, to any user ('taken'), or its user holds
-   * `maxPerUser` credentials already ('full'); nothing changes then. The count and the insert are one step:
+   * Registers `credential` unless its id is registered already, to any user ('taken', whatever the count), or
+   * its user holds `maxPerUser` credentials already ('full'); nothing changes then. The count and the insert are one step:
    * concurrent adds for one user never leave more than `maxPerUser`.
    */
-  add(credential: PasskeyCredential, maxPerUser?: number): Promise<PasskeyAddResult>;
+  add(credential: PasskeyCredential, maxPerUser: number): Promise<PasskeyAddResult>;
   /** The credential with this id (a copy), or undefined. */
   get(id: string): Promise<PasskeyCredential | undefined>;
   /** The user's credentials (copies), oldest first. */

@@ -11,7 +11,7 @@ import type {
   PasskeyStore,
   WebauthnChallenge,
 } from '../../auth/passkeys/store.js';
-import type { SqlClient } from './client.js';
+import type { SqlClient, SqlQueryable } from './client.js';
 
 /** Columns named as the credential's fields; last_used_at NULL before the first sign-in. */
 const CREDENTIAL = `id, user_id AS "userId", public_key AS "publicKey", counter, transports, label,
@@ -21,6 +21,8 @@ type CredentialRow = Omit<PasskeyCredential, 'lastUsedAt'> & { lastUsedAt: numbe
 
 // Adds for one user queue on a lock of that user, so each counts what the previous one committed.
 const LOCK_USER = `SELECT pg_advisory_xact_lock(hashtextextended('svc:passkeys-user:' || $1::text, 0))`;
+
+const TAKEN = `SELECT 1 FROM svc_passkeys WHERE id = $1`;
 
 const COUNT_BY_USER = `SELECT count(*)::int AS count FROM svc_passkeys WHERE user_id = $1`;
 
@@ -56,7 +58,7 @@ function credentialOf(row: CredentialRow): PasskeyCredential {
 export class SqlPasskeyStore implements PasskeyStore {
   constructor(private readonly db: SqlClient) {}
 
-  async add(credential: PasskeyCredential, maxPerUser = Infinity): Promise<PasskeyAddResult> {
+  async add(credential: PasskeyCredential, maxPerUser: number): Promise<PasskeyAddResult> {
     const values = [
       credential.id,
       credential.userId,
@@ -67,11 +69,13 @@ export class SqlPasskeyStore implements PasskeyStore {
       credential.createdAt,
       credential.lastUsedAt ?? null,
     ];
-    if (maxPerUser === Infinity) return (await this.db.query(ADD, values)).rowCount === 1 ? 'added' : 'taken';
     return this.db.transaction(async (tx) => {
       await tx.query(LOCK_USER, [credential.userId]);
+      // A taken id is reported as taken whatever the count, as in memory.
+      if ((await tx.query(TAKEN, [credential.id])).rows.length > 0) return 'taken';
       const { rows } = await tx.query<{ count: number }>(COUNT_BY_USER, [credential.userId]);
       if (rows[0]!.count >= maxPerUser) return 'full';
+      // ON CONFLICT: an add of the same id for another user may commit meanwhile (it holds another lock).
       return (await tx.query(ADD, values)).rowCount === 1 ? 'added' : 'taken';
     });
   }
@@ -98,7 +102,7 @@ export class SqlPasskeyStore implements PasskeyStore {
 }
 
 export class SqlChallengeStore implements ChallengeStore {
-  constructor(private readonly db: SqlClient) {}
+  constructor(private readonly db: SqlQueryable) {}
 
   async put(key: string, challenge: WebauthnChallenge): Promise<void> {
     await this.db.query(PUT, [

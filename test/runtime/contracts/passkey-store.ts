@@ -12,6 +12,8 @@ import type {
 } from '../../../runtime/auth/passkeys/store.js';
 import type { SqlQueryable } from '../../../runtime/stores/sql/index.js';
 
+/** Room enough for every credential a test adds, unless it is about the limit. */
+const ROOM = 20;
 const T0 = 1_700_000_000_000;
 /** How many calls race at once. */
 const RACERS = 20;
@@ -56,24 +58,24 @@ export function passkeyStoreContract(
     it('add registers a credential that get answers whole; get answers undefined for an unknown id', async () => {
       const store = await makeStore();
       expect(await store.get('cred-1')).toBeUndefined();
-      expect(await store.add(credential('cred-1', 'alice'))).toBe('added');
+      expect(await store.add(credential('cred-1', 'alice'), ROOM)).toBe('added');
       expect(await store.get('cred-1')).toStrictEqual(credential('cred-1', 'alice'));
       const used = credential('cred-2', 'alice', { counter: 0, transports: [], lastUsedAt: T0 + 7 });
-      expect(await store.add(used)).toBe('added');
+      expect(await store.add(used, ROOM)).toBe('added');
       expect(await store.get('cred-2')).toStrictEqual(used);
       expect(await store.get('cred-3')).toBeUndefined();
     });
 
     it('add refuses an id registered already, to the same user or another, and keeps the first intact', async () => {
       const store = await makeStore();
-      expect(await store.add(credential('cred-1', 'alice'))).toBe('added');
-      expect(await store.add(credential('cred-1', 'alice', { publicKey: 'other', counter: 0 }))).toBe(
+      expect(await store.add(credential('cred-1', 'alice'), ROOM)).toBe('added');
+      expect(await store.add(credential('cred-1', 'alice', { publicKey: 'other', counter: 0 }), ROOM)).toBe(
         'taken',
       );
       // Another user claiming the id must never take over (or shadow) alice's passkey.
-      expect(await store.add(credential('cred-1', 'mallory', { publicKey: 'attacker', label: 'x' }))).toBe(
-        'taken',
-      );
+      expect(
+        await store.add(credential('cred-1', 'mallory', { publicKey: 'attacker', label: 'x' }), ROOM),
+      ).toBe('taken');
       expect(await store.get('cred-1')).toStrictEqual(credential('cred-1', 'alice'));
       expect(await store.listByUser('mallory')).toStrictEqual([]);
       expect(await store.listByUser('alice')).toStrictEqual([credential('cred-1', 'alice')]);
@@ -82,7 +84,7 @@ export function passkeyStoreContract(
     it('keeps its own copies: changing what was added or what was answered changes nothing stored', async () => {
       const store = await makeStore();
       const added = credential('cred-1', 'alice');
-      await store.add(added);
+      await store.add(added, ROOM);
       added.counter = 99;
       added.transports.push('usb');
 
@@ -101,10 +103,10 @@ export function passkeyStoreContract(
     it("listByUser answers only the user's credentials, oldest first; none for an unknown user", async () => {
       const store = await makeStore();
       // Added newest first: the order comes from createdAt, not from the order of registration.
-      await store.add(credential('newest', 'alice', { createdAt: T0 + 20 }));
-      await store.add(credential('bobs', 'bob', { createdAt: T0 + 5 }));
-      await store.add(credential('oldest', 'alice', { createdAt: T0 }));
-      await store.add(credential('middle', 'alice', { createdAt: T0 + 10 }));
+      await store.add(credential('newest', 'alice', { createdAt: T0 + 20 }), ROOM);
+      await store.add(credential('bobs', 'bob', { createdAt: T0 + 5 }), ROOM);
+      await store.add(credential('oldest', 'alice', { createdAt: T0 }), ROOM);
+      await store.add(credential('middle', 'alice', { createdAt: T0 + 10 }), ROOM);
       expect((await store.listByUser('alice')).map((found) => found.id)).toEqual([
         'oldest',
         'middle',
@@ -116,13 +118,13 @@ export function passkeyStoreContract(
 
     it('updateCounter moves the counter from the expected value and dates the sign-in', async () => {
       const store = await makeStore();
-      await store.add(credential('cred-1', 'alice'));
+      await store.add(credential('cred-1', 'alice'), ROOM);
       expect(await store.updateCounter('cred-1', 5, 9, T0 + 100)).toBe(true);
       expect(await store.get('cred-1')).toStrictEqual(
         credential('cred-1', 'alice', { counter: 9, lastUsedAt: T0 + 100 }),
       );
       // An authenticator that keeps no counter stays at 0; each sign-in is still dated.
-      await store.add(credential('no-counter', 'alice', { counter: 0 }));
+      await store.add(credential('no-counter', 'alice', { counter: 0 }), ROOM);
       expect(await store.updateCounter('no-counter', 0, 0, T0 + 200)).toBe(true);
       expect(await store.updateCounter('no-counter', 0, 0, T0 + 300)).toBe(true);
       expect((await store.get('no-counter'))?.lastUsedAt).toBe(T0 + 300);
@@ -130,7 +132,7 @@ export function passkeyStoreContract(
 
     it('updateCounter refuses a stale expected value (another sign-in moved it) and a credential gone', async () => {
       const store = await makeStore();
-      await store.add(credential('cred-1', 'alice'));
+      await store.add(credential('cred-1', 'alice'), ROOM);
       expect(await store.updateCounter('cred-1', 5, 9, T0 + 100)).toBe(true);
       expect(await store.updateCounter('cred-1', 5, 10, T0 + 200)).toBe(false);
       expect(await store.get('cred-1')).toStrictEqual(
@@ -145,8 +147,8 @@ export function passkeyStoreContract(
 
     it('remove deletes a credential only for its owner; the id may then be registered again', async () => {
       const store = await makeStore();
-      await store.add(credential('cred-1', 'alice'));
-      await store.add(credential('cred-2', 'alice', { createdAt: T0 + 1 }));
+      await store.add(credential('cred-1', 'alice'), ROOM);
+      await store.add(credential('cred-2', 'alice', { createdAt: T0 + 1 }), ROOM);
       expect(await store.remove('mallory', 'cred-1')).toBe(false);
       expect(await store.get('cred-1')).toStrictEqual(credential('cred-1', 'alice'));
       expect(await store.remove('alice', 'unknown')).toBe(false);
@@ -156,7 +158,7 @@ export function passkeyStoreContract(
       expect((await store.listByUser('alice')).map((found) => found.id)).toEqual(['cred-2']);
       expect(await store.remove('alice', 'cred-1')).toBe(false);
 
-      expect(await store.add(credential('cred-1', 'bob'))).toBe('added');
+      expect(await store.add(credential('cred-1', 'bob'), ROOM)).toBe('added');
       expect((await store.get('cred-1'))?.userId).toBe('bob');
     });
 
@@ -166,6 +168,8 @@ export function passkeyStoreContract(
       expect(await store.add(credential('a-2', 'alice', { createdAt: T0 + 1 }), 2)).toBe('added');
       expect(await store.add(credential('a-3', 'alice', { createdAt: T0 + 2 }), 2)).toBe('full');
       expect(await store.get('a-3')).toBeUndefined();
+      // An id taken already is 'taken', full or not.
+      expect(await store.add(credential('a-1', 'alice'), 2)).toBe('taken');
       expect(await store.add(credential('b-1', 'bob'), 2)).toBe('added');
       // A taken id is taken whatever the count; after a removal there is room again.
       expect(await store.add(credential('a-1', 'bob'), 2)).toBe('taken');
@@ -189,7 +193,7 @@ export function passkeyRaceContract(
     it(`the same id added ${RACERS} times at once, by different users, is registered exactly once`, async () => {
       const stores = await makeStores();
       const added = await atOnce(stores, RACERS, (store, index) =>
-        store.add(credential('cred-1', `user-${index}`, { publicKey: `pk-${index}` })),
+        store.add(credential('cred-1', `user-${index}`, { publicKey: `pk-${index}` }), ROOM),
       );
       expect(added.filter((result) => result === 'added')).toHaveLength(1);
       expect(added.filter((result) => result === 'taken')).toHaveLength(RACERS - 1);
@@ -211,7 +215,7 @@ export function passkeyRaceContract(
 
     it(`${RACERS} sign-ins verified against the same counter at once: exactly one moves it`, async () => {
       const stores = await makeStores();
-      await stores[0].add(credential('cred-1', 'alice'));
+      await stores[0].add(credential('cred-1', 'alice'), ROOM);
       const moved = await atOnce(stores, RACERS, (store, index) =>
         store.updateCounter('cred-1', 5, 6 + index, T0 + 100 + index),
       );
