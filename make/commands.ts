@@ -6,17 +6,24 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseDocument, type Document } from 'yaml';
-import { generate, generateResource, type GeneratedFile, type GeneratorKind } from './generate.js';
+import {
+  generate,
+  generateResource,
+  GENERATORS,
+  type GeneratedFile,
+  type GeneratorKind,
+} from './generate.js';
 import { names, type Names } from './names.js';
 import { checkGeneratorDefaults, type GenerateOptions, type GeneratorDefaults } from './options.js';
 import {
   ALREADY_REGISTERED,
   hasLoadedTsMorph,
+  moduleWiring,
   planAppRegistration,
   type AppRegistration,
 } from './register.js';
 import { missingSiblings, missingSiblingsWarning, serviceSiblingsExist } from './siblings.js';
-import { editSpec, type SpecEntries } from './spec-edit.js';
+import { editSpec, isModuleOn, type SpecEntries } from './spec-edit.js';
 import { routeEntries, schemaEntries } from './spec-entries.js';
 import { MAKE_USAGE } from './usage.js';
 import { applyWrites } from './apply.js';
@@ -61,7 +68,7 @@ const FLAGS: Record<MakeTarget, Flags> = {
 /** The make commands, with project defaults (`prisma`, `prismaClient`) the flags override either way. */
 export function generatorCommands(defaults: GeneratorDefaults = {}): Record<string, MakeCommand> {
   const checked = checkGeneratorDefaults(defaults, 'generatorCommands()');
-  const targets: MakeTarget[] = ['resource', 'schema', 'repository', 'service', 'plugin', 'routes', 'test'];
+  const targets: MakeTarget[] = ['resource', ...GENERATORS];
   return Object.fromEntries(
     targets.map((target) => [
       `make:${target}`,
@@ -125,14 +132,8 @@ async function runMake(
 const flag = (values: Parsed['values'], name: string): boolean | undefined =>
   typeof values[name] === 'boolean' ? (values[name] as boolean) : undefined;
 
-/** True when `modules.<name>` is on in the spec. */
-function moduleOn(document: Document.Parsed, name: string): boolean {
-  const value: unknown = document.getIn(['modules', name]);
-  return value !== undefined && value !== null && value !== false;
-}
-
-/** The number of a migration already written for this resource, else the next free one. */
-async function migrationNumberFor(baseDir: string, n: Names): Promise<{ number: number; existing: boolean }> {
+/** The number of a migration already written for this resource (rewritten with --force), else the next free one. */
+async function migrationNumberFor(baseDir: string, n: Names): Promise<number> {
   const dir = join(baseDir, 'migrations');
   const entries = existsSync(dir) ? await readdir(dir) : [];
   let highest = 0;
@@ -140,10 +141,10 @@ async function migrationNumberFor(baseDir: string, n: Names): Promise<{ number: 
     const match = MIGRATION_FILE.exec(entry);
     if (!match) continue;
     const number = Number(match[1]);
-    if (match[2] === n.pluralKebab) return { number, existing: true };
+    if (match[2] === n.pluralKebab) return number;
     highest = Math.max(highest, number);
   }
-  return { number: highest + 1, existing: false };
+  return highest + 1;
 }
 
 async function make(
@@ -206,7 +207,7 @@ async function scaffold(
   const options: GenerateOptions = {
     prisma: flag(values, 'prisma') ?? defaults.prisma ?? false,
     auth: signedIn,
-    tenant: tenant ?? (signedIn && moduleOn(document, 'tenancy')),
+    tenant: tenant ?? (signedIn && isModuleOn(document.get('modules', true), 'tenancy')),
     softDelete: values['soft-delete'] === true,
     ...(defaults.prismaClient ? { prismaClient: defaults.prismaClient } : {}),
   };
@@ -214,8 +215,7 @@ async function scaffold(
     options.crud = flag(values, 'crud') ?? serviceSiblingsExist(name, { baseDir });
 
   const writesStorage = (target === 'resource' || target === 'repository') && !options.prisma;
-  const migration = writesStorage ? await migrationNumberFor(baseDir, n) : undefined;
-  if (migration) options.migrationNumber = migration.number;
+  if (writesStorage) options.migrationNumber = await migrationNumberFor(baseDir, n);
 
   const files: GeneratedFile[] =
     target === 'resource' ? await generateResource(name, options) : await generate(target, name, options);
@@ -370,7 +370,8 @@ function report(target: MakeTarget, n: Names, input: ReportInput): void {
     if (!input.register) {
       io.stdout.write(`  src/app.ts left alone (--no-register); to serve the routes, add:\n${wiringHint(n)}`);
     } else if (registration?.registered) {
-      io.stdout.write(`  src/app.ts: registered ${n.camel}Handlers and ${n.camel}Plugin\n`);
+      const wiring = moduleWiring(n);
+      io.stdout.write(`  src/app.ts: registered ${wiring.handlersFunction} and ${wiring.pluginFunction}\n`);
     } else if (registration?.reason === ALREADY_REGISTERED) {
       io.stdout.write(`  src/app.ts not changed (${registration.reason})\n`);
     } else if (registration) {
@@ -397,12 +398,12 @@ function report(target: MakeTarget, n: Names, input: ReportInput): void {
 }
 
 function wiringHint(n: Names): string {
-  const dir = `./modules/${n.kebab}/${n.kebab}`;
+  const wiring = moduleWiring(n);
   return [
-    `    import { ${n.camel}Handlers } from '${dir}.routes.js';`,
-    `    import { ${n.camel}Plugin } from '${dir}.plugin.js';`,
-    `    handlers: (service) => ({ ...${n.camel}Handlers(service), … })`,
-    `    plugins: (service) => [${n.camel}Plugin(service), …]`,
+    `    import { ${wiring.handlersFunction} } from '${wiring.routesSpecifier}';`,
+    `    import { ${wiring.pluginFunction} } from '${wiring.pluginSpecifier}';`,
+    `    handlers: (service) => ({ ...${wiring.handlersFunction}(service), … })`,
+    `    plugins: (service) => [${wiring.pluginFunction}(service), …]`,
     '',
   ].join('\n');
 }

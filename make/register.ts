@@ -47,7 +47,7 @@ type Factory = TsMorph.ArrowFunction | TsMorph.FunctionExpression;
 type Literal = TsMorph.ObjectLiteralExpression | TsMorph.ArrayLiteralExpression;
 
 /** What one module adds to app.ts. */
-interface ModuleWiring {
+export interface ModuleWiring {
   handlersFunction: string;
   pluginFunction: string;
   routesSpecifier: string;
@@ -108,7 +108,8 @@ export async function registerResourceInApp(
   return registration;
 }
 
-function moduleWiring(spelled: Names): ModuleWiring {
+/** The names and import paths a resource module's wiring uses in src/app.ts. */
+export function moduleWiring(spelled: Names): ModuleWiring {
   const folder = `./modules/${spelled.kebab}/${spelled.kebab}`;
   return {
     handlersFunction: `${spelled.camel}Handlers`,

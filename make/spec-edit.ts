@@ -248,7 +248,7 @@ function enableModules(
 ): string[] {
   const modulesPair = pairOf(top, 'modules');
   const modules = modulesPair?.value as YamlNode | null | undefined;
-  const off = [...new Set(requested)].filter((name) => !isOn(modules, name));
+  const off = [...new Set(requested)].filter((name) => !isModuleOn(modules, name));
   if (off.length === 0) return [];
   const line = (name: string, indent: number): string => `${' '.repeat(indent)}${name}: true`;
 
@@ -293,12 +293,11 @@ function enableModules(
 }
 
 /** A module is on when its key is there with a value other than false or null. */
-function isOn(modules: YamlNode | null | undefined, name: string): boolean {
+/** Whether `modules.<name>` is on, as the spec loader reads it: `true` or a mapping of its options. */
+export function isModuleOn(modules: unknown, name: string): boolean {
   if (!isMap(modules)) return false;
-  const pair = pairOf(modules, name);
-  if (!pair) return false;
-  const value = pair.value as YamlNode | null;
-  return !isNullNode(value) && !(isScalar(value) && value.value === false);
+  const value = pairOf(modules, name)?.value as YamlNode | null | undefined;
+  return isMap(value) || (isScalar(value) && value.value === true);
 }
 
 /** `auth: false`, `auth: ~`, `auth:` or a flow map's bare `auth` becomes `auth: true`, the rest kept. */

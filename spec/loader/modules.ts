@@ -166,7 +166,7 @@ function routesOfFeaturesOff(
   for (const [feature, ids] of Object.entries(spec.features ?? {})) {
     const node = entry(options, feature);
     if (node !== undefined && refusesReference(ctx, node, ['modules', module, feature])) continue;
-    if (node !== undefined && (asScalar(node)?.value === true || asMap(node) !== undefined)) continue;
+    if (node !== undefined && enabled(node)) continue;
     for (const id of ids) off.add(id);
   }
   return off;

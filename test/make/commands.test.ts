@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { generatorCommands } from '../../make/index.js';
+import { withProjectLock } from '../../make/project-lock.js';
 import { runSvc, runSvcBinary } from '../cli/run-svc.js';
 
 let root: string;
@@ -481,5 +482,17 @@ describe('two runs at once on one project', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('delete .svc/make.lock and run again');
     expect(await readFile(join(dir, 'svc.config.yaml'), 'utf8')).toBe(before);
+  });
+
+  test("a run removes only its own lock: one deleted by hand and taken by another run stays that run's", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-make-lock-'));
+    const lock = join(dir, '.svc/make.lock');
+    const other = `${process.pid}\nanother run\n`;
+    await withProjectLock(dir, async () => {
+      await rm(lock);
+      await writeFile(lock, other);
+    });
+    expect(await readFile(lock, 'utf8')).toBe(other);
+    await rm(dir, { recursive: true, force: true });
   });
 });

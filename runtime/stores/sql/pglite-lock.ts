@@ -5,21 +5,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { errors } from '../../../generated/modules/errors.js';
+import { isProcessAlive } from '../../../shared/process-alive.js';
 
 const LOCK_FILE = 'svc.lock';
 
 /** Directories this process holds: its own pid in a lock file is stale unless listed here (pid 1 in a container). */
 const heldHere = new Set<string>();
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** The pid in the lock file; undefined when the file is gone; NaN when it holds no pid. */
 function readHolder(file: string): number | undefined {
@@ -62,7 +53,7 @@ export function lockDirectory(dir: string): DirLock {
     // No pid: another process is writing it this very moment, or crashed while doing so. Refuse; the message
     // names the file so a person can remove it.
     if (Number.isNaN(holder)) throw locked(dir, `an unknown process (${file} holds no pid)`);
-    if (holder !== process.pid && isAlive(holder)) throw locked(dir, `pid ${holder}`);
+    if (holder !== process.pid && isProcessAlive(holder)) throw locked(dir, `pid ${holder}`);
     fs.rmSync(file, { force: true }); // stale: its process is gone
   }
   throw locked(dir, 'another process');
