@@ -7,6 +7,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type * as TsMorph from 'ts-morph';
+import { formatForProject } from './format.js';
 import { names, type Names } from './names.js';
 
 export interface AppRegistration {
@@ -666,9 +667,5 @@ function widthOf(line: string): number {
  * without one keeps the text as edited. The line breaks stay the file's either way.
  */
 async function formatWithTheAppsConfig(text: string, appPath: string): Promise<string> {
-  const prettier = await import('prettier');
-  const config = await prettier.resolveConfig(appPath);
-  if (config === null) return text;
-  const formatted = await prettier.format(text, { ...config, filepath: appPath });
-  return formatted.replace(/\r?\n/g, lineBreakOf(text));
+  return (await formatForProject(appPath, text)).replace(/\r?\n/g, lineBreakOf(text));
 }

@@ -1,6 +1,7 @@
 // The passkey demo page runs under its own CSP: the hashes in the policy must be those of the exact script and
 // style text the HTML carries (one byte off and the browser runs nothing), and the page must hold nothing a
 // hash cannot allow (inline handlers, style attributes, javascript: URLs) or that loads from elsewhere.
+import { passkeyDemoPlugin } from '../../runtime/auth/http/passkey-demo-plugin.js';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
@@ -112,5 +113,16 @@ describe('the passkey demo page', () => {
         '/auth/passkeys/login/verify',
       ]),
     );
+  });
+});
+
+describe('passkeyDemoPlugin', () => {
+  it('serves one literal path and refuses patterns and unknown options', () => {
+    expect(passkeyDemoPlugin().name).toBe('svc:passkey-demo');
+    expect(passkeyDemoPlugin({ path: '/demo' }).name).toBe('svc:passkey-demo');
+    for (const path of ['/demo/:id', '/demo/*', 'demo', 7]) {
+      expect(() => passkeyDemoPlugin({ path } as never)).toThrow(/a literal path starting with "\/"/);
+    }
+    expect(() => passkeyDemoPlugin({ paht: '/demo' } as never)).toThrow(/paht/);
   });
 });

@@ -2,7 +2,8 @@
 // in place of the API's (which allows no script at all) and the headers browsers apply to documents. An edge
 // route: no auth, no validation, nothing of the API pipeline; the page itself talks to the auth routes.
 import type { App, Plugin } from '../../app/app.js';
-import { invalidOption, invalidOptions } from '../../config/option-errors.js';
+import { invalidOptions } from '../../config/option-errors.js';
+import { literalRoutePath } from '../../http/literal-path.js';
 import { rejectUnknownOptions } from '../../config/known-options.js';
 import type { Route } from '../../http/types.js';
 import { PASSKEY_DEMO_CSP, passkeyDemoPage } from './passkey-demo-page.js';
@@ -17,10 +18,7 @@ const OWNER = 'passkeyDemoPlugin';
 export function passkeyDemoPlugin(options: PasskeyDemoPluginOptions = {}): Plugin {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) throw invalidOptions(OWNER);
   rejectUnknownOptions(options, ['path'], OWNER);
-  const path = options.path ?? '/auth/passkeys/demo';
-  if (typeof path !== 'string' || !path.startsWith('/') || path.includes(':') || path.includes('*')) {
-    throw invalidOption(OWNER, 'path', 'a literal path starting with "/"');
-  }
+  const path = literalRoutePath(OWNER, options.path ?? '/auth/passkeys/demo');
   const page = passkeyDemoPage();
   const route: Route = {
     method: 'GET',

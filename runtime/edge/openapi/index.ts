@@ -2,6 +2,7 @@
 // "Edge routes and plugins") describing what this server serves. The document is built once, at app:booted, from the
 // registered routes (served-document.ts) and serialised then; every request sends the same bytes, with an
 // ETag.
+import { literalRoutePath } from '../../http/literal-path.js';
 import type { App, Plugin } from '../../app/app.js';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { invalidOption, invalidOptions } from '../../config/option-errors.js';
@@ -162,11 +163,7 @@ function checkedOptions(options: OpenapiPluginOptions): string {
   checkedInfo(options.info);
   checkedTags(options.tags);
   checkedCatalog(options.catalog);
-  const path = options.path ?? '/openapi.json';
-  if (typeof path !== 'string' || !path.startsWith('/') || path.includes(':') || path.includes('*')) {
-    throw invalidOption(OWNER, 'path', 'a literal path starting with "/"');
-  }
-  return path;
+  return literalRoutePath(OWNER, options.path ?? '/openapi.json');
 }
 
 export function openapiPlugin(options: OpenapiPluginOptions = {}): Plugin {
