@@ -2,41 +2,17 @@
 // literals (routes.ts `routeDefinitions`, client.ts `routeTable`, errors.ts `catalog`) are reused member by
 // member by the format cache: after an edit the file is still formatted byte for byte as prettier formats it
 // whole, while prettier is asked only for the members that changed.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import * as prettier from 'prettier';
 import { parsers } from 'prettier/plugins/babel';
 import type { Options } from 'prettier';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FormatCache } from '../../generator/format-cache.js';
 import { cutDeclarations, joinDeclarations } from '../../generator/declaration-split.js';
 import type { ParsedProgram } from '../../generator/statement-chunks.js';
+import { formatThroughCache, OPTIONS, project, removeProjects } from './format-cache-harness.js';
 
-const OPTIONS: Options = { parser: 'babel-ts', singleQuote: true, printWidth: 110, trailingComma: 'all' };
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function project(): { dir: string; file: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-declaration-split-'));
-  dirs.push(dir);
-  return { dir, file: join(dir, 'generated', 'openapi.d.ts') };
-}
-
-async function formatThroughCache(dir: string, file: string, source: string) {
-  const cache = await FormatCache.open(dir);
-  await cache.read([file]);
-  const asked: string[] = [];
-  const formatted = await cache.format(file, source, { ...OPTIONS, filepath: file }, (text) => {
-    asked.push(text);
-    return prettier.format(text, { ...OPTIONS, filepath: file });
-  });
-  await cache.save();
-  return { formatted, asked };
-}
+afterEach(removeProjects);
 
 /**
  * Declarations drawn by `declaration`, then rounds of member edits (insert, remove, replace): each round's file
@@ -54,7 +30,7 @@ async function checkEditSequences<T extends { members: Array<[number, number]> }
       fc.array(declaration, { minLength: 1, maxLength: 3 }),
       fc.array(fc.array(edit, { maxLength: 4 }), { maxLength: 3 }),
       async (base, rounds) => {
-        const { dir, file } = project();
+        const { dir, file } = project('openapi.d.ts');
         let declarations = base;
         for (const edits of [[], ...rounds]) {
           declarations = declarations.map((one) => ({ ...one, members: [...one.members] }));
@@ -157,7 +133,7 @@ describe('interfaces cut for the format cache', () => {
   });
 
   it('formats edited interfaces as prettier formats them whole, asking prettier only for new members', async () => {
-    const { dir, file } = project();
+    const { dir, file } = project('openapi.d.ts');
     const members = Array.from({ length: 60 }, (_, i): [number, number] => [i % 4, i]);
     const first = render([{ name: 1, header: 0, members }]);
     expect((await formatThroughCache(dir, file, first)).formatted).toBe(
@@ -311,7 +287,7 @@ describe('constant literals cut for the format cache', () => {
   });
 
   it('formats an edited route list as prettier formats it whole, asking prettier only for the new routes', async () => {
-    const { dir, file } = project();
+    const { dir, file } = project('openapi.d.ts');
     const members = Array.from({ length: 60 }, (_, i): [number, number] => [i % 2, i]);
     const first = renderLiterals([{ name: 1, header: 0, tail: 0, members }]);
     expect((await formatThroughCache(dir, file, first)).formatted).toBe(

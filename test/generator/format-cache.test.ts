@@ -1,38 +1,13 @@
 // The format cache: after an edit, a generated file is formatted byte for byte as prettier formats it whole,
 // while prettier is asked only for the statements that changed.
-import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as prettier from 'prettier';
-import type { Options } from 'prettier';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FormatCache } from '../../generator/format-cache.js';
+import { formatThroughCache, OPTIONS, project, removeProjects } from './format-cache-harness.js';
 
-const OPTIONS: Options = { parser: 'babel-ts', singleQuote: true, printWidth: 110, trailingComma: 'all' };
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function project(): { dir: string; file: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-format-cache-'));
-  dirs.push(dir);
-  return { dir, file: join(dir, 'generated', 'client.ts') };
-}
-
-/** A build's formatting of one file through the cache; `asked` lists what prettier itself was given. */
-async function formatThroughCache(dir: string, file: string, source: string, options = OPTIONS) {
-  const cache = await FormatCache.open(dir);
-  await cache.read([file]);
-  const asked: string[] = [];
-  const formatted = await cache.format(file, source, { ...options, filepath: file }, (text) => {
-    asked.push(text);
-    return prettier.format(text, { ...options, filepath: file });
-  });
-  await cache.save();
-  return { formatted, asked };
-}
+afterEach(removeProjects);
 
 /** Generated-looking TypeScript: one interface and one function per resource, with doc comments. */
 function source(names: readonly string[], extra = ''): string {
@@ -59,7 +34,7 @@ const NAMES = ['Task', 'Note', 'Tag', 'User', 'Team', 'Post', 'Comment', 'Like',
 
 describe('FormatCache', () => {
   it('formats an edited source as prettier formats it whole, asking prettier only for what changed', async () => {
-    const { dir, file } = project();
+    const { dir, file } = project('client.ts');
     const first = source(NAMES);
     const cold = await formatThroughCache(dir, file, first);
     expect(cold.formatted).toBe(await prettier.format(first, OPTIONS));
@@ -83,7 +58,7 @@ describe('FormatCache', () => {
   });
 
   it('keeps comments, blank lines and same-line comments where prettier puts them', async () => {
-    const { dir, file } = project();
+    const { dir, file } = project('client.ts');
     const statements = Array.from({ length: 12 }, (_, i) => `export const value${i} = {a:${i}};`);
     const text = (list: string[]) => `${list.join('\n')}\n`;
     await formatThroughCache(dir, file, text(statements));
@@ -119,7 +94,7 @@ describe('FormatCache', () => {
   });
 
   it('formats long new text in parts, with the same bytes', async () => {
-    const { dir, file } = project();
+    const { dir, file } = project('client.ts');
     const many = Array.from({ length: 400 }, (_, i) => `Resource${i}`);
     const long = source(many);
     const { formatted, asked } = await formatThroughCache(dir, file, long);
@@ -128,7 +103,7 @@ describe('FormatCache', () => {
   });
 
   it('answers an unchanged source from its entry without asking prettier or writing the entry again', async () => {
-    const { dir, file } = project();
+    const { dir, file } = project('client.ts');
     const text = source(NAMES);
     await formatThroughCache(dir, file, text);
     const cacheDir = join(dir, '.svc', 'format-cache');
@@ -141,7 +116,7 @@ describe('FormatCache', () => {
   });
 
   it('reuses nothing under other options, and ignores a damaged entry', async () => {
-    const { dir, file } = project();
+    const { dir, file } = project('client.ts');
     await formatThroughCache(dir, file, source(NAMES));
     const narrow = { ...OPTIONS, printWidth: 60 };
     const other = await formatThroughCache(dir, file, source(NAMES), narrow);
@@ -188,7 +163,7 @@ describe('FormatCache', () => {
         program,
         fc.array(fc.array(edit, { maxLength: 4 }), { maxLength: 4 }),
         async (base, rounds) => {
-          const { dir, file } = project();
+          const { dir, file } = project('client.ts');
           let list = base;
           for (const edits of [[], ...rounds]) {
             list = [...list];

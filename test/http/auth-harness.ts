@@ -104,9 +104,9 @@ export interface SignedIn {
 
 /** The session id a Set-Cookie header sets. */
 export function sessionFrom(headers: Headers): string {
-  const line = headers.get('set-cookie') ?? '';
-  const match = /^svc_session=([^;]*)/.exec(line);
-  if (!match?.[1]) throw new Error(`no session cookie in ${line}`);
+  const lines = headers.getSetCookie();
+  const match = lines.map((line) => /^svc_session=([^;]*)/.exec(line)).find((found) => found?.[1]);
+  if (!match?.[1]) throw new Error(`no session cookie in ${lines.join(' | ')}`);
   return decodeURIComponent(match[1]);
 }
 

@@ -28,6 +28,7 @@ import {
   get,
   post,
   register,
+  sessionFrom,
   SECRET,
   type SignedIn,
 } from './auth-harness.js';
@@ -258,9 +259,7 @@ describe.each(adapters)('passkeys on $name', (adapter) => {
       expect(user).toEqual(alice.user);
       expect(refreshToken).toEqual(expect.any(String));
       expect(await amrOf(url, accessToken)).toEqual(['hwk', 'mfa']);
-      const [sessionLine] = setCookies(signedIn.headers, 'svc_session');
-      const session = /^svc_session=([^;]+)/.exec(sessionLine ?? '')?.[1];
-      expect(session).toBeDefined();
+      const session = sessionFrom(signedIn.headers);
       const me = await get(url, '/auth/me', { cookie: `svc_session=${session}` });
       expect(me.json).toEqual({ user: alice.user, amr: ['hwk', 'mfa'] });
       expect(logins).toEqual([{ amr: ['hwk', 'mfa'] }]);
