@@ -33,6 +33,7 @@ import { FormatPool } from '../generator/format-pool.js';
 import { TS_PARSER } from '../generator/format.js';
 import type { SpecIR } from '../shared/ir.js';
 import { MIGRATION_FILE } from '../shared/migration-file.js';
+import { DEFAULT_TENANT_HEADER } from '../shared/module-defaults.js';
 import { SPEC_FILE } from '../shared/spec-file.js';
 
 /** Where a command writes and reads: structurally the CLI's own io. */
@@ -132,6 +133,12 @@ async function runMake(
 const flag = (values: Parsed['values'], name: string): boolean | undefined =>
   typeof values[name] === 'boolean' ? (values[name] as boolean) : undefined;
 
+/** The header the spec's tenancy module reads the tenant from (a `${VAR}` or none: the default). */
+function tenantHeaderOf(document: Document.Parsed): string {
+  const header: unknown = document.getIn(['modules', 'tenancy', 'header']);
+  return typeof header === 'string' && /^[A-Za-z0-9-]+$/.test(header) ? header : DEFAULT_TENANT_HEADER;
+}
+
 /** The number of a migration already written for this resource (rewritten with --force), else the next free one. */
 async function migrationNumberFor(baseDir: string, n: Names): Promise<number> {
   const dir = join(baseDir, 'migrations');
@@ -209,6 +216,7 @@ async function scaffold(
     auth: signedIn,
     tenant: tenant ?? (signedIn && isModuleOn(document.get('modules', true), 'tenancy')),
     softDelete: values['soft-delete'] === true,
+    tenantHeader: tenantHeaderOf(document),
     ...(defaults.prismaClient ? { prismaClient: defaults.prismaClient } : {}),
   };
   if (target === 'service' || target === 'plugin')
@@ -362,7 +370,7 @@ function report(target: MakeTarget, n: Names, input: ReportInput): void {
     io.stdout.write(
       module === 'auth'
         ? `  ${SPEC_FILE}: switched modules.auth on (accounts and sign-in under /auth; SVC_SECRET in production), since the routes need a signed-in user\n`
-        : `  ${SPEC_FILE}: switched modules.tenancy on (teams under /tenants; requests name theirs with x-tenant-id), since the rows belong to a tenant\n`,
+        : `  ${SPEC_FILE}: switched modules.tenancy on (teams under /tenants; requests name theirs with ${input.options.tenantHeader ?? DEFAULT_TENANT_HEADER}), since the rows belong to a tenant\n`,
     );
   }
   if (target === 'resource') {

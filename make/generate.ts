@@ -136,6 +136,7 @@ function templateData(n: Names, options: ResolvedOptions) {
     migrationFile,
     columns,
     tenant: options.tenant,
+    tenantHeader: options.tenantHeader,
     auth: options.auth,
     crud: options.crud,
     softDelete: options.softDelete,

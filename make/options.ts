@@ -1,6 +1,8 @@
 // The choices a generated resource is written with, their defaults, and the project defaults a team sets
 // once (package.json "svc": { "make": { … } }) so every `svc make:*` follows them unless a flag says otherwise.
 
+import { DEFAULT_TENANT_HEADER } from '../shared/module-defaults.js';
+
 /** The Prisma client the generated repository uses: the module to import it from and the exported type. */
 export interface PrismaClientImport {
   /** A package (`@prisma/client`) or a path relative to the project root (`./src/db/client.js`). */
@@ -24,6 +26,8 @@ export interface GenerateOptions {
   prismaClient?: PrismaClientImport;
   /** The number of the SQL migration a SQL repository comes with. Default 1. */
   migrationNumber?: number;
+  /** The header requests name their tenant with (`modules.tenancy.header`). Default `x-tenant-id`. */
+  tenantHeader?: string;
 }
 
 export type ResolvedOptions = Required<GenerateOptions>;
@@ -45,6 +49,7 @@ export function resolveOptions(options: GenerateOptions = {}): ResolvedOptions {
     'softDelete',
     'prismaClient',
     'migrationNumber',
+    'tenantHeader',
   ]);
   for (const key of Object.keys(options)) {
     if (!known.has(key)) throw new TypeError(`Unknown generate option '${key}'.`);
@@ -57,6 +62,12 @@ export function resolveOptions(options: GenerateOptions = {}): ResolvedOptions {
       `migrationNumber must be an integer from 1 to 9999 (got ${String(migrationNumber)}).`,
     );
   }
+  const tenantHeader = options.tenantHeader ?? DEFAULT_TENANT_HEADER;
+  if (typeof tenantHeader !== 'string' || !/^[A-Za-z0-9-]+$/.test(tenantHeader)) {
+    throw new TypeError(
+      `tenantHeader must be a header name such as x-tenant-id (got ${String(tenantHeader)}).`,
+    );
+  }
   return {
     prisma: options.prisma ?? false,
     auth: options.auth ?? true,
@@ -65,6 +76,7 @@ export function resolveOptions(options: GenerateOptions = {}): ResolvedOptions {
     softDelete: options.softDelete ?? false,
     prismaClient,
     migrationNumber,
+    tenantHeader: tenantHeader.toLowerCase(),
   };
 }
 

@@ -232,6 +232,14 @@ describe('make:resource', () => {
     const opted = await make(dir, 'make:repository', 'Note', '--no-tenant');
     expect(opted.code, opted.stderr).toBe(0);
     expect(await readFile(join(dir, 'migrations/0003-notes.sql'), 'utf8')).not.toContain('tenant_id');
+
+    // The generated test names the tenant with the header the spec's tenancy module reads.
+    const specPath = join(dir, 'svc.config.yaml');
+    const text = await readFile(specPath, 'utf8');
+    await writeFile(specPath, text.replace('  tenancy: true', '  tenancy: { header: x-team-id }'));
+    const team = await make(dir, 'make:test', 'Invoice');
+    expect(team.code, team.stderr).toBe(0);
+    expect(await readFile(join(dir, 'test/invoice.test.ts'), 'utf8')).toContain("'x-team-id': team.data.id");
   });
 
   test('an entry the spec loader refuses writes nothing at all', async () => {

@@ -84,6 +84,14 @@ describe('generate()', () => {
     expect(contentOf(plain, '.routes.ts')).not.toContain('requireTenantId');
     expect(contentOf(scoped, '.test.ts')).toContain('TENANT_REQUIRED');
     expect(contentOf(plain, '.test.ts')).not.toContain('x-tenant-id');
+    expect(contentOf(scoped, '.test.ts')).toContain("'x-tenant-id': team.data.id");
+  });
+
+  test("the test names the tenant with the spec's tenancy header", async () => {
+    const files = await generateResource('BlogPost', { tenant: true, tenantHeader: 'X-Team-Id' });
+    expect(contentOf(files, '.test.ts')).toContain("'x-team-id': team.data.id");
+    expect(contentOf(files, '.test.ts')).not.toContain('x-tenant-id');
+    await expect(generateResource('BlogPost', { tenantHeader: 'x team' })).rejects.toThrow(/tenantHeader/);
   });
 
   test('soft delete adds the column, the option and the partial index', async () => {
