@@ -61,7 +61,7 @@ challengeRaceContract(
 );
 
 function challenge(expiresAt: number): WebauthnChallenge {
-  return { challenge: 'Y2hhbGxlbmdl', kind: 'registration', userId: 'alice', expiresAt };
+  return { challenge: 'Y2hhbGxlbmdl', userId: 'alice', expiresAt };
 }
 
 describe('RedisChallengeStore keys', () => {

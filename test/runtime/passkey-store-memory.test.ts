@@ -14,7 +14,7 @@ passkeyStoreContract('MemoryPasskeyStore', () => new MemoryPasskeyStore());
 challengeStoreContract('MemoryChallengeStore', () => new MemoryChallengeStore());
 
 function challenge(expiresAt: number): WebauthnChallenge {
-  return { challenge: 'Y2hhbGxlbmdl', kind: 'authentication', userId: undefined, expiresAt };
+  return { challenge: 'Y2hhbGxlbmdl', userId: undefined, expiresAt };
 }
 
 describe('MemoryChallengeStore bounds', () => {

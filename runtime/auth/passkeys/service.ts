@@ -293,16 +293,11 @@ export class PasskeyService {
     return 'refused';
   }
 
-  private async issue(
-    sessionKey: string,
-    kind: WebauthnChallenge['kind'],
-    userId: string | undefined,
-  ): Promise<string> {
+  private async issue(sessionKey: string, kind: CeremonyKind, userId: string | undefined): Promise<string> {
     checkSessionKey(sessionKey);
     const challenge = randomBytes(32).toString('base64url');
     await this.challenges.put(keyOf(kind, sessionKey), {
       challenge,
-      kind,
       userId,
       expiresAt: this.now() + this.ttlMs,
     });
@@ -310,10 +305,10 @@ export class PasskeyService {
   }
 
   /** The challenge of the caller's ceremony, taken (single use); 400 WEBAUTHN_CHALLENGE_INVALID without one. */
-  private async take(sessionKey: string, kind: WebauthnChallenge['kind']): Promise<WebauthnChallenge> {
+  private async take(sessionKey: string, kind: CeremonyKind): Promise<WebauthnChallenge> {
     checkSessionKey(sessionKey);
     const challenge = await this.challenges.take(keyOf(kind, sessionKey), this.now());
-    if (challenge === undefined || challenge.kind !== kind) throw errors.WEBAUTHN_CHALLENGE_INVALID();
+    if (challenge === undefined) throw errors.WEBAUTHN_CHALLENGE_INVALID();
     return challenge;
   }
 
@@ -336,8 +331,10 @@ export function webauthnPlugin(options: PasskeyServiceOptions): PasskeyService {
   return new PasskeyService(options);
 }
 
+type CeremonyKind = 'registration' | 'authentication';
+
 /** One ceremony of each kind per session key: starting another replaces the earlier challenge. */
-function keyOf(kind: WebauthnChallenge['kind'], sessionKey: string): string {
+function keyOf(kind: CeremonyKind, sessionKey: string): string {
   return `${kind}:${sessionKey}`;
 }
 

@@ -48,11 +48,13 @@ export interface PasskeyStore {
   remove(userId: string, id: string): Promise<boolean>;
 }
 
-/** What a ceremony in progress remembers until it finishes. */
+/**
+ * What a ceremony in progress remembers until it finishes. Which ceremony it is is in the key it is kept under
+ * (the passkey service keeps registrations and sign-ins apart), not in the record.
+ */
 export interface WebauthnChallenge {
   /** The random challenge sent to the browser, base64url. */
   challenge: string;
-  kind: 'registration' | 'authentication';
   /**
    * The user the ceremony is bound to: always for a registration; for an authentication only when it was
    * started naming one.

@@ -33,7 +33,6 @@ function challengeOf(value: string): WebauthnChallenge {
   const stored = JSON.parse(value) as StoredChallenge;
   return {
     challenge: stored.challenge,
-    kind: stored.kind,
     userId: stored.userId,
     expiresAt: stored.expiresAt,
   };
@@ -55,7 +54,6 @@ export class RedisChallengeStore implements ChallengeStore {
   async put(key: string, challenge: WebauthnChallenge): Promise<void> {
     const stored: StoredChallenge = {
       challenge: challenge.challenge,
-      kind: challenge.kind,
       userId: challenge.userId,
       expiresAt: challenge.expiresAt,
     };

@@ -42,14 +42,14 @@ const REMOVE = `DELETE FROM svc_passkeys WHERE id = $1 AND user_id = $2`;
 type ChallengeRow = Omit<WebauthnChallenge, 'userId'> & { userId: string | null };
 
 // Replaces a challenge left under the key (a ceremony started again) as a whole.
-const PUT = `INSERT INTO svc_webauthn_challenges (key, challenge, kind, user_id, expires_at)
-  VALUES ($1, $2, $3, $4, $5)
-  ON CONFLICT (key) DO UPDATE SET challenge = excluded.challenge, kind = excluded.kind,
-    user_id = excluded.user_id, expires_at = excluded.expires_at`;
+const PUT = `INSERT INTO svc_webauthn_challenges (key, challenge, user_id, expires_at)
+  VALUES ($1, $2, $3, $4)
+  ON CONFLICT (key) DO UPDATE SET challenge = excluded.challenge, user_id = excluded.user_id,
+    expires_at = excluded.expires_at`;
 
 // Deletes an expired row too: it could never be used, and nothing else would read it again.
 const TAKE = `DELETE FROM svc_webauthn_challenges WHERE key = $1
-  RETURNING challenge, kind, user_id AS "userId", expires_at AS "expiresAt"`;
+  RETURNING challenge, user_id AS "userId", expires_at AS "expiresAt"`;
 
 function credentialOf(row: CredentialRow): PasskeyCredential {
   return { ...row, lastUsedAt: row.lastUsedAt ?? undefined };
@@ -105,13 +105,7 @@ export class SqlChallengeStore implements ChallengeStore {
   constructor(private readonly db: SqlQueryable) {}
 
   async put(key: string, challenge: WebauthnChallenge): Promise<void> {
-    await this.db.query(PUT, [
-      key,
-      challenge.challenge,
-      challenge.kind,
-      challenge.userId ?? null,
-      challenge.expiresAt,
-    ]);
+    await this.db.query(PUT, [key, challenge.challenge, challenge.userId ?? null, challenge.expiresAt]);
   }
 
   async take(key: string, now: number): Promise<WebauthnChallenge | undefined> {

@@ -231,7 +231,6 @@ export function passkeyRaceContract(
 function challenge(base: number, overrides: Partial<WebauthnChallenge> = {}): WebauthnChallenge {
   return {
     challenge: 'c2hvcnQtbGl2ZWQtY2hhbGxlbmdl',
-    kind: 'registration',
     userId: 'alice',
     expiresAt: base + 60_000,
     ...overrides,
@@ -254,7 +253,6 @@ export function challengeStoreContract(
       await store.put('reg', challenge(base));
       const anonymous = challenge(base, {
         challenge: 'YW5vbnltb3Vz',
-        kind: 'authentication',
         userId: undefined,
       });
       await store.put('auth', anonymous);
@@ -278,7 +276,7 @@ export function challengeStoreContract(
       const store = await makeStore();
       const base = clock();
       await store.put('key', challenge(base));
-      const restarted = challenge(base, { challenge: 'cmVzdGFydGVk', kind: 'authentication', userId: 'bob' });
+      const restarted = challenge(base, { challenge: 'cmVzdGFydGVk', userId: 'bob' });
       await store.put('key', restarted);
       expect(await store.take('key', base)).toStrictEqual(restarted);
       expect(await store.take('key', base)).toBeUndefined();

@@ -25,7 +25,6 @@ CREATE INDEX svc_passkeys_user_id ON svc_passkeys (user_id, created_at, id);
 CREATE TABLE svc_webauthn_challenges (
   key text PRIMARY KEY,
   challenge text NOT NULL,
-  kind text NOT NULL CHECK (kind IN ('registration', 'authentication')),
   -- The user the ceremony is bound to: always for a registration, for an authentication only when named.
   user_id text,
   expires_at bigint NOT NULL
