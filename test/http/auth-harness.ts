@@ -155,3 +155,13 @@ export function apiKeyStandIn(users: Pick<UserSource, 'findById'>): Plugin {
     },
   };
 }
+
+/** The error `build` throws (its code and message), for module settings refused at construction. */
+export function thrown(build: () => unknown): { code?: string; message: string } {
+  try {
+    build();
+  } catch (error) {
+    return error as { code?: string; message: string };
+  }
+  throw new Error('expected it to throw');
+}

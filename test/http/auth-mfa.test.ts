@@ -36,6 +36,7 @@ import {
   register,
   SECRET,
   sessionFrom,
+  thrown,
   type SignedIn,
 } from './auth-harness.js';
 import { adapters, withServer, type AdapterUnderTest } from './harness.js';
@@ -305,14 +306,6 @@ describe('modules.auth: mfa and requireMfa', () => {
   const projectDir = mkdtempSync(join(tmpdir(), 'svc-auth-mfa-'));
   afterAll(() => rmSync(projectDir, { recursive: true, force: true }));
   const development = { NODE_ENV: 'development' };
-  const thrown = (build: () => unknown): { code?: string; message: string } => {
-    try {
-      build();
-    } catch (error) {
-      return error as { code?: string; message: string };
-    }
-    throw new Error('expected it to throw');
-  };
 
   it('mfa: true gives the Auth two-factor sign-in, its secrets sealed with a development key kept under .svc/', async () => {
     const users = new MemoryUserSource();

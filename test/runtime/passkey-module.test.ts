@@ -11,6 +11,7 @@ import { authModule } from '../../runtime/auth/config.js';
 import { PASSKEY_ROUTE_IDS } from '../../runtime/auth/http/passkey-routes.js';
 import { MemoryChallengeStore, MemoryPasskeyStore } from '../../runtime/auth/passkeys/memory-store.js';
 import { SoftwareAuthenticator } from '../helpers/software-authenticator.js';
+import { thrown } from '../http/auth-harness.js';
 import { HEAD, load, problemsOf } from '../spec/helpers.js';
 
 const PASSKEYS = { rpId: 'localhost', origins: ['http://localhost:3000'] };
@@ -78,14 +79,6 @@ describe('modules.auth.passkeys at run time', () => {
   const projectDir = mkdtempSync(join(tmpdir(), 'svc-passkey-module-'));
   afterAll(() => rmSync(projectDir, { recursive: true, force: true }));
   const development = { NODE_ENV: 'development' };
-  const thrown = (build: () => unknown): { code?: string; message: string } => {
-    try {
-      build();
-    } catch (error) {
-      return error as { code?: string; message: string };
-    }
-    throw new Error('expected it to throw');
-  };
 
   it('builds the passkey service on the stores it is given, named after the service unless rpName says', async () => {
     const passkeys = new MemoryPasskeyStore();
