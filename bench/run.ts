@@ -1,5 +1,5 @@
 // `npm run bench [-- <bench>...]`: runs the named benches (fastify, express, hono, serialize, serializers, edge,
-// edge-memory, edge-security, edge-metrics, edge-tracing, auth, tenancy, mcp, login, mfa-login, upload,
+// edge-memory, edge-security, edge-metrics, edge-tracing, auth, apikeys, tenancy, mcp, login, mfa-login, upload,
 // stores-jwt, stores-session, tenancy-postgres, stores-login, startup, make; all by default)
 // and writes their sections of bench/RESULTS.md.
 // The stores-* and tenancy-postgres benches need PostgreSQL (DATABASE_URL, default
@@ -18,6 +18,7 @@ import { NEW_PRODUCT } from './servers/shared.js';
 import { runStartupBench, STARTUP_ID } from './startup.js';
 import { MAKE_ID, runMakeBench } from './make.js';
 import { benchBearerHeaders } from './auth-token.js';
+import { APIKEYS_ID, APIKEYS_PAIR, apiKeysNote } from './apikeys.js';
 import { tenantScopedWorkloads } from './servers/svc-fastify-tenancy-id.js';
 import { runLoginBench } from './login.js';
 import { MFA_LOGIN_ID, runMfaLoginBench } from './mfa-login.js';
@@ -122,6 +123,7 @@ const LOGIN_ID = 'login';
 const KNOWN = [
   ...HTTP_PAIRS.map((pair) => pair.id),
   SERIALIZERS_ID,
+  APIKEYS_ID,
   MCP_ID,
   LOGIN_ID,
   MFA_LOGIN_ID,
@@ -168,6 +170,11 @@ for (const pair of HTTP_PAIRS) {
 if (selected.includes(SERIALIZERS_ID)) {
   process.stdout.write(`bench ${SERIALIZERS_ID}\n`);
   await report(SERIALIZERS_ID, runSerializersBench({ runs: runsOverride ?? 40 }));
+}
+if (selected.includes(APIKEYS_ID)) {
+  process.stdout.write(`bench ${APIKEYS_ID}\n`);
+  const section = await runHttpPair(APIKEYS_PAIR, httpOptions);
+  await report(APIKEYS_ID, `${section}\n\n${apiKeysNote()}`);
 }
 if (selected.includes(MCP_ID)) {
   process.stdout.write(`bench ${MCP_ID}\n`);

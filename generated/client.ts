@@ -89,9 +89,12 @@ export interface ListNotesInput extends RequestOptions {
 export type ListNotesResponse =
   | Success<200, T.ListNotesResponse200>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'NOTE_CURSOR_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<
+      400,
+      ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'NOTE_CURSOR_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>
+    >
   | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
-  | Failure<403, ApiError<'TENANT_ACCESS_DENIED'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_SCOPE_REQUIRED' | 'TENANT_ACCESS_DENIED'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
@@ -103,9 +106,23 @@ export interface CreateNoteInput extends RequestOptions {
 export type CreateNoteResponse =
   | Success<201, T.CreateNoteResponse201>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<
+      400,
+      ApiError<
+        | 'AUTH_APIKEY_AMBIGUOUS'
+        | 'BAD_REQUEST'
+        | 'IDEMPOTENCY_KEY_INVALID'
+        | 'TENANT_CONFLICT'
+        | 'TENANT_INVALID'
+      >
+    >
   | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'TENANT_ACCESS_DENIED'>>
+  | Failure<
+      403,
+      ApiError<
+        'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED' | 'AUTH_SCOPE_REQUIRED' | 'TENANT_ACCESS_DENIED'
+      >
+    >
   | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
@@ -121,9 +138,9 @@ export interface GetNoteInput extends RequestOptions {
 export type GetNoteResponse =
   | Success<200, T.GetNoteResponse200>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
-  | Failure<403, ApiError<'TENANT_ACCESS_DENIED'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_SCOPE_REQUIRED' | 'TENANT_ACCESS_DENIED'>>
   | Failure<404, ApiError<'NOTE_NOT_FOUND'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
@@ -137,9 +154,14 @@ export interface UpdateNoteInput extends RequestOptions {
 export type UpdateNoteResponse =
   | Success<200, T.UpdateNoteResponse200>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'TENANT_ACCESS_DENIED'>>
+  | Failure<
+      403,
+      ApiError<
+        'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED' | 'AUTH_SCOPE_REQUIRED' | 'TENANT_ACCESS_DENIED'
+      >
+    >
   | Failure<404, ApiError<'NOTE_NOT_FOUND'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
@@ -154,9 +176,18 @@ export interface DeleteNoteInput extends RequestOptions {
 export type DeleteNoteResponse =
   | Success<204, undefined>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'PERMISSION_DENIED' | 'TENANT_ACCESS_DENIED'>>
+  | Failure<
+      403,
+      ApiError<
+        | 'AUTH_APIKEY_TENANT_MISMATCH'
+        | 'AUTH_CSRF_REJECTED'
+        | 'AUTH_SCOPE_REQUIRED'
+        | 'PERMISSION_DENIED'
+        | 'TENANT_ACCESS_DENIED'
+      >
+    >
   | Failure<404, ApiError<'NOTE_NOT_FOUND'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
@@ -169,9 +200,9 @@ export interface RegisterInput extends RequestOptions {
 export type RegisterResponse =
   | Success<201, T.RegisterResponse201>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED'>>
   | Failure<409, ApiError<'AUTH_EMAIL_TAKEN'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
@@ -186,7 +217,7 @@ export interface LoginInput extends RequestOptions {
 export type LoginResponse =
   | Success<200, T.LoginResponse200>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<
       401,
       ApiError<
@@ -197,7 +228,7 @@ export type LoginResponse =
         | 'AUTH_TOKEN_INVALID'
       >
     >
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
   | Failure<429, ApiError<'AUTH_LOCKED' | 'RATE_LIMITED'>>
@@ -211,12 +242,12 @@ export interface RefreshInput extends RequestOptions {
 export type RefreshResponse =
   | Success<200, T.RefreshResponse200>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<
       401,
       ApiError<'AUTH_REFRESH_INVALID' | 'AUTH_REFRESH_REUSED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>
     >
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
@@ -230,9 +261,18 @@ export interface LogoutInput extends RequestOptions {
 export type LogoutResponse =
   | Success<204, undefined>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<
+      400,
+      ApiError<
+        | 'AUTH_APIKEY_AMBIGUOUS'
+        | 'BAD_REQUEST'
+        | 'IDEMPOTENCY_KEY_INVALID'
+        | 'TENANT_CONFLICT'
+        | 'TENANT_INVALID'
+      >
+    >
   | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED'>>
   | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
@@ -245,8 +285,9 @@ export type MeInput = RequestOptions;
 
 export type MeResponse =
   | Success<200, T.MeResponse200>
-  | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_SCOPE_REQUIRED'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
@@ -258,9 +299,18 @@ export interface RequestVerificationInput extends RequestOptions {
 export type RequestVerificationResponse =
   | Success<200, T.RequestVerificationResponse200>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<
+      400,
+      ApiError<
+        | 'AUTH_APIKEY_AMBIGUOUS'
+        | 'BAD_REQUEST'
+        | 'IDEMPOTENCY_KEY_INVALID'
+        | 'TENANT_CONFLICT'
+        | 'TENANT_INVALID'
+      >
+    >
   | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED'>>
   | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
@@ -279,6 +329,7 @@ export type VerifyEmailResponse =
   | Failure<
       400,
       ApiError<
+        | 'AUTH_APIKEY_AMBIGUOUS'
         | 'AUTH_TOKEN_INVALID'
         | 'BAD_REQUEST'
         | 'IDEMPOTENCY_KEY_INVALID'
@@ -287,7 +338,7 @@ export type VerifyEmailResponse =
       >
     >
   | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED'>>
   | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
@@ -303,9 +354,18 @@ export interface ForgotPasswordInput extends RequestOptions {
 export type ForgotPasswordResponse =
   | Success<200, T.ForgotPasswordResponse200>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<
+      400,
+      ApiError<
+        | 'AUTH_APIKEY_AMBIGUOUS'
+        | 'BAD_REQUEST'
+        | 'IDEMPOTENCY_KEY_INVALID'
+        | 'TENANT_CONFLICT'
+        | 'TENANT_INVALID'
+      >
+    >
   | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED'>>
   | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
@@ -324,6 +384,7 @@ export type ResetPasswordResponse =
   | Failure<
       400,
       ApiError<
+        | 'AUTH_APIKEY_AMBIGUOUS'
         | 'AUTH_TOKEN_INVALID'
         | 'BAD_REQUEST'
         | 'IDEMPOTENCY_KEY_INVALID'
@@ -332,7 +393,7 @@ export type ResetPasswordResponse =
       >
     >
   | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED'>>
   | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
@@ -345,12 +406,12 @@ export type MfaEnrollInput = RequestOptions;
 
 export type MfaEnrollResponse =
   | Success<200, T.MfaEnrollResponse200>
-  | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<
       401,
       ApiError<'AUTH_MFA_REQUIRED' | 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>
     >
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED'>>
   | Failure<409, ApiError<'AUTH_MFA_ALREADY_ENABLED'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
@@ -363,7 +424,16 @@ export interface MfaActivateInput extends RequestOptions {
 export type MfaActivateResponse =
   | Success<200, T.MfaActivateResponse200>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'AUTH_MFA_NOT_ENROLLED' | 'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<
+      400,
+      ApiError<
+        | 'AUTH_APIKEY_AMBIGUOUS'
+        | 'AUTH_MFA_NOT_ENROLLED'
+        | 'BAD_REQUEST'
+        | 'TENANT_CONFLICT'
+        | 'TENANT_INVALID'
+      >
+    >
   | Failure<
       401,
       ApiError<
@@ -374,7 +444,7 @@ export type MfaActivateResponse =
         | 'AUTH_TOKEN_INVALID'
       >
     >
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED'>>
   | Failure<409, ApiError<'AUTH_MFA_ALREADY_ENABLED'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
@@ -386,8 +456,9 @@ export type MfaStatusInput = RequestOptions;
 
 export type MfaStatusResponse =
   | Success<200, T.MfaStatusResponse200>
-  | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_NOT_ALLOWED'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
@@ -402,6 +473,7 @@ export type MfaDisableResponse =
   | Failure<
       400,
       ApiError<
+        | 'AUTH_APIKEY_AMBIGUOUS'
         | 'AUTH_MFA_NOT_ENROLLED'
         | 'BAD_REQUEST'
         | 'IDEMPOTENCY_KEY_INVALID'
@@ -419,7 +491,7 @@ export type MfaDisableResponse =
         | 'AUTH_TOKEN_INVALID'
       >
     >
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED'>>
   | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
@@ -432,12 +504,12 @@ export type PasskeyRegisterOptionsInput = RequestOptions;
 
 export type PasskeyRegisterOptionsResponse =
   | Success<200, T.PasskeyRegisterOptionsResponse200>
-  | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<
       401,
       ApiError<'AUTH_MFA_REQUIRED' | 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>
     >
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
@@ -452,6 +524,7 @@ export type PasskeyRegisterVerifyResponse =
   | Failure<
       400,
       ApiError<
+        | 'AUTH_APIKEY_AMBIGUOUS'
         | 'BAD_REQUEST'
         | 'TENANT_CONFLICT'
         | 'TENANT_INVALID'
@@ -469,7 +542,12 @@ export type PasskeyRegisterVerifyResponse =
         | 'WEBAUTHN_VERIFICATION_FAILED'
       >
     >
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED' | 'WEBAUTHN_SUBJECT_MISMATCH'>>
+  | Failure<
+      403,
+      ApiError<
+        'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED' | 'WEBAUTHN_SUBJECT_MISMATCH'
+      >
+    >
   | Failure<409, ApiError<'PASSKEY_EXISTS' | 'PASSKEY_LIMIT_REACHED'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
@@ -484,9 +562,9 @@ export interface PasskeyLoginOptionsInput extends RequestOptions {
 export type PasskeyLoginOptionsResponse =
   | Success<200, T.PasskeyLoginOptionsResponse200>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_CSRF_REJECTED'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
@@ -503,6 +581,7 @@ export type PasskeyLoginVerifyResponse =
   | Failure<
       400,
       ApiError<
+        | 'AUTH_APIKEY_AMBIGUOUS'
         | 'BAD_REQUEST'
         | 'TENANT_CONFLICT'
         | 'TENANT_INVALID'
@@ -521,7 +600,12 @@ export type PasskeyLoginVerifyResponse =
         | 'WEBAUTHN_VERIFICATION_FAILED'
       >
     >
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED' | 'WEBAUTHN_SUBJECT_MISMATCH'>>
+  | Failure<
+      403,
+      ApiError<
+        'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED' | 'WEBAUTHN_SUBJECT_MISMATCH'
+      >
+    >
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
   | Failure<429, ApiError<'AUTH_LOCKED' | 'RATE_LIMITED'>>
@@ -532,8 +616,9 @@ export type PasskeyListInput = RequestOptions;
 
 export type PasskeyListResponse =
   | Success<200, T.PasskeyListResponse200>
-  | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_NOT_ALLOWED'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
@@ -545,13 +630,64 @@ export interface PasskeyRemoveInput extends RequestOptions {
 export type PasskeyRemoveResponse =
   | Success<204, undefined>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<
       401,
       ApiError<'AUTH_MFA_REQUIRED' | 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>
     >
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED'>>
   | Failure<404, ApiError<'PASSKEY_NOT_FOUND'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface ApiKeyCreateInput extends RequestOptions {
+  body: T.ApiKeyCreateBody;
+}
+
+export type ApiKeyCreateResponse =
+  | Success<201, T.ApiKeyCreateResponse201>
+  | Failure<400, ValidationError>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<
+      401,
+      ApiError<'AUTH_MFA_REQUIRED' | 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>
+    >
+  | Failure<
+      403,
+      ApiError<
+        'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED' | 'TENANT_ACCESS_DENIED'
+      >
+    >
+  | Failure<409, ApiError<'AUTH_APIKEY_LIMIT_REACHED'>>
+  | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
+  | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export type ApiKeyListInput = RequestOptions;
+
+export type ApiKeyListResponse =
+  | Success<200, T.ApiKeyListResponse200>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_NOT_ALLOWED' | 'TENANT_ACCESS_DENIED'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface ApiKeyRevokeInput extends RequestOptions {
+  params: T.ApiKeyRevokeParams;
+}
+
+export type ApiKeyRevokeResponse =
+  | Success<204, undefined>
+  | Failure<400, ValidationError>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_CSRF_REJECTED' | 'TENANT_ACCESS_DENIED'>>
+  | Failure<404, ApiError<'AUTH_APIKEY_NOT_FOUND'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
@@ -563,9 +699,18 @@ export interface CreateTenantInput extends RequestOptions {
 export type CreateTenantResponse =
   | Success<201, T.CreateTenantResponse201>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<
+      400,
+      ApiError<
+        | 'AUTH_APIKEY_AMBIGUOUS'
+        | 'BAD_REQUEST'
+        | 'IDEMPOTENCY_KEY_INVALID'
+        | 'TENANT_CONFLICT'
+        | 'TENANT_INVALID'
+      >
+    >
   | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED' | 'AUTH_SCOPE_REQUIRED'>>
   | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
   | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
   | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
@@ -578,8 +723,9 @@ export type ListTenantsInput = RequestOptions;
 
 export type ListTenantsResponse =
   | Success<200, T.ListTenantsResponse200>
-  | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_SCOPE_REQUIRED'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
@@ -591,9 +737,9 @@ export interface ListMembersInput extends RequestOptions {
 export type ListMembersResponse =
   | Success<200, T.ListMembersResponse200>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
-  | Failure<403, ApiError<'TENANT_ACCESS_DENIED'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_SCOPE_REQUIRED' | 'TENANT_ACCESS_DENIED'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
@@ -609,6 +755,7 @@ export type AddMemberResponse =
   | Failure<
       400,
       ApiError<
+        | 'AUTH_APIKEY_AMBIGUOUS'
         | 'BAD_REQUEST'
         | 'IDEMPOTENCY_KEY_INVALID'
         | 'TENANT_CONFLICT'
@@ -620,7 +767,14 @@ export type AddMemberResponse =
   | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
   | Failure<
       403,
-      ApiError<'AUTH_CSRF_REJECTED' | 'PERMISSION_DENIED' | 'TENANT_ACCESS_DENIED' | 'TENANT_ROLE_REQUIRED'>
+      ApiError<
+        | 'AUTH_APIKEY_TENANT_MISMATCH'
+        | 'AUTH_CSRF_REJECTED'
+        | 'AUTH_SCOPE_REQUIRED'
+        | 'PERMISSION_DENIED'
+        | 'TENANT_ACCESS_DENIED'
+        | 'TENANT_ROLE_REQUIRED'
+      >
     >
   | Failure<404, ApiError<'TENANT_USER_NOT_FOUND'>>
   | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT' | 'TENANT_MEMBER_EXISTS'>>
@@ -642,13 +796,25 @@ export type UpdateMemberResponse =
   | Failure<
       400,
       ApiError<
-        'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID' | 'TENANT_REQUIRED' | 'TENANT_ROLE_UNKNOWN'
+        | 'AUTH_APIKEY_AMBIGUOUS'
+        | 'BAD_REQUEST'
+        | 'TENANT_CONFLICT'
+        | 'TENANT_INVALID'
+        | 'TENANT_REQUIRED'
+        | 'TENANT_ROLE_UNKNOWN'
       >
     >
   | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
   | Failure<
       403,
-      ApiError<'AUTH_CSRF_REJECTED' | 'PERMISSION_DENIED' | 'TENANT_ACCESS_DENIED' | 'TENANT_ROLE_REQUIRED'>
+      ApiError<
+        | 'AUTH_APIKEY_TENANT_MISMATCH'
+        | 'AUTH_CSRF_REJECTED'
+        | 'AUTH_SCOPE_REQUIRED'
+        | 'PERMISSION_DENIED'
+        | 'TENANT_ACCESS_DENIED'
+        | 'TENANT_ROLE_REQUIRED'
+      >
     >
   | Failure<404, ApiError<'TENANT_MEMBER_NOT_FOUND'>>
   | Failure<409, ApiError<'TENANT_LAST_OWNER'>>
@@ -665,11 +831,18 @@ export interface RemoveMemberInput extends RequestOptions {
 export type RemoveMemberResponse =
   | Success<204, undefined>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'TENANT_CONFLICT' | 'TENANT_INVALID' | 'TENANT_REQUIRED'>>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID' | 'TENANT_REQUIRED'>>
   | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
   | Failure<
       403,
-      ApiError<'AUTH_CSRF_REJECTED' | 'PERMISSION_DENIED' | 'TENANT_ACCESS_DENIED' | 'TENANT_ROLE_REQUIRED'>
+      ApiError<
+        | 'AUTH_APIKEY_TENANT_MISMATCH'
+        | 'AUTH_CSRF_REJECTED'
+        | 'AUTH_SCOPE_REQUIRED'
+        | 'PERMISSION_DENIED'
+        | 'TENANT_ACCESS_DENIED'
+        | 'TENANT_ROLE_REQUIRED'
+      >
     >
   | Failure<404, ApiError<'TENANT_MEMBER_NOT_FOUND'>>
   | Failure<409, ApiError<'TENANT_LAST_OWNER'>>
@@ -684,9 +857,17 @@ export interface LeaveTenantInput extends RequestOptions {
 export type LeaveTenantResponse =
   | Success<204, undefined>
   | Failure<400, ValidationError>
-  | Failure<400, ApiError<'IDEMPOTENCY_KEY_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<
+      400,
+      ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'IDEMPOTENCY_KEY_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>
+    >
   | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
-  | Failure<403, ApiError<'AUTH_CSRF_REJECTED' | 'TENANT_ACCESS_DENIED'>>
+  | Failure<
+      403,
+      ApiError<
+        'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED' | 'AUTH_SCOPE_REQUIRED' | 'TENANT_ACCESS_DENIED'
+      >
+    >
   | Failure<404, ApiError<'TENANT_MEMBER_NOT_FOUND'>>
   | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT' | 'TENANT_LAST_OWNER'>>
   | Failure<422, ApiError<'IDEMPOTENCY_KEY_REUSED'>>
@@ -743,6 +924,12 @@ export interface Client {
   passkeyList(input?: PasskeyListInput): Promise<PasskeyListResponse>;
   /** DELETE /auth/passkeys/:id: Remove a passkey */
   passkeyRemove(input: PasskeyRemoveInput): Promise<PasskeyRemoveResponse>;
+  /** POST /apikeys: Create an API key */
+  apiKeyCreate(input: ApiKeyCreateInput): Promise<ApiKeyCreateResponse>;
+  /** GET /apikeys: The caller's API keys */
+  apiKeyList(input?: ApiKeyListInput): Promise<ApiKeyListResponse>;
+  /** DELETE /apikeys/:id: Revoke an API key */
+  apiKeyRevoke(input: ApiKeyRevokeInput): Promise<ApiKeyRevokeResponse>;
   /** POST /tenants: Create a team (the creator becomes its owner) */
   createTenant(input: CreateTenantInput): Promise<CreateTenantResponse>;
   /** GET /tenants: The teams I belong to */
@@ -767,9 +954,15 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['notes'],
     responses: { '200': 'json' },
     errors: {
-      '400': ['HTTP_VALIDATION', 'NOTE_CURSOR_INVALID', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
+        'HTTP_VALIDATION',
+        'NOTE_CURSOR_INVALID',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+      ],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['TENANT_ACCESS_DENIED'],
+      '403': ['AUTH_APIKEY_TENANT_MISMATCH', 'AUTH_SCOPE_REQUIRED', 'TENANT_ACCESS_DENIED'],
       '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
     },
@@ -782,6 +975,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '201': 'json' },
     errors: {
       '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
         'BAD_REQUEST',
         'HTTP_VALIDATION',
         'IDEMPOTENCY_KEY_INVALID',
@@ -789,7 +983,12 @@ const routeTable: Record<keyof Client, RouteInfo> = {
         'TENANT_INVALID',
       ],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED', 'TENANT_ACCESS_DENIED'],
+      '403': [
+        'AUTH_APIKEY_TENANT_MISMATCH',
+        'AUTH_CSRF_REJECTED',
+        'AUTH_SCOPE_REQUIRED',
+        'TENANT_ACCESS_DENIED',
+      ],
       '409': ['IDEMPOTENCY_CONFLICT'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
@@ -804,9 +1003,9 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['notes', { param: 'id' }],
     responses: { '200': 'json' },
     errors: {
-      '400': ['HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['TENANT_ACCESS_DENIED'],
+      '403': ['AUTH_APIKEY_TENANT_MISMATCH', 'AUTH_SCOPE_REQUIRED', 'TENANT_ACCESS_DENIED'],
       '404': ['NOTE_NOT_FOUND'],
       '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
@@ -818,9 +1017,14 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['notes', { param: 'id' }],
     responses: { '200': 'json' },
     errors: {
-      '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'BAD_REQUEST', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED', 'TENANT_ACCESS_DENIED'],
+      '403': [
+        'AUTH_APIKEY_TENANT_MISMATCH',
+        'AUTH_CSRF_REJECTED',
+        'AUTH_SCOPE_REQUIRED',
+        'TENANT_ACCESS_DENIED',
+      ],
       '404': ['NOTE_NOT_FOUND'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
@@ -834,9 +1038,15 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['notes', { param: 'id' }],
     responses: { '204': 'empty' },
     errors: {
-      '400': ['HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED', 'PERMISSION_DENIED', 'TENANT_ACCESS_DENIED'],
+      '403': [
+        'AUTH_APIKEY_TENANT_MISMATCH',
+        'AUTH_CSRF_REJECTED',
+        'AUTH_SCOPE_REQUIRED',
+        'PERMISSION_DENIED',
+        'TENANT_ACCESS_DENIED',
+      ],
       '404': ['NOTE_NOT_FOUND'],
       '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
@@ -848,9 +1058,9 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['auth', 'register'],
     responses: { '201': 'json' },
     errors: {
-      '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'BAD_REQUEST', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED'],
+      '403': ['AUTH_APIKEY_TENANT_MISMATCH', 'AUTH_CSRF_REJECTED'],
       '409': ['AUTH_EMAIL_TAKEN'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
@@ -864,7 +1074,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['auth', 'login'],
     responses: { '200': 'json' },
     errors: {
-      '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'BAD_REQUEST', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': [
         'AUTH_INVALID_CREDENTIALS',
         'AUTH_MFA_INVALID_CODE',
@@ -872,7 +1082,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
         'AUTH_TOKEN_EXPIRED',
         'AUTH_TOKEN_INVALID',
       ],
-      '403': ['AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED'],
+      '403': ['AUTH_APIKEY_TENANT_MISMATCH', 'AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
       '429': ['AUTH_LOCKED', 'RATE_LIMITED'],
@@ -885,9 +1095,9 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['auth', 'refresh'],
     responses: { '200': 'json' },
     errors: {
-      '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'BAD_REQUEST', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': ['AUTH_REFRESH_INVALID', 'AUTH_REFRESH_REUSED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED'],
+      '403': ['AUTH_APIKEY_TENANT_MISMATCH', 'AUTH_CSRF_REJECTED'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
       '429': ['RATE_LIMITED'],
@@ -901,6 +1111,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '204': 'empty' },
     errors: {
       '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
         'BAD_REQUEST',
         'HTTP_VALIDATION',
         'IDEMPOTENCY_KEY_INVALID',
@@ -908,7 +1119,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
         'TENANT_INVALID',
       ],
       '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED'],
+      '403': ['AUTH_APIKEY_TENANT_MISMATCH', 'AUTH_CSRF_REJECTED'],
       '409': ['IDEMPOTENCY_CONFLICT'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
@@ -923,8 +1134,9 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['auth', 'me'],
     responses: { '200': 'json' },
     errors: {
-      '400': ['TENANT_CONFLICT', 'TENANT_INVALID'],
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_APIKEY_TENANT_MISMATCH', 'AUTH_SCOPE_REQUIRED'],
       '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
     },
@@ -936,6 +1148,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '200': 'json' },
     errors: {
       '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
         'BAD_REQUEST',
         'HTTP_VALIDATION',
         'IDEMPOTENCY_KEY_INVALID',
@@ -943,7 +1156,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
         'TENANT_INVALID',
       ],
       '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED'],
+      '403': ['AUTH_APIKEY_TENANT_MISMATCH', 'AUTH_CSRF_REJECTED'],
       '409': ['IDEMPOTENCY_CONFLICT'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
@@ -959,6 +1172,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '200': 'json' },
     errors: {
       '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
         'AUTH_TOKEN_INVALID',
         'BAD_REQUEST',
         'HTTP_VALIDATION',
@@ -967,7 +1181,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
         'TENANT_INVALID',
       ],
       '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED'],
+      '403': ['AUTH_APIKEY_TENANT_MISMATCH', 'AUTH_CSRF_REJECTED'],
       '409': ['IDEMPOTENCY_CONFLICT'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
@@ -983,6 +1197,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '200': 'json' },
     errors: {
       '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
         'BAD_REQUEST',
         'HTTP_VALIDATION',
         'IDEMPOTENCY_KEY_INVALID',
@@ -990,7 +1205,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
         'TENANT_INVALID',
       ],
       '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED'],
+      '403': ['AUTH_APIKEY_TENANT_MISMATCH', 'AUTH_CSRF_REJECTED'],
       '409': ['IDEMPOTENCY_CONFLICT'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
@@ -1006,6 +1221,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '200': 'json' },
     errors: {
       '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
         'AUTH_TOKEN_INVALID',
         'BAD_REQUEST',
         'HTTP_VALIDATION',
@@ -1014,7 +1230,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
         'TENANT_INVALID',
       ],
       '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED'],
+      '403': ['AUTH_APIKEY_TENANT_MISMATCH', 'AUTH_CSRF_REJECTED'],
       '409': ['IDEMPOTENCY_CONFLICT'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
@@ -1029,9 +1245,9 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['auth', 'mfa', 'enroll'],
     responses: { '200': 'json' },
     errors: {
-      '400': ['TENANT_CONFLICT', 'TENANT_INVALID'],
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': ['AUTH_MFA_REQUIRED', 'AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED'],
+      '403': ['AUTH_APIKEY_NOT_ALLOWED', 'AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED'],
       '409': ['AUTH_MFA_ALREADY_ENABLED'],
       '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
@@ -1043,7 +1259,14 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['auth', 'mfa', 'activate'],
     responses: { '200': 'json' },
     errors: {
-      '400': ['AUTH_MFA_NOT_ENROLLED', 'BAD_REQUEST', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
+        'AUTH_MFA_NOT_ENROLLED',
+        'BAD_REQUEST',
+        'HTTP_VALIDATION',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+      ],
       '401': [
         'AUTH_MFA_INVALID_CODE',
         'AUTH_MFA_REQUIRED',
@@ -1051,7 +1274,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
         'AUTH_TOKEN_EXPIRED',
         'AUTH_TOKEN_INVALID',
       ],
-      '403': ['AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED'],
+      '403': ['AUTH_APIKEY_NOT_ALLOWED', 'AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED'],
       '409': ['AUTH_MFA_ALREADY_ENABLED'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
@@ -1065,8 +1288,9 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['auth', 'mfa', 'status'],
     responses: { '200': 'json' },
     errors: {
-      '400': ['TENANT_CONFLICT', 'TENANT_INVALID'],
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_APIKEY_NOT_ALLOWED'],
       '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
     },
@@ -1078,6 +1302,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '204': 'empty' },
     errors: {
       '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
         'AUTH_MFA_NOT_ENROLLED',
         'BAD_REQUEST',
         'HTTP_VALIDATION',
@@ -1092,7 +1317,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
         'AUTH_TOKEN_EXPIRED',
         'AUTH_TOKEN_INVALID',
       ],
-      '403': ['AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED'],
+      '403': ['AUTH_APIKEY_NOT_ALLOWED', 'AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED'],
       '409': ['IDEMPOTENCY_CONFLICT'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
@@ -1107,9 +1332,9 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['auth', 'passkeys', 'register', 'options'],
     responses: { '200': 'json' },
     errors: {
-      '400': ['TENANT_CONFLICT', 'TENANT_INVALID'],
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': ['AUTH_MFA_REQUIRED', 'AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED'],
+      '403': ['AUTH_APIKEY_NOT_ALLOWED', 'AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED'],
       '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
     },
@@ -1121,6 +1346,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '201': 'json' },
     errors: {
       '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
         'BAD_REQUEST',
         'HTTP_VALIDATION',
         'TENANT_CONFLICT',
@@ -1135,7 +1361,12 @@ const routeTable: Record<keyof Client, RouteInfo> = {
         'AUTH_TOKEN_INVALID',
         'WEBAUTHN_VERIFICATION_FAILED',
       ],
-      '403': ['AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED', 'WEBAUTHN_SUBJECT_MISMATCH'],
+      '403': [
+        'AUTH_APIKEY_NOT_ALLOWED',
+        'AUTH_CSRF_REJECTED',
+        'AUTH_MFA_REQUIRED',
+        'WEBAUTHN_SUBJECT_MISMATCH',
+      ],
       '409': ['PASSKEY_EXISTS', 'PASSKEY_LIMIT_REACHED'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
@@ -1149,9 +1380,9 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['auth', 'passkeys', 'login', 'options'],
     responses: { '200': 'json' },
     errors: {
-      '400': ['BAD_REQUEST', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'BAD_REQUEST', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED'],
+      '403': ['AUTH_APIKEY_NOT_ALLOWED', 'AUTH_CSRF_REJECTED'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
       '429': ['RATE_LIMITED'],
@@ -1165,6 +1396,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '200': 'json' },
     errors: {
       '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
         'BAD_REQUEST',
         'HTTP_VALIDATION',
         'TENANT_CONFLICT',
@@ -1180,7 +1412,12 @@ const routeTable: Record<keyof Client, RouteInfo> = {
         'PASSKEY_CLONED',
         'WEBAUTHN_VERIFICATION_FAILED',
       ],
-      '403': ['AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED', 'WEBAUTHN_SUBJECT_MISMATCH'],
+      '403': [
+        'AUTH_APIKEY_NOT_ALLOWED',
+        'AUTH_CSRF_REJECTED',
+        'AUTH_MFA_REQUIRED',
+        'WEBAUTHN_SUBJECT_MISMATCH',
+      ],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
       '429': ['AUTH_LOCKED', 'RATE_LIMITED'],
@@ -1193,8 +1430,9 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['auth', 'passkeys'],
     responses: { '200': 'json' },
     errors: {
-      '400': ['TENANT_CONFLICT', 'TENANT_INVALID'],
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_APIKEY_NOT_ALLOWED'],
       '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
     },
@@ -1205,10 +1443,53 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['auth', 'passkeys', { param: 'id' }],
     responses: { '204': 'empty' },
     errors: {
-      '400': ['HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': ['AUTH_MFA_REQUIRED', 'AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED'],
+      '403': ['AUTH_APIKEY_NOT_ALLOWED', 'AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED'],
       '404': ['PASSKEY_NOT_FOUND'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  apiKeyCreate: {
+    method: 'POST',
+    path: '/apikeys',
+    parts: ['apikeys'],
+    responses: { '201': 'json' },
+    errors: {
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'BAD_REQUEST', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '401': ['AUTH_MFA_REQUIRED', 'AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_APIKEY_NOT_ALLOWED', 'AUTH_CSRF_REJECTED', 'AUTH_MFA_REQUIRED', 'TENANT_ACCESS_DENIED'],
+      '409': ['AUTH_APIKEY_LIMIT_REACHED'],
+      '413': ['PAYLOAD_TOO_LARGE'],
+      '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  apiKeyList: {
+    method: 'GET',
+    path: '/apikeys',
+    parts: ['apikeys'],
+    responses: { '200': 'json' },
+    errors: {
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_APIKEY_NOT_ALLOWED', 'TENANT_ACCESS_DENIED'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  apiKeyRevoke: {
+    method: 'DELETE',
+    path: '/apikeys/:id',
+    parts: ['apikeys', { param: 'id' }],
+    responses: { '204': 'empty' },
+    errors: {
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_APIKEY_NOT_ALLOWED', 'AUTH_CSRF_REJECTED', 'TENANT_ACCESS_DENIED'],
+      '404': ['AUTH_APIKEY_NOT_FOUND'],
       '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
     },
@@ -1220,6 +1501,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '201': 'json' },
     errors: {
       '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
         'BAD_REQUEST',
         'HTTP_VALIDATION',
         'IDEMPOTENCY_KEY_INVALID',
@@ -1227,7 +1509,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
         'TENANT_INVALID',
       ],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED'],
+      '403': ['AUTH_APIKEY_TENANT_MISMATCH', 'AUTH_CSRF_REJECTED', 'AUTH_SCOPE_REQUIRED'],
       '409': ['IDEMPOTENCY_CONFLICT'],
       '413': ['PAYLOAD_TOO_LARGE'],
       '415': ['UNSUPPORTED_MEDIA_TYPE'],
@@ -1242,8 +1524,9 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['tenants'],
     responses: { '200': 'json' },
     errors: {
-      '400': ['TENANT_CONFLICT', 'TENANT_INVALID'],
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_APIKEY_TENANT_MISMATCH', 'AUTH_SCOPE_REQUIRED'],
       '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
     },
@@ -1254,9 +1537,9 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['tenants', { param: 'tenantId' }, 'members'],
     responses: { '200': 'json' },
     errors: {
-      '400': ['HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['TENANT_ACCESS_DENIED'],
+      '403': ['AUTH_APIKEY_TENANT_MISMATCH', 'AUTH_SCOPE_REQUIRED', 'TENANT_ACCESS_DENIED'],
       '429': ['RATE_LIMITED'],
       '500': ['INTERNAL_ERROR'],
     },
@@ -1268,6 +1551,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '201': 'json' },
     errors: {
       '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
         'BAD_REQUEST',
         'HTTP_VALIDATION',
         'IDEMPOTENCY_KEY_INVALID',
@@ -1277,7 +1561,14 @@ const routeTable: Record<keyof Client, RouteInfo> = {
         'TENANT_ROLE_UNKNOWN',
       ],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED', 'PERMISSION_DENIED', 'TENANT_ACCESS_DENIED', 'TENANT_ROLE_REQUIRED'],
+      '403': [
+        'AUTH_APIKEY_TENANT_MISMATCH',
+        'AUTH_CSRF_REJECTED',
+        'AUTH_SCOPE_REQUIRED',
+        'PERMISSION_DENIED',
+        'TENANT_ACCESS_DENIED',
+        'TENANT_ROLE_REQUIRED',
+      ],
       '404': ['TENANT_USER_NOT_FOUND'],
       '409': ['IDEMPOTENCY_CONFLICT', 'TENANT_MEMBER_EXISTS'],
       '413': ['PAYLOAD_TOO_LARGE'],
@@ -1294,6 +1585,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     responses: { '200': 'json' },
     errors: {
       '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
         'BAD_REQUEST',
         'HTTP_VALIDATION',
         'TENANT_CONFLICT',
@@ -1302,7 +1594,14 @@ const routeTable: Record<keyof Client, RouteInfo> = {
         'TENANT_ROLE_UNKNOWN',
       ],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED', 'PERMISSION_DENIED', 'TENANT_ACCESS_DENIED', 'TENANT_ROLE_REQUIRED'],
+      '403': [
+        'AUTH_APIKEY_TENANT_MISMATCH',
+        'AUTH_CSRF_REJECTED',
+        'AUTH_SCOPE_REQUIRED',
+        'PERMISSION_DENIED',
+        'TENANT_ACCESS_DENIED',
+        'TENANT_ROLE_REQUIRED',
+      ],
       '404': ['TENANT_MEMBER_NOT_FOUND'],
       '409': ['TENANT_LAST_OWNER'],
       '413': ['PAYLOAD_TOO_LARGE'],
@@ -1317,9 +1616,22 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['tenants', { param: 'tenantId' }, 'members', { param: 'userId' }],
     responses: { '204': 'empty' },
     errors: {
-      '400': ['HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID', 'TENANT_REQUIRED'],
+      '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
+        'HTTP_VALIDATION',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+        'TENANT_REQUIRED',
+      ],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED', 'PERMISSION_DENIED', 'TENANT_ACCESS_DENIED', 'TENANT_ROLE_REQUIRED'],
+      '403': [
+        'AUTH_APIKEY_TENANT_MISMATCH',
+        'AUTH_CSRF_REJECTED',
+        'AUTH_SCOPE_REQUIRED',
+        'PERMISSION_DENIED',
+        'TENANT_ACCESS_DENIED',
+        'TENANT_ROLE_REQUIRED',
+      ],
       '404': ['TENANT_MEMBER_NOT_FOUND'],
       '409': ['TENANT_LAST_OWNER'],
       '429': ['RATE_LIMITED'],
@@ -1332,9 +1644,20 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     parts: ['tenants', { param: 'tenantId' }, 'leave'],
     responses: { '204': 'empty' },
     errors: {
-      '400': ['HTTP_VALIDATION', 'IDEMPOTENCY_KEY_INVALID', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
+        'HTTP_VALIDATION',
+        'IDEMPOTENCY_KEY_INVALID',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+      ],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_CSRF_REJECTED', 'TENANT_ACCESS_DENIED'],
+      '403': [
+        'AUTH_APIKEY_TENANT_MISMATCH',
+        'AUTH_CSRF_REJECTED',
+        'AUTH_SCOPE_REQUIRED',
+        'TENANT_ACCESS_DENIED',
+      ],
       '404': ['TENANT_MEMBER_NOT_FOUND'],
       '409': ['IDEMPOTENCY_CONFLICT', 'TENANT_LAST_OWNER'],
       '422': ['IDEMPOTENCY_KEY_REUSED'],
@@ -1373,6 +1696,9 @@ export function createClient(options: ClientOptions): Client {
     passkeyLoginVerify: (input) => send<PasskeyLoginVerifyResponse>(routeTable.passkeyLoginVerify, input),
     passkeyList: (input) => send<PasskeyListResponse>(routeTable.passkeyList, input),
     passkeyRemove: (input) => send<PasskeyRemoveResponse>(routeTable.passkeyRemove, input),
+    apiKeyCreate: (input) => send<ApiKeyCreateResponse>(routeTable.apiKeyCreate, input),
+    apiKeyList: (input) => send<ApiKeyListResponse>(routeTable.apiKeyList, input),
+    apiKeyRevoke: (input) => send<ApiKeyRevokeResponse>(routeTable.apiKeyRevoke, input),
     createTenant: (input) => send<CreateTenantResponse>(routeTable.createTenant, input),
     listTenants: (input) => send<ListTenantsResponse>(routeTable.listTenants, input),
     listMembers: (input) => send<ListMembersResponse>(routeTable.listMembers, input),

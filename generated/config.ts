@@ -28,6 +28,7 @@ export const configSpec: { readonly [key: string]: ConfigValue } = {
           { $template: [{ env: 'SVC_PUBLIC_URL', default: '' }] },
         ],
       },
+      apiKeys: { scopes: ['notes:read', 'notes:write'], page: true },
     },
     edge: {
       security: {

@@ -361,6 +361,41 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/apikeys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's API keys */
+    get: operations['apiKeyList'];
+    put?: never;
+    /** Create an API key */
+    post: operations['apiKeyCreate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/apikeys/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revoke an API key */
+    delete: operations['apiKeyRevoke'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/tenants': {
     parameters: {
       query?: never;
@@ -636,6 +671,43 @@ export interface components {
     PasskeyList: {
       passkeys: components['schemas']['Passkey'][];
     };
+    /** @description A new API key: what it may do, and optionally a name and an expiry. The scopes are those the service offers (modules.auth.apiKeys.scopes); `*` grants everything the owner may do. */
+    ApiKeyInput: {
+      /** @description What you call it; shown in listings. */
+      name?: string;
+      scopes: ('notes:read' | 'notes:write')[];
+      /** @description Unix ms from which the key is refused; in the future. Absent for a key that does not expire. */
+      expiresAt?: number;
+    };
+    /** @description An API key as its owner sees it; never the key itself, which is shown once at creation. */
+    ApiKey: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      /** @description The prefix and first characters of the key (mk_live_AbCd). */
+      start: string;
+      /** @description The last four characters of the key. */
+      last4: string;
+      scopes: string[];
+      /** @description The tenant it was issued in; absent for a key of no tenant. */
+      tenantId?: string;
+      /** @description Unix ms. */
+      createdAt: number;
+      /** @description Unix ms from which it is refused; absent when it does not expire. */
+      expiresAt?: number;
+      /** @description Unix ms of a recent use, written at most once a minute; absent before the first. */
+      lastUsedAt?: number;
+    };
+    /** @description The new key, shown this once (only its hash is kept), and its record. */
+    CreatedApiKey: {
+      /** @description Send it as `Authorization: Bearer <key>` or in the x-api-key header. */
+      key: string;
+      record: components['schemas']['ApiKey'];
+    };
+    /** @description The caller's live keys in the request's tenant (or of no tenant), oldest first. */
+    ApiKeyList: {
+      keys: components['schemas']['ApiKey'][];
+    };
     /** @description A new team. */
     TenantInput: {
       /** @description Not only spaces, and no control characters. */
@@ -737,6 +809,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `HTTP_VALIDATION`: Request validation failed.
        *     - `NOTE_CURSOR_INVALID`: The cursor is not valid for this list.
        *     - `TENANT_CONFLICT`: The request names two different tenants.
@@ -752,7 +825,8 @@ export interface operations {
             | (components['schemas']['ErrorEnvelope'] & {
                 error?: {
                   /** @enum {unknown} */
-                  code?: 'NOTE_CURSOR_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                  code?:
+                    'AUTH_APIKEY_AMBIGUOUS' | 'NOTE_CURSOR_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
                 };
               });
         };
@@ -780,6 +854,8 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
+       *     - `AUTH_SCOPE_REQUIRED`: API key lacks a required scope.
        *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
        */
       403: {
@@ -790,7 +866,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'TENANT_ACCESS_DENIED';
+              code?: 'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_SCOPE_REQUIRED' | 'TENANT_ACCESS_DENIED';
             };
           };
         };
@@ -863,6 +939,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `BAD_REQUEST`: Malformed request body.
        *     - `HTTP_VALIDATION`: Request validation failed.
        *     - `IDEMPOTENCY_KEY_INVALID`: Idempotency key is invalid.
@@ -879,7 +956,12 @@ export interface operations {
             | (components['schemas']['ErrorEnvelope'] & {
                 error?: {
                   /** @enum {unknown} */
-                  code?: 'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                  code?:
+                    | 'AUTH_APIKEY_AMBIGUOUS'
+                    | 'BAD_REQUEST'
+                    | 'IDEMPOTENCY_KEY_INVALID'
+                    | 'TENANT_CONFLICT'
+                    | 'TENANT_INVALID';
                 };
               });
         };
@@ -907,7 +989,9 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       *     - `AUTH_SCOPE_REQUIRED`: API key lacks a required scope.
        *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
        */
       403: {
@@ -918,7 +1002,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED' | 'TENANT_ACCESS_DENIED';
+              code?:
+                | 'AUTH_APIKEY_TENANT_MISMATCH'
+                | 'AUTH_CSRF_REJECTED'
+                | 'AUTH_SCOPE_REQUIRED'
+                | 'TENANT_ACCESS_DENIED';
             };
           };
         };
@@ -1058,6 +1146,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `HTTP_VALIDATION`: Request validation failed.
        *     - `TENANT_CONFLICT`: The request names two different tenants.
        *     - `TENANT_INVALID`: The tenant id is malformed.
@@ -1072,7 +1161,7 @@ export interface operations {
             | (components['schemas']['ErrorEnvelope'] & {
                 error?: {
                   /** @enum {unknown} */
-                  code?: 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                  code?: 'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
                 };
               });
         };
@@ -1100,6 +1189,8 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
+       *     - `AUTH_SCOPE_REQUIRED`: API key lacks a required scope.
        *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
        */
       403: {
@@ -1110,7 +1201,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'TENANT_ACCESS_DENIED';
+              code?: 'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_SCOPE_REQUIRED' | 'TENANT_ACCESS_DENIED';
             };
           };
         };
@@ -1194,6 +1285,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `HTTP_VALIDATION`: Request validation failed.
        *     - `TENANT_CONFLICT`: The request names two different tenants.
        *     - `TENANT_INVALID`: The tenant id is malformed.
@@ -1208,7 +1300,7 @@ export interface operations {
             | (components['schemas']['ErrorEnvelope'] & {
                 error?: {
                   /** @enum {unknown} */
-                  code?: 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                  code?: 'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
                 };
               });
         };
@@ -1236,7 +1328,9 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       *     - `AUTH_SCOPE_REQUIRED`: API key lacks a required scope.
        *     - `PERMISSION_DENIED`: You do not have the permission this needs.
        *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
        */
@@ -1248,7 +1342,12 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED' | 'PERMISSION_DENIED' | 'TENANT_ACCESS_DENIED';
+              code?:
+                | 'AUTH_APIKEY_TENANT_MISMATCH'
+                | 'AUTH_CSRF_REJECTED'
+                | 'AUTH_SCOPE_REQUIRED'
+                | 'PERMISSION_DENIED'
+                | 'TENANT_ACCESS_DENIED';
             };
           };
         };
@@ -1338,6 +1437,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `BAD_REQUEST`: Malformed request body.
        *     - `HTTP_VALIDATION`: Request validation failed.
        *     - `TENANT_CONFLICT`: The request names two different tenants.
@@ -1353,7 +1453,7 @@ export interface operations {
             | (components['schemas']['ErrorEnvelope'] & {
                 error?: {
                   /** @enum {unknown} */
-                  code?: 'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                  code?: 'AUTH_APIKEY_AMBIGUOUS' | 'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
                 };
               });
         };
@@ -1381,7 +1481,9 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       *     - `AUTH_SCOPE_REQUIRED`: API key lacks a required scope.
        *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
        */
       403: {
@@ -1392,7 +1494,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED' | 'TENANT_ACCESS_DENIED';
+              code?:
+                | 'AUTH_APIKEY_TENANT_MISMATCH'
+                | 'AUTH_CSRF_REJECTED'
+                | 'AUTH_SCOPE_REQUIRED'
+                | 'TENANT_ACCESS_DENIED';
             };
           };
         };
@@ -1516,6 +1622,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `BAD_REQUEST`: Malformed request body.
        *     - `HTTP_VALIDATION`: Request validation failed.
        *     - `TENANT_CONFLICT`: The request names two different tenants.
@@ -1531,7 +1638,7 @@ export interface operations {
             | (components['schemas']['ErrorEnvelope'] & {
                 error?: {
                   /** @enum {unknown} */
-                  code?: 'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                  code?: 'AUTH_APIKEY_AMBIGUOUS' | 'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
                 };
               });
         };
@@ -1558,6 +1665,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
        */
       403: {
@@ -1568,7 +1676,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED';
+              code?: 'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED';
             };
           };
         };
@@ -1692,6 +1800,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `BAD_REQUEST`: Malformed request body.
        *     - `HTTP_VALIDATION`: Request validation failed.
        *     - `TENANT_CONFLICT`: The request names two different tenants.
@@ -1707,7 +1816,7 @@ export interface operations {
             | (components['schemas']['ErrorEnvelope'] & {
                 error?: {
                   /** @enum {unknown} */
-                  code?: 'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                  code?: 'AUTH_APIKEY_AMBIGUOUS' | 'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
                 };
               });
         };
@@ -1742,6 +1851,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
        *     - `AUTH_MFA_REQUIRED`: A second factor is required.
        */
@@ -1753,7 +1863,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED';
+              code?: 'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED';
             };
           };
         };
@@ -1860,6 +1970,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `BAD_REQUEST`: Malformed request body.
        *     - `HTTP_VALIDATION`: Request validation failed.
        *     - `TENANT_CONFLICT`: The request names two different tenants.
@@ -1875,7 +1986,7 @@ export interface operations {
             | (components['schemas']['ErrorEnvelope'] & {
                 error?: {
                   /** @enum {unknown} */
-                  code?: 'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                  code?: 'AUTH_APIKEY_AMBIGUOUS' | 'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
                 };
               });
         };
@@ -1905,6 +2016,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
        */
       403: {
@@ -1915,7 +2027,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED';
+              code?: 'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED';
             };
           };
         };
@@ -2019,6 +2131,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `BAD_REQUEST`: Malformed request body.
        *     - `HTTP_VALIDATION`: Request validation failed.
        *     - `IDEMPOTENCY_KEY_INVALID`: Idempotency key is invalid.
@@ -2035,7 +2148,12 @@ export interface operations {
             | (components['schemas']['ErrorEnvelope'] & {
                 error?: {
                   /** @enum {unknown} */
-                  code?: 'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                  code?:
+                    | 'AUTH_APIKEY_AMBIGUOUS'
+                    | 'BAD_REQUEST'
+                    | 'IDEMPOTENCY_KEY_INVALID'
+                    | 'TENANT_CONFLICT'
+                    | 'TENANT_INVALID';
                 };
               });
         };
@@ -2062,6 +2180,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
        */
       403: {
@@ -2072,7 +2191,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED';
+              code?: 'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED';
             };
           };
         };
@@ -2210,6 +2329,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `TENANT_CONFLICT`: The request names two different tenants.
        *     - `TENANT_INVALID`: The tenant id is malformed.
        */
@@ -2221,7 +2341,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'TENANT_CONFLICT' | 'TENANT_INVALID';
+              code?: 'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
             };
           };
         };
@@ -2242,6 +2362,25 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
+       *     - `AUTH_SCOPE_REQUIRED`: API key lacks a required scope.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_SCOPE_REQUIRED';
             };
           };
         };
@@ -2311,6 +2450,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `BAD_REQUEST`: Malformed request body.
        *     - `HTTP_VALIDATION`: Request validation failed.
        *     - `IDEMPOTENCY_KEY_INVALID`: Idempotency key is invalid.
@@ -2327,7 +2467,12 @@ export interface operations {
             | (components['schemas']['ErrorEnvelope'] & {
                 error?: {
                   /** @enum {unknown} */
-                  code?: 'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                  code?:
+                    | 'AUTH_APIKEY_AMBIGUOUS'
+                    | 'BAD_REQUEST'
+                    | 'IDEMPOTENCY_KEY_INVALID'
+                    | 'TENANT_CONFLICT'
+                    | 'TENANT_INVALID';
                 };
               });
         };
@@ -2354,6 +2499,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
        */
       403: {
@@ -2364,7 +2510,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED';
+              code?: 'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED';
             };
           };
         };
@@ -2506,6 +2652,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `AUTH_TOKEN_INVALID`: Token is invalid.
        *     - `BAD_REQUEST`: Malformed request body.
        *     - `HTTP_VALIDATION`: Request validation failed.
@@ -2524,6 +2671,7 @@ export interface operations {
                 error?: {
                   /** @enum {unknown} */
                   code?:
+                    | 'AUTH_APIKEY_AMBIGUOUS'
                     | 'AUTH_TOKEN_INVALID'
                     | 'BAD_REQUEST'
                     | 'IDEMPOTENCY_KEY_INVALID'
@@ -2555,6 +2703,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
        */
       403: {
@@ -2565,7 +2714,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED';
+              code?: 'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED';
             };
           };
         };
@@ -2708,6 +2857,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `BAD_REQUEST`: Malformed request body.
        *     - `HTTP_VALIDATION`: Request validation failed.
        *     - `IDEMPOTENCY_KEY_INVALID`: Idempotency key is invalid.
@@ -2724,7 +2874,12 @@ export interface operations {
             | (components['schemas']['ErrorEnvelope'] & {
                 error?: {
                   /** @enum {unknown} */
-                  code?: 'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                  code?:
+                    | 'AUTH_APIKEY_AMBIGUOUS'
+                    | 'BAD_REQUEST'
+                    | 'IDEMPOTENCY_KEY_INVALID'
+                    | 'TENANT_CONFLICT'
+                    | 'TENANT_INVALID';
                 };
               });
         };
@@ -2751,6 +2906,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
        */
       403: {
@@ -2761,7 +2917,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED';
+              code?: 'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED';
             };
           };
         };
@@ -2903,6 +3059,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `AUTH_TOKEN_INVALID`: Token is invalid.
        *     - `BAD_REQUEST`: Malformed request body.
        *     - `HTTP_VALIDATION`: Request validation failed.
@@ -2921,6 +3078,7 @@ export interface operations {
                 error?: {
                   /** @enum {unknown} */
                   code?:
+                    | 'AUTH_APIKEY_AMBIGUOUS'
                     | 'AUTH_TOKEN_INVALID'
                     | 'BAD_REQUEST'
                     | 'IDEMPOTENCY_KEY_INVALID'
@@ -2952,6 +3110,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
        */
       403: {
@@ -2962,7 +3121,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED';
+              code?: 'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED';
             };
           };
         };
@@ -3101,6 +3260,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `TENANT_CONFLICT`: The request names two different tenants.
        *     - `TENANT_INVALID`: The tenant id is malformed.
        */
@@ -3112,7 +3272,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'TENANT_CONFLICT' | 'TENANT_INVALID';
+              code?: 'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
             };
           };
         };
@@ -3141,6 +3301,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_NOT_ALLOWED`: API keys are not allowed on this route.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
        *     - `AUTH_MFA_REQUIRED`: A second factor is required.
        */
@@ -3152,7 +3313,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED';
+              code?: 'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED';
             };
           };
         };
@@ -3240,6 +3401,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `AUTH_MFA_NOT_ENROLLED`: Two-factor authentication is not enrolled.
        *     - `BAD_REQUEST`: Malformed request body.
        *     - `HTTP_VALIDATION`: Request validation failed.
@@ -3256,7 +3418,12 @@ export interface operations {
             | (components['schemas']['ErrorEnvelope'] & {
                 error?: {
                   /** @enum {unknown} */
-                  code?: 'AUTH_MFA_NOT_ENROLLED' | 'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                  code?:
+                    | 'AUTH_APIKEY_AMBIGUOUS'
+                    | 'AUTH_MFA_NOT_ENROLLED'
+                    | 'BAD_REQUEST'
+                    | 'TENANT_CONFLICT'
+                    | 'TENANT_INVALID';
                 };
               });
         };
@@ -3291,6 +3458,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_NOT_ALLOWED`: API keys are not allowed on this route.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
        *     - `AUTH_MFA_REQUIRED`: A second factor is required.
        */
@@ -3302,7 +3470,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED';
+              code?: 'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED';
             };
           };
         };
@@ -3422,6 +3590,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `TENANT_CONFLICT`: The request names two different tenants.
        *     - `TENANT_INVALID`: The tenant id is malformed.
        */
@@ -3433,7 +3602,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'TENANT_CONFLICT' | 'TENANT_INVALID';
+              code?: 'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
             };
           };
         };
@@ -3454,6 +3623,24 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_APIKEY_NOT_ALLOWED`: API keys are not allowed on this route.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_APIKEY_NOT_ALLOWED';
             };
           };
         };
@@ -3521,6 +3708,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `AUTH_MFA_NOT_ENROLLED`: Two-factor authentication is not enrolled.
        *     - `BAD_REQUEST`: Malformed request body.
        *     - `HTTP_VALIDATION`: Request validation failed.
@@ -3539,6 +3727,7 @@ export interface operations {
                 error?: {
                   /** @enum {unknown} */
                   code?:
+                    | 'AUTH_APIKEY_AMBIGUOUS'
                     | 'AUTH_MFA_NOT_ENROLLED'
                     | 'BAD_REQUEST'
                     | 'IDEMPOTENCY_KEY_INVALID'
@@ -3578,6 +3767,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_NOT_ALLOWED`: API keys are not allowed on this route.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
        *     - `AUTH_MFA_REQUIRED`: A second factor is required.
        */
@@ -3589,7 +3779,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED';
+              code?: 'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED';
             };
           };
         };
@@ -3727,6 +3917,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `TENANT_CONFLICT`: The request names two different tenants.
        *     - `TENANT_INVALID`: The tenant id is malformed.
        */
@@ -3738,7 +3929,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'TENANT_CONFLICT' | 'TENANT_INVALID';
+              code?: 'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
             };
           };
         };
@@ -3767,6 +3958,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_NOT_ALLOWED`: API keys are not allowed on this route.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
        *     - `AUTH_MFA_REQUIRED`: A second factor is required.
        */
@@ -3778,7 +3970,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED';
+              code?: 'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED';
             };
           };
         };
@@ -3848,6 +4040,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `BAD_REQUEST`: Malformed request body.
        *     - `HTTP_VALIDATION`: Request validation failed.
        *     - `TENANT_CONFLICT`: The request names two different tenants.
@@ -3866,6 +4059,7 @@ export interface operations {
                 error?: {
                   /** @enum {unknown} */
                   code?:
+                    | 'AUTH_APIKEY_AMBIGUOUS'
                     | 'BAD_REQUEST'
                     | 'TENANT_CONFLICT'
                     | 'TENANT_INVALID'
@@ -3905,6 +4099,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_NOT_ALLOWED`: API keys are not allowed on this route.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
        *     - `AUTH_MFA_REQUIRED`: A second factor is required.
        *     - `WEBAUTHN_SUBJECT_MISMATCH`: Passkey belongs to another account.
@@ -3917,7 +4112,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED' | 'WEBAUTHN_SUBJECT_MISMATCH';
+              code?:
+                | 'AUTH_APIKEY_NOT_ALLOWED'
+                | 'AUTH_CSRF_REJECTED'
+                | 'AUTH_MFA_REQUIRED'
+                | 'WEBAUTHN_SUBJECT_MISMATCH';
             };
           };
         };
@@ -4042,6 +4241,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `BAD_REQUEST`: Malformed request body.
        *     - `HTTP_VALIDATION`: Request validation failed.
        *     - `TENANT_CONFLICT`: The request names two different tenants.
@@ -4057,7 +4257,7 @@ export interface operations {
             | (components['schemas']['ErrorEnvelope'] & {
                 error?: {
                   /** @enum {unknown} */
-                  code?: 'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                  code?: 'AUTH_APIKEY_AMBIGUOUS' | 'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
                 };
               });
         };
@@ -4084,6 +4284,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_NOT_ALLOWED`: API keys are not allowed on this route.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
        */
       403: {
@@ -4094,7 +4295,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED';
+              code?: 'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_CSRF_REJECTED';
             };
           };
         };
@@ -4200,6 +4401,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `BAD_REQUEST`: Malformed request body.
        *     - `HTTP_VALIDATION`: Request validation failed.
        *     - `TENANT_CONFLICT`: The request names two different tenants.
@@ -4218,6 +4420,7 @@ export interface operations {
                 error?: {
                   /** @enum {unknown} */
                   code?:
+                    | 'AUTH_APIKEY_AMBIGUOUS'
                     | 'BAD_REQUEST'
                     | 'TENANT_CONFLICT'
                     | 'TENANT_INVALID'
@@ -4259,6 +4462,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_NOT_ALLOWED`: API keys are not allowed on this route.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
        *     - `AUTH_MFA_REQUIRED`: A second factor is required.
        *     - `WEBAUTHN_SUBJECT_MISMATCH`: Passkey belongs to another account.
@@ -4271,7 +4475,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED' | 'WEBAUTHN_SUBJECT_MISMATCH';
+              code?:
+                | 'AUTH_APIKEY_NOT_ALLOWED'
+                | 'AUTH_CSRF_REJECTED'
+                | 'AUTH_MFA_REQUIRED'
+                | 'WEBAUTHN_SUBJECT_MISMATCH';
             };
           };
         };
@@ -4374,6 +4582,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `TENANT_CONFLICT`: The request names two different tenants.
        *     - `TENANT_INVALID`: The tenant id is malformed.
        */
@@ -4385,7 +4594,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'TENANT_CONFLICT' | 'TENANT_INVALID';
+              code?: 'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
             };
           };
         };
@@ -4406,6 +4615,24 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_APIKEY_NOT_ALLOWED`: API keys are not allowed on this route.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_APIKEY_NOT_ALLOWED';
             };
           };
         };
@@ -4471,6 +4698,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `HTTP_VALIDATION`: Request validation failed.
        *     - `TENANT_CONFLICT`: The request names two different tenants.
        *     - `TENANT_INVALID`: The tenant id is malformed.
@@ -4485,7 +4713,7 @@ export interface operations {
             | (components['schemas']['ErrorEnvelope'] & {
                 error?: {
                   /** @enum {unknown} */
-                  code?: 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                  code?: 'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
                 };
               });
         };
@@ -4514,6 +4742,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_NOT_ALLOWED`: API keys are not allowed on this route.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
        *     - `AUTH_MFA_REQUIRED`: A second factor is required.
        */
@@ -4525,7 +4754,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED';
+              code?: 'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_CSRF_REJECTED' | 'AUTH_MFA_REQUIRED';
             };
           };
         };
@@ -4544,6 +4773,448 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: 'PASSKEY_NOT_FOUND';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 429:
+       *
+       *     - `RATE_LIMITED`: Too many requests.
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (sent with RATE_LIMITED). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 500:
+       *
+       *     - `INTERNAL_ERROR`: Internal server error.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+    };
+  };
+  apiKeyList: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyList'];
+        };
+      };
+      /**
+       * @description Error codes answered with status 400:
+       *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
+       *     - `TENANT_CONFLICT`: The request names two different tenants.
+       *     - `TENANT_INVALID`: The tenant id is malformed.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 401:
+       *
+       *     - `AUTH_REQUIRED`: Authentication required.
+       *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
+       *     - `AUTH_TOKEN_INVALID`: Token is invalid.
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_APIKEY_NOT_ALLOWED`: API keys are not allowed on this route.
+       *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_APIKEY_NOT_ALLOWED' | 'TENANT_ACCESS_DENIED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 429:
+       *
+       *     - `RATE_LIMITED`: Too many requests.
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (sent with RATE_LIMITED). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 500:
+       *
+       *     - `INTERNAL_ERROR`: Internal server error.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+    };
+  };
+  apiKeyCreate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ApiKeyInput'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedApiKey'];
+        };
+      };
+      /**
+       * @description Error codes answered with status 400:
+       *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
+       *     - `BAD_REQUEST`: Malformed request body.
+       *     - `HTTP_VALIDATION`: Request validation failed.
+       *     - `TENANT_CONFLICT`: The request names two different tenants.
+       *     - `TENANT_INVALID`: The tenant id is malformed.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | components['schemas']['ValidationErrorEnvelope']
+            | (components['schemas']['ErrorEnvelope'] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?: 'AUTH_APIKEY_AMBIGUOUS' | 'BAD_REQUEST' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                };
+              });
+        };
+      };
+      /**
+       * @description Error codes answered with status 401:
+       *
+       *     - `AUTH_MFA_REQUIRED`: A second factor is required.
+       *     - `AUTH_REQUIRED`: Authentication required.
+       *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
+       *     - `AUTH_TOKEN_INVALID`: Token is invalid.
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_MFA_REQUIRED' | 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_APIKEY_NOT_ALLOWED`: API keys are not allowed on this route.
+       *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       *     - `AUTH_MFA_REQUIRED`: A second factor is required.
+       *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?:
+                | 'AUTH_APIKEY_NOT_ALLOWED'
+                | 'AUTH_CSRF_REJECTED'
+                | 'AUTH_MFA_REQUIRED'
+                | 'TENANT_ACCESS_DENIED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 409:
+       *
+       *     - `AUTH_APIKEY_LIMIT_REACHED`: As many API keys are live as one owner may hold.
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_APIKEY_LIMIT_REACHED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 413:
+       *
+       *     - `PAYLOAD_TOO_LARGE`: Request body is too large.
+       */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'PAYLOAD_TOO_LARGE';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 415:
+       *
+       *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type.
+       */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'UNSUPPORTED_MEDIA_TYPE';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 429:
+       *
+       *     - `RATE_LIMITED`: Too many requests.
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (sent with RATE_LIMITED). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 500:
+       *
+       *     - `INTERNAL_ERROR`: Internal server error.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+    };
+  };
+  apiKeyRevoke: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No Content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description Error codes answered with status 400:
+       *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
+       *     - `HTTP_VALIDATION`: Request validation failed.
+       *     - `TENANT_CONFLICT`: The request names two different tenants.
+       *     - `TENANT_INVALID`: The tenant id is malformed.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | components['schemas']['ValidationErrorEnvelope']
+            | (components['schemas']['ErrorEnvelope'] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?: 'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                };
+              });
+        };
+      };
+      /**
+       * @description Error codes answered with status 401:
+       *
+       *     - `AUTH_REQUIRED`: Authentication required.
+       *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
+       *     - `AUTH_TOKEN_INVALID`: Token is invalid.
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_APIKEY_NOT_ALLOWED`: API keys are not allowed on this route.
+       *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_CSRF_REJECTED' | 'TENANT_ACCESS_DENIED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 404:
+       *
+       *     - `AUTH_APIKEY_NOT_FOUND`: No such API key.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_APIKEY_NOT_FOUND';
             };
           };
         };
@@ -4609,6 +5280,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `TENANT_CONFLICT`: The request names two different tenants.
        *     - `TENANT_INVALID`: The tenant id is malformed.
        */
@@ -4620,7 +5292,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'TENANT_CONFLICT' | 'TENANT_INVALID';
+              code?: 'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
             };
           };
         };
@@ -4641,6 +5313,25 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
+       *     - `AUTH_SCOPE_REQUIRED`: API key lacks a required scope.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_SCOPE_REQUIRED';
             };
           };
         };
@@ -4710,6 +5401,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `BAD_REQUEST`: Malformed request body.
        *     - `HTTP_VALIDATION`: Request validation failed.
        *     - `IDEMPOTENCY_KEY_INVALID`: Idempotency key is invalid.
@@ -4726,7 +5418,12 @@ export interface operations {
             | (components['schemas']['ErrorEnvelope'] & {
                 error?: {
                   /** @enum {unknown} */
-                  code?: 'BAD_REQUEST' | 'IDEMPOTENCY_KEY_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                  code?:
+                    | 'AUTH_APIKEY_AMBIGUOUS'
+                    | 'BAD_REQUEST'
+                    | 'IDEMPOTENCY_KEY_INVALID'
+                    | 'TENANT_CONFLICT'
+                    | 'TENANT_INVALID';
                 };
               });
         };
@@ -4754,7 +5451,9 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       *     - `AUTH_SCOPE_REQUIRED`: API key lacks a required scope.
        */
       403: {
         headers: {
@@ -4764,7 +5463,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED';
+              code?: 'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED' | 'AUTH_SCOPE_REQUIRED';
             };
           };
         };
@@ -4904,6 +5603,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `HTTP_VALIDATION`: Request validation failed.
        *     - `TENANT_CONFLICT`: The request names two different tenants.
        *     - `TENANT_INVALID`: The tenant id is malformed.
@@ -4918,7 +5618,7 @@ export interface operations {
             | (components['schemas']['ErrorEnvelope'] & {
                 error?: {
                   /** @enum {unknown} */
-                  code?: 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                  code?: 'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
                 };
               });
         };
@@ -4946,6 +5646,8 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
+       *     - `AUTH_SCOPE_REQUIRED`: API key lacks a required scope.
        *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
        */
       403: {
@@ -4956,7 +5658,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'TENANT_ACCESS_DENIED';
+              code?: 'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_SCOPE_REQUIRED' | 'TENANT_ACCESS_DENIED';
             };
           };
         };
@@ -5028,6 +5730,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `BAD_REQUEST`: Malformed request body.
        *     - `HTTP_VALIDATION`: Request validation failed.
        *     - `IDEMPOTENCY_KEY_INVALID`: Idempotency key is invalid.
@@ -5047,6 +5750,7 @@ export interface operations {
                 error?: {
                   /** @enum {unknown} */
                   code?:
+                    | 'AUTH_APIKEY_AMBIGUOUS'
                     | 'BAD_REQUEST'
                     | 'IDEMPOTENCY_KEY_INVALID'
                     | 'TENANT_CONFLICT'
@@ -5080,7 +5784,9 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       *     - `AUTH_SCOPE_REQUIRED`: API key lacks a required scope.
        *     - `PERMISSION_DENIED`: You do not have the permission this needs.
        *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
        *     - `TENANT_ROLE_REQUIRED`: Your role in this tenant does not allow this.
@@ -5094,7 +5800,12 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?:
-                'AUTH_CSRF_REJECTED' | 'PERMISSION_DENIED' | 'TENANT_ACCESS_DENIED' | 'TENANT_ROLE_REQUIRED';
+                | 'AUTH_APIKEY_TENANT_MISMATCH'
+                | 'AUTH_CSRF_REJECTED'
+                | 'AUTH_SCOPE_REQUIRED'
+                | 'PERMISSION_DENIED'
+                | 'TENANT_ACCESS_DENIED'
+                | 'TENANT_ROLE_REQUIRED';
             };
           };
         };
@@ -5252,6 +5963,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `HTTP_VALIDATION`: Request validation failed.
        *     - `TENANT_CONFLICT`: The request names two different tenants.
        *     - `TENANT_INVALID`: The tenant id is malformed.
@@ -5267,7 +5979,7 @@ export interface operations {
             | (components['schemas']['ErrorEnvelope'] & {
                 error?: {
                   /** @enum {unknown} */
-                  code?: 'TENANT_CONFLICT' | 'TENANT_INVALID' | 'TENANT_REQUIRED';
+                  code?: 'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID' | 'TENANT_REQUIRED';
                 };
               });
         };
@@ -5295,7 +6007,9 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       *     - `AUTH_SCOPE_REQUIRED`: API key lacks a required scope.
        *     - `PERMISSION_DENIED`: You do not have the permission this needs.
        *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
        *     - `TENANT_ROLE_REQUIRED`: Your role in this tenant does not allow this.
@@ -5309,7 +6023,12 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?:
-                'AUTH_CSRF_REJECTED' | 'PERMISSION_DENIED' | 'TENANT_ACCESS_DENIED' | 'TENANT_ROLE_REQUIRED';
+                | 'AUTH_APIKEY_TENANT_MISMATCH'
+                | 'AUTH_CSRF_REJECTED'
+                | 'AUTH_SCOPE_REQUIRED'
+                | 'PERMISSION_DENIED'
+                | 'TENANT_ACCESS_DENIED'
+                | 'TENANT_ROLE_REQUIRED';
             };
           };
         };
@@ -5418,6 +6137,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `BAD_REQUEST`: Malformed request body.
        *     - `HTTP_VALIDATION`: Request validation failed.
        *     - `TENANT_CONFLICT`: The request names two different tenants.
@@ -5436,6 +6156,7 @@ export interface operations {
                 error?: {
                   /** @enum {unknown} */
                   code?:
+                    | 'AUTH_APIKEY_AMBIGUOUS'
                     | 'BAD_REQUEST'
                     | 'TENANT_CONFLICT'
                     | 'TENANT_INVALID'
@@ -5468,7 +6189,9 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       *     - `AUTH_SCOPE_REQUIRED`: API key lacks a required scope.
        *     - `PERMISSION_DENIED`: You do not have the permission this needs.
        *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
        *     - `TENANT_ROLE_REQUIRED`: Your role in this tenant does not allow this.
@@ -5482,7 +6205,12 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?:
-                'AUTH_CSRF_REJECTED' | 'PERMISSION_DENIED' | 'TENANT_ACCESS_DENIED' | 'TENANT_ROLE_REQUIRED';
+                | 'AUTH_APIKEY_TENANT_MISMATCH'
+                | 'AUTH_CSRF_REJECTED'
+                | 'AUTH_SCOPE_REQUIRED'
+                | 'PERMISSION_DENIED'
+                | 'TENANT_ACCESS_DENIED'
+                | 'TENANT_ROLE_REQUIRED';
             };
           };
         };
@@ -5620,6 +6348,7 @@ export interface operations {
       /**
        * @description Error codes answered with status 400:
        *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
        *     - `HTTP_VALIDATION`: Request validation failed.
        *     - `IDEMPOTENCY_KEY_INVALID`: Idempotency key is invalid.
        *     - `TENANT_CONFLICT`: The request names two different tenants.
@@ -5635,7 +6364,11 @@ export interface operations {
             | (components['schemas']['ErrorEnvelope'] & {
                 error?: {
                   /** @enum {unknown} */
-                  code?: 'IDEMPOTENCY_KEY_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                  code?:
+                    | 'AUTH_APIKEY_AMBIGUOUS'
+                    | 'IDEMPOTENCY_KEY_INVALID'
+                    | 'TENANT_CONFLICT'
+                    | 'TENANT_INVALID';
                 };
               });
         };
@@ -5663,7 +6396,9 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       *     - `AUTH_SCOPE_REQUIRED`: API key lacks a required scope.
        *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
        */
       403: {
@@ -5674,7 +6409,11 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?: 'AUTH_CSRF_REJECTED' | 'TENANT_ACCESS_DENIED';
+              code?:
+                | 'AUTH_APIKEY_TENANT_MISMATCH'
+                | 'AUTH_CSRF_REJECTED'
+                | 'AUTH_SCOPE_REQUIRED'
+                | 'TENANT_ACCESS_DENIED';
             };
           };
         };

@@ -39,7 +39,13 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     serializers: { 200: serializers.listNotes_200 },
     responseValidators: { 200: serializers.listNotes_200_check },
     errors: ['NOTE_CURSOR_INVALID'],
-    meta: { summary: "List my notes (or my team's)", tags: ['notes'], auth: true, mcp: true },
+    meta: {
+      summary: "List my notes (or my team's)",
+      tags: ['notes'],
+      auth: true,
+      scopes: ['notes:read'],
+      mcp: true,
+    },
   },
   {
     id: 'createNote',
@@ -50,7 +56,14 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     serializers: { 201: serializers.createNote_201 },
     responseValidators: { 201: serializers.createNote_201_check },
     errors: [],
-    meta: { summary: 'Create a note', tags: ['notes'], auth: true, mcp: true, idempotency: 'optional' },
+    meta: {
+      summary: 'Create a note',
+      tags: ['notes'],
+      auth: true,
+      scopes: ['notes:write'],
+      mcp: true,
+      idempotency: 'optional',
+    },
   },
   {
     id: 'getNote',
@@ -61,7 +74,14 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     serializers: { 200: serializers.getNote_200 },
     responseValidators: { 200: serializers.getNote_200_check },
     errors: ['NOTE_NOT_FOUND'],
-    meta: { summary: 'Read a note', tags: ['notes'], auth: true, mcp: true, etag: true },
+    meta: {
+      summary: 'Read a note',
+      tags: ['notes'],
+      auth: true,
+      scopes: ['notes:read'],
+      mcp: true,
+      etag: true,
+    },
   },
   {
     id: 'updateNote',
@@ -73,7 +93,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     serializers: { 200: serializers.updateNote_200 },
     responseValidators: { 200: serializers.updateNote_200_check },
     errors: ['NOTE_NOT_FOUND'],
-    meta: { summary: 'Change a note', tags: ['notes'], auth: true },
+    meta: { summary: 'Change a note', tags: ['notes'], auth: true, scopes: ['notes:write'] },
   },
   {
     id: 'deleteNote',
@@ -82,7 +102,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     params: { validate: validators.deleteNote_params, coerce: { id: 'string' } },
     successStatus: 204,
     errors: ['NOTE_NOT_FOUND', 'PERMISSION_DENIED'],
-    meta: { summary: 'Delete a note', tags: ['notes'], auth: true },
+    meta: { summary: 'Delete a note', tags: ['notes'], auth: true, scopes: ['notes:write'] },
   },
 ];
 

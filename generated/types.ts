@@ -301,6 +301,76 @@ export interface PasskeyList {
 }
 
 /**
+ * A new API key: what it may do, and optionally a name and an expiry. The scopes are those the service offers (modules.auth.apiKeys.scopes); `*` grants everything the owner may do.
+ */
+export interface ApiKeyInput {
+  /**
+   * What you call it; shown in listings.
+   */
+  name?: string;
+  /**
+   * @minItems 1
+   * @maxItems 50
+   */
+  scopes: ('notes:read' | 'notes:write')[];
+  /**
+   * Unix ms from which the key is refused; in the future. Absent for a key that does not expire.
+   */
+  expiresAt?: number;
+}
+
+/**
+ * An API key as its owner sees it; never the key itself, which is shown once at creation.
+ */
+export interface ApiKey {
+  id: string;
+  name: string;
+  /**
+   * The prefix and first characters of the key (mk_live_AbCd).
+   */
+  start: string;
+  /**
+   * The last four characters of the key.
+   */
+  last4: string;
+  scopes: string[];
+  /**
+   * The tenant it was issued in; absent for a key of no tenant.
+   */
+  tenantId?: string;
+  /**
+   * Unix ms.
+   */
+  createdAt: number;
+  /**
+   * Unix ms from which it is refused; absent when it does not expire.
+   */
+  expiresAt?: number;
+  /**
+   * Unix ms of a recent use, written at most once a minute; absent before the first.
+   */
+  lastUsedAt?: number;
+}
+
+/**
+ * The new key, shown this once (only its hash is kept), and its record.
+ */
+export interface CreatedApiKey {
+  /**
+   * Send it as `Authorization: Bearer <key>` or in the x-api-key header.
+   */
+  key: string;
+  record: ApiKey;
+}
+
+/**
+ * The caller's live keys in the request's tenant (or of no tenant), oldest first.
+ */
+export interface ApiKeyList {
+  keys: ApiKey[];
+}
+
+/**
  * A new team.
  */
 export interface TenantInput {
@@ -534,6 +604,27 @@ export type PasskeyRemoveResponse204 = void;
 
 /** What the handler returns: the body of its success (2xx) response. */
 export type PasskeyRemoveResult = PasskeyRemoveResponse204;
+
+export type ApiKeyCreateBody = ApiKeyInput;
+
+export type ApiKeyCreateResponse201 = CreatedApiKey;
+
+/** What the handler returns: the body of its success (2xx) response. */
+export type ApiKeyCreateResult = ApiKeyCreateResponse201;
+
+export type ApiKeyListResponse200 = ApiKeyList;
+
+/** What the handler returns: the body of its success (2xx) response. */
+export type ApiKeyListResult = ApiKeyListResponse200;
+
+export interface ApiKeyRevokeParams {
+  id: string;
+}
+
+export type ApiKeyRevokeResponse204 = void;
+
+/** What the handler returns: the body of its success (2xx) response. */
+export type ApiKeyRevokeResult = ApiKeyRevokeResponse204;
 
 export type CreateTenantBody = TenantInput;
 

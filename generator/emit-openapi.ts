@@ -84,10 +84,19 @@ export function jsonHeader(header: string): string {
   return header.replace(/^\s*\/\/\s?/, '').trim();
 }
 
-/** With the auth module, the three credentials it accepts; without it, bearer when some route signs in. */
+/**
+ * With the auth module, the three credentials it accepts (four with API keys); without it, bearer when some
+ * route signs in.
+ */
 function securitySetup(ir: SpecIR): SecuritySetup {
   const auth = ir.moduleSettings.auth;
-  if (auth) return sessionSecurity({ cookie: auth.sessionCookie, header: SESSION_ID_HEADER });
+  if (auth) {
+    return sessionSecurity({
+      cookie: auth.sessionCookie,
+      header: SESSION_ID_HEADER,
+      apiKeyHeader: auth.apiKeys?.header,
+    });
+  }
   return bearerSecurity(ir.routes.some((route) => route.meta.auth === true));
 }
 
@@ -117,6 +126,7 @@ function operation(
         deprecated: meta.deprecated === true,
         auth: meta.auth === true,
         scopes: meta.scopes,
+        apiKey: meta.apiKey === false ? false : undefined,
       },
       idempotency:
         idempotency === undefined

@@ -212,7 +212,7 @@ export interface ModuleIR {
  */
 export interface ModuleSettingsIR {
   /** `modules.auth`: accounts and sign-in; its enricher reads a presented credential on every route. */
-  auth?: { sessionCookie: string; requireMfa: boolean };
+  auth?: { sessionCookie: string; requireMfa: boolean; apiKeys?: ApiKeysModuleIR };
   /** `modules.edge`: the edge plugins that are on. */
   edge?: EdgeModuleIR;
   /** `modules.idempotency`: keys honoured on routes of `methods` (and routes declaring meta.idempotency). */
@@ -221,6 +221,14 @@ export interface ModuleSettingsIR {
   mcp?: { path: string };
   /** `modules.tenancy`: teams; routes other than account and central ones admit the tenant's members only. */
   tenancy?: TenancyModuleIR;
+}
+
+/** `modules.auth.apiKeys` with its defaults applied: keys are read on every route that is not an edge route. */
+export interface ApiKeysModuleIR {
+  /** The request header a key may come in (besides `Authorization: Bearer mk_live_...`). */
+  header: string;
+  /** The scopes a key may carry; `*` among them allows keys that may do everything. */
+  scopes: string[];
 }
 
 /** `modules.tenancy` with its defaults applied. */

@@ -9,3 +9,7 @@ export const SESSION_ID_HEADER = 'x-session-id';
 export const DEFAULT_MCP_PATH = '/mcp';
 /** The request header naming the tenant, unless `modules.tenancy.header` says otherwise. */
 export const DEFAULT_TENANT_HEADER = 'x-tenant-id';
+/** The header an API key may be sent in, unless `modules.auth.apiKeys.header` says otherwise. */
+export const DEFAULT_API_KEY_HEADER = 'x-api-key';
+/** The scopes an API key may carry, unless `modules.auth.apiKeys.scopes` says otherwise: everything. */
+export const DEFAULT_API_KEY_SCOPES: readonly string[] = ['*'];

@@ -164,6 +164,12 @@ export const catalog = {
     message: 'API keys are not allowed on this route.',
     module: 'auth',
   },
+  AUTH_APIKEY_NOT_FOUND: { status: 404, message: 'No such API key.', module: 'auth' },
+  AUTH_APIKEY_LIMIT_REACHED: {
+    status: 409,
+    message: 'As many API keys are live as one owner may hold.',
+    module: 'auth',
+  },
   AUTH_CSRF_REJECTED: { status: 403, message: 'Cross-site request rejected.', module: 'auth' },
   AUTH_OAUTH_UNKNOWN_PROVIDER: { status: 404, message: 'Unknown sign-in provider.', module: 'auth' },
   AUTH_OAUTH_STATE_INVALID: { status: 400, message: 'Sign-in state is invalid.', module: 'auth' },
@@ -673,6 +679,22 @@ export const errors = {
       403,
       'AUTH_APIKEY_NOT_ALLOWED',
       options.message ?? catalog.AUTH_APIKEY_NOT_ALLOWED.message,
+      options,
+    ),
+  /** Named here. Revoking a key that is not one of the caller's in the request's tenant (unknown, revoked already, or another owner's: the answer is the same). */
+  AUTH_APIKEY_NOT_FOUND: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(
+      404,
+      'AUTH_APIKEY_NOT_FOUND',
+      options.message ?? catalog.AUTH_APIKEY_NOT_FOUND.message,
+      options,
+    ),
+  /** Named here. One user holds at most 100 live keys per tenant by default; revoke one to issue another. */
+  AUTH_APIKEY_LIMIT_REACHED: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(
+      409,
+      'AUTH_APIKEY_LIMIT_REACHED',
+      options.message ?? catalog.AUTH_APIKEY_LIMIT_REACHED.message,
       options,
     ),
   AUTH_CSRF_REJECTED: (options: ErrorFactoryOptions = {}) =>

@@ -44,6 +44,11 @@ export interface MetadataBuckets {
    * tenant header): agent tool calls inherit them, as they inherit the caller's credentials.
    */
   'http:identity-headers': string;
+  /**
+   * Request headers that carry a credential beyond the usual ones (apiKeyPlugin's key header when renamed):
+   * idempotency scopes keys by them, so callers presenting different credentials never share a key.
+   */
+  'http:credential-headers': string;
   /** Links a plugin serves (OpenAPI, MCP, API-key page); serve() prints them at start. */
   'app:urls': { label: string; path: string };
   /** Ways to run the app other than listening (e.g. MCP over stdio), chosen by SVC_SERVE_MODE in serve(). */

@@ -17,6 +17,7 @@ import {
   type SecondFactor,
 } from './options.js';
 import { rejectUnknownOptions } from '../config/known-options.js';
+import type { ApiKeys, ApiKeyView, IssuedApiKey } from './apikeys/service.js';
 import type { AcceptedCode, MfaEnrollment, MfaService, MfaStatus } from './mfa/service.js';
 import type {
   PasskeyAuthenticationOptions,
@@ -107,6 +108,8 @@ export class Auth {
   private readonly mfa: MfaService | undefined;
   /** Passkeys (WebAuthn), when the Auth has them: the routes call it for the ceremonies and the list. */
   readonly passkeys: PasskeyService | undefined;
+  /** API keys, when the Auth has them: the routes issue, list and revoke the caller's through it. */
+  readonly apiKeys: ApiKeys | undefined;
   private readonly hashParams: PasswordHashParams | undefined;
   private readonly clock: () => number;
   private readonly onEventError: (error: unknown, event: string) => void;
@@ -142,6 +145,7 @@ export class Auth {
     }
     this.mfa = options.mfa;
     this.passkeys = options.passkeys;
+    this.apiKeys = options.apiKeys;
     this.secondFactor = options.mfa ?? options.secondFactor;
     this.hashParams = options.passwordHash;
     this.log = forwardingLogger(options.logger);
@@ -154,6 +158,7 @@ export class Auth {
   /** Logs through the app's logger from now on, unless the Auth was given a logger of its own (authPlugin). */
   logTo(logger: Logger): void {
     if (!this.loggerGiven) this.log.attach(logger);
+    this.apiKeys?.logTo(logger);
   }
 
   // ── accounts ──────────────────────────────────────────────────────────────────────────────────────────
@@ -657,12 +662,24 @@ export class Auth {
    * 403 AUTH_MFA_REQUIRED. An account with neither adds its first passkey from any sign-in.
    */
   private async checkPasskeyManagement(userId: string, amr: readonly string[] | undefined): Promise<void> {
+    await this.checkStrongSignIn(userId, amr, 'Managing passkeys');
+  }
+
+  /**
+   * The rule of `checkPasskeyManagement` for anything that hands out or takes away a lasting way in (a passkey,
+   * an API key): `what` names it in the refusal.
+   */
+  private async checkStrongSignIn(
+    userId: string,
+    amr: readonly string[] | undefined,
+    what: string,
+  ): Promise<void> {
     const methods = amr ?? [];
     if (methods.includes('mfa')) return;
     if (await this.isMfaEnabled(userId)) {
       throw errors.AUTH_MFA_REQUIRED({
         status: 403,
-        message: 'Managing passkeys needs a sign-in with your second factor.',
+        message: `${what} needs a sign-in with your second factor.`,
       });
     }
     await this.checkFactorAddition(userId, methods);
@@ -688,6 +705,53 @@ export class Auth {
       throw invalidOption('new Auth()', 'passkeys', 'a PasskeyService, for passkey sign-in');
     }
     return this.passkeys;
+  }
+
+  // ── API keys ────────────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Issues a key for the signed-in caller, in `tenantId` (the request's tenant, their membership confirmed) or
+   * in none. A key outlives the sign-in that made it, so it needs a sign-in as strong as the account's
+   * factors (see `checkPasskeyManagement`): otherwise a stolen password-only session could leave itself a way
+   * back in. Emits `auth:apikey_issued`.
+   */
+  async issueApiKey(
+    user: PublicUser,
+    amr: readonly string[] | undefined,
+    input: { name?: string | undefined; scopes: readonly string[]; expiresAt?: number | undefined },
+    tenantId: string | undefined,
+  ): Promise<IssuedApiKey> {
+    const apiKeys = this.requireApiKeys();
+    await this.checkStrongSignIn(user.id, amr, 'Creating an API key');
+    const issued = await apiKeys.issue({ ...input, userId: user.id, tenantId });
+    await this.emit('auth:apikey_issued', { user, key: issued.record });
+    return issued;
+  }
+
+  /** The caller's live keys in `tenantId` (or of no tenant), oldest first. */
+  async listApiKeys(user: PublicUser, tenantId: string | undefined): Promise<ApiKeyView[]> {
+    return this.requireApiKeys().list({ userId: user.id, tenantId: tenantId ?? null });
+  }
+
+  /**
+   * Revokes one of the caller's keys in `tenantId` (or of no tenant): 404 AUTH_APIKEY_NOT_FOUND for any other,
+   * whoever's it is. Revoking needs no stronger sign-in than the caller's: taking a way in away is what a
+   * user who suspects a leak must be able to do at once. Emits `auth:apikey_revoked`.
+   */
+  async revokeApiKey(user: PublicUser, keyId: string, tenantId: string | undefined): Promise<void> {
+    const revoked = await this.requireApiKeys().revoke(keyId, {
+      userId: user.id,
+      tenantId: tenantId ?? null,
+    });
+    if (!revoked) throw errors.AUTH_APIKEY_NOT_FOUND();
+    await this.emit('auth:apikey_revoked', { user, keyId });
+  }
+
+  private requireApiKeys(): ApiKeys {
+    if (this.apiKeys === undefined) {
+      throw invalidOption('new Auth()', 'apiKeys', 'an ApiKeys, for API keys');
+    }
+    return this.apiKeys;
   }
 
   // ── two-factor sign-in ──────────────────────────────────────────────────────────────────────────────────

@@ -5,7 +5,9 @@
 // derived from the secret kept under `.svc/`, so restarts and local processes open each other's secrets.
 // `requireMfa: true` turns on the MFA requirement policy (authPlugin's `requireMfa`). `passkeys: { rpId,
 // origins, rpName?, userVerification? }` adds WebAuthn registration and sign-in, verified with
-// @simplewebauthn/server, the credentials in the database (in memory outside production).
+// @simplewebauthn/server, the credentials in the database (in memory outside production). `apiKeys: true` (or
+// `{ scopes, header?, allowTenantlessKeys?, allowNarrowKeysOnUnscopedRoutes?, maxPerUser?, page? }`) adds API
+// keys: the routes, the key plugin (apiKeyPlugin) and, with `page`, the key-management page.
 import { hkdfSync } from 'node:crypto';
 import { join } from 'node:path';
 import { routeDefinitions } from '../../generated/modules/auth/routes.js';
@@ -27,6 +29,10 @@ import { MemoryMfaStore } from './mfa/memory-store.js';
 import { SecretBox } from './mfa/secret-box.js';
 import { MfaService } from './mfa/service.js';
 import type { MfaStore } from './mfa/store.js';
+import { ApiKeys } from './apikeys/service.js';
+import type { ApiKeyStore } from './apikeys/store.js';
+import { apiKeyPlugin, type ApiKeyPluginOptions } from './http/apikey-plugin.js';
+import type { ApiKeysUiOptions } from './http/apikeys-ui-routes.js';
 import { PasskeyService, type UserVerification } from './passkeys/service.js';
 import { simpleWebauthnVerifier } from './passkeys/simplewebauthn-verifier.js';
 import type { ChallengeStore, PasskeyStore } from './passkeys/store.js';
@@ -70,6 +76,7 @@ export interface AuthStores {
   mfa?: MfaStore;
   passkeys?: PasskeyStore;
   webauthnChallenges?: ChallengeStore;
+  apiKeys?: ApiKeyStore;
 }
 
 const TTL_OPTIONS = ['accessTtl', 'refreshTtl', 'sessionTtl', 'verificationTtl', 'resetTtl'] as const;
@@ -83,6 +90,16 @@ const OPTION_NAMES = [
   'mfa',
   'requireMfa',
   'passkeys',
+  'apiKeys',
+];
+
+const API_KEY_SETTINGS = [
+  'scopes',
+  'header',
+  'allowTenantlessKeys',
+  'allowNarrowKeysOnUnscopedRoutes',
+  'maxPerUser',
+  'page',
 ];
 
 const PASSKEY_SETTINGS = ['rpId', 'rpName', 'origins', 'userVerification'];
@@ -109,6 +126,7 @@ export function authModule(
   const users = context.users ?? context.stores?.users ?? new MemoryUserSource();
   const mfaService = mfa ? mfaModule(context, users, env, projectDir) : undefined;
   const passkeys = passkeysModule(settings.passkeys, context, env);
+  const apiKeys = apiKeysModule(settings.apiKeys, context, env);
   const auth = fromSettings('auth', () => {
     const options: AuthOptions = {
       secret,
@@ -122,6 +140,7 @@ export function authModule(
     }
     if (mfaService) options.mfa = mfaService;
     if (passkeys) options.passkeys = passkeys;
+    if (apiKeys) options.apiKeys = apiKeys.keys;
     const { sessions, refreshTokens, oneTimeTokens } = context.stores ?? {};
     if (sessions) options.sessions = sessions;
     if (refreshTokens) options.refreshTokens = refreshTokens;
@@ -145,7 +164,53 @@ export function authModule(
       ...(requireMfa ? { requireMfa: true } : {}),
     }),
   );
-  return { auth, plugins: [plugin], secret };
+  const plugins = [plugin];
+  if (apiKeys) plugins.push(fromSettings('auth.apiKeys', () => apiKeyPlugin({ auth, ...apiKeys.plugin })));
+  return { auth, plugins, secret };
+}
+
+interface ApiKeysModule {
+  keys: ApiKeys;
+  plugin: Omit<ApiKeyPluginOptions, 'auth'>;
+}
+
+/** API keys on the module's store (in memory outside production), or undefined when off. */
+function apiKeysModule(
+  setting: unknown,
+  context: AuthModuleContext,
+  env: Record<string, string | undefined>,
+): ApiKeysModule | undefined {
+  if (setting === undefined || setting === false) return undefined;
+  if (setting !== true && (typeof setting !== 'object' || setting === null || Array.isArray(setting))) {
+    throw invalidSetting('auth', 'apiKeys must be true or a mapping { scopes, header?, page?, ... }');
+  }
+  const options = setting === true ? {} : (setting as Record<string, unknown>);
+  rejectUnknownSettings(options, API_KEY_SETTINGS, 'auth.apiKeys');
+  const store = context.stores?.apiKeys;
+  // In memory every key is forgotten at a restart and unknown to every other process: the programs that
+  // hold one would stop working for no visible reason. Production needs the database.
+  if (store === undefined && isProductionEnv(env.NODE_ENV)) {
+    throw invalidSetting(
+      'auth',
+      'apiKeys needs stores.database in production: issued keys must survive a restart',
+    );
+  }
+  const keys = fromSettings('auth.apiKeys', () => {
+    return new ApiKeys({
+      ...(store === undefined ? {} : { store }),
+      ...(options.scopes === undefined ? {} : { scopes: options.scopes as string[] }),
+      ...(options.maxPerUser === undefined ? {} : { maxPerOwner: options.maxPerUser as number }),
+    });
+  });
+  const plugin: ApiKeysModule['plugin'] = {};
+  if (options.header !== undefined) plugin.header = options.header as string;
+  if (options.page !== undefined && options.page !== false) {
+    plugin.page = options.page === true ? {} : (options.page as ApiKeysUiOptions);
+  }
+  for (const name of ['allowTenantlessKeys', 'allowNarrowKeysOnUnscopedRoutes'] as const) {
+    if (options[name] !== undefined) plugin[name] = options[name] as boolean;
+  }
+  return { keys, plugin };
 }
 
 function flag(setting: unknown, name: string): boolean {

@@ -1,5 +1,6 @@
 // The auth module's events on the application hook bus. Payloads carry PublicUser, never
 // a hash, and no secret other than the one-time token the event exists to deliver.
+import type { ApiKeyView } from './apikeys/service.js';
 import type { PasskeyView } from './passkeys/service.js';
 import type { PublicUser } from './stores/users.js';
 
@@ -29,6 +30,9 @@ export interface AuthEventPayloads {
   /** A passkey was added to the account: an application tells its owner, as for a new second factor. */
   'auth:passkey_added': { user: PublicUser; passkey: PasskeyView };
   'auth:passkey_removed': { user: PublicUser; passkeyId: string };
+  /** A key was issued through the routes: who, and the key's record (never the key). */
+  'auth:apikey_issued': { user: PublicUser; key: ApiKeyView };
+  'auth:apikey_revoked': { user: PublicUser; keyId: string };
 }
 
 export type AuthEventName = keyof AuthEventPayloads;
@@ -47,6 +51,8 @@ export const AUTH_EVENT_NAMES: readonly AuthEventName[] = [
   'auth:mfa_disabled',
   'auth:passkey_added',
   'auth:passkey_removed',
+  'auth:apikey_issued',
+  'auth:apikey_revoked',
 ];
 
 declare module '../app/hooks.js' {

@@ -1,5 +1,5 @@
 // The authentication module: passwords, tokens, sessions, email verification and password reset,
-// the login throttle, two-factor sign-in, passkeys, the store contracts with their in-memory defaults, and
+// the login throttle, two-factor sign-in, passkeys, API keys, the store contracts with their in-memory defaults, and
 // the auth plugin with the account routes.
 export {
   DEFAULT_PASSWORD_HASH_PARAMS,
@@ -32,3 +32,4 @@ export { authModule, type AuthModuleContext, type AuthStores } from './config.js
 export { developmentSecret, serviceSecret } from './dev-secret.js';
 export * from './mfa/index.js';
 export * from './passkeys/index.js';
+export * from './apikeys/index.js';

@@ -2,6 +2,7 @@
 // such as `15m`; a bad value is an OptionError (OPTION_INVALID) naming the option, which the config loader
 // turns into CONFIG_INVALID when it came from svc.config.yaml.
 import type { MfaService } from './mfa/service.js';
+import type { ApiKeys } from './apikeys/service.js';
 import type { PasskeyService } from './passkeys/service.js';
 import { parseDuration, DURATION_FORMS } from '../../shared/duration.js';
 import type { Hooks } from '../app/hooks.js';
@@ -58,6 +59,8 @@ export interface AuthOptions {
   mfa?: MfaService;
   /** Passkeys (WebAuthn): enables signInWithPasskey() and the passkey routes. */
   passkeys?: PasskeyService;
+  /** API keys: enables issueApiKey() and the rest, and the API-key routes. */
+  apiKeys?: ApiKeys;
   /** scrypt parameters for new hashes; stored hashes carry their own. */
   passwordHash?: PasswordHashParams;
   /** The hook bus the events go to; the auth plugin passes the app's. Default: a bus of the Auth's own. */
@@ -108,6 +111,7 @@ export const AUTH_OPTION_KEYS = optionKeys<AuthOptions>({
   secondFactor: true,
   mfa: true,
   passkeys: true,
+  apiKeys: true,
   passwordHash: true,
   hooks: true,
   clock: true,

@@ -123,7 +123,8 @@ export interface RouteMeta {
   auth?: boolean;
   can?: string | string[];
   teamRole?: unknown;
-  scopes?: string[];
+  /** API-key scopes a key must hold here (apiKeyPlugin); false opts off. */
+  scopes?: string[] | false;
   subscribed?: unknown;
   feature?: unknown;
   mfa?: boolean;

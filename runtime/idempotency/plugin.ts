@@ -166,6 +166,16 @@ export function idempotencyPlugin(options: IdempotencyPluginOptions = {}): Plugi
 
   // The tenancy plugin's reading of the request's tenant, published in its setup (which may follow ours).
   let published: App | undefined;
+  // The headers that say who calls: the configured ones, then any a plugin publishes as carrying a credential
+  // (a custom API-key header), so two holders of different keys never share an idempotency key.
+  let callerHeaders: readonly string[] | undefined;
+  const callerHeadersOf = (): readonly string[] =>
+    (callerHeaders ??= [
+      ...new Set([
+        ...credentialHeaders,
+        ...(published?.metadata.list('http:credential-headers') ?? []).map((name) => name.toLowerCase()),
+      ]),
+    ]);
   const requestTenant = async (request: SvcRequest, route: Route): Promise<string | undefined> => {
     for (const resolve of published?.metadata.list('http:request-tenant') ?? []) {
       const tenant = await resolve({ request, route });
@@ -198,7 +208,7 @@ export function idempotencyPlugin(options: IdempotencyPluginOptions = {}): Plugi
         request,
         route,
         key,
-        credentialHeaders,
+        credentialHeaders: callerHeadersOf(),
         allowAnonymous: allowAnonymous || optedIn,
         tenant: await requestTenant(request, route),
       });

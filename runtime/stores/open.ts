@@ -6,6 +6,7 @@
 // (runtime/stores/sql/app-migrations.ts) applied after svckit's.
 import { isAbsolute, resolve } from 'node:path';
 import { errors } from '../../generated/modules/errors.js';
+import type { ApiKeyStore } from '../auth/apikeys/store.js';
 import type { MfaStore } from '../auth/mfa/store.js';
 import type { ChallengeStore, PasskeyStore } from '../auth/passkeys/store.js';
 import type { OneTimeTokenStore } from '../auth/stores/one-time-tokens.js';
@@ -97,6 +98,11 @@ export interface Stores {
   readonly passkeys?: PasskeyStore;
   /** Passkey ceremonies in progress: in Redis when there is one, else in the database. */
   readonly webauthnChallenges?: ChallengeStore;
+  /**
+   * API keys: durable data, so in the database (never Redis). Undefined with `stores.database: memory`: the
+   * auth module then keeps them in this process's memory.
+   */
+  readonly apiKeys?: ApiKeyStore;
   /** Readiness checks for /readyz, one per backend in use (`database`, `redis`). */
   readonly healthChecks: Readonly<Record<string, HealthCheck>>;
   /** Stops the sweeper and closes the connections. Called again, answers the first call's promise. */
@@ -298,6 +304,7 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
     mfa: sql?.mfa,
     passkeys: sql?.passkeys,
     webauthnChallenges: hot?.webauthnChallenges,
+    apiKeys: sql?.apiKeys,
     healthChecks,
     // Once: a second call (a shutdown hook and a test's cleanup both closing) waits for the first.
     close() {

@@ -12,9 +12,11 @@ import { letsNonMembersThrough } from '../tenancy-roles.js';
 export interface RouteErrorModules {
   /**
    * The auth module reads a presented credential on every route (and checks cross-site unsafe requests);
-   * `requireMfa`: its policy refuses every authenticated request without a second factor.
+   * `requireMfa`: its policy refuses every authenticated request without a second factor. `apiKeys`: its
+   * API-key plugin reads a presented key on every route and guards `meta.scopes` and `meta.apiKey`: `true`
+   * (what the plugin publishes) or its settings (IR `auth.apiKeys`, which decide no code); absent, off.
    */
-  auth?: { requireMfa?: boolean };
+  auth?: { requireMfa?: boolean; apiKeys?: boolean | object };
   /** `globalRateLimit`: a per-client bucket counted on every route that is not an edge route. */
   edge?: { globalRateLimit: boolean };
   /** Idempotency keys are honoured on routes of these methods (unless a route opts out). */
@@ -41,6 +43,17 @@ export interface RouteErrorFacts {
   readsCredentials: boolean;
   /** ...and refuses a cookie-authenticated cross-site request with an unsafe method (CSRF). */
   checksCrossSite: boolean;
+  /** The API-key plugin reads a presented key (two different ones, a key of another tenant are refused). */
+  readsApiKeys: boolean;
+  /** `meta.scopes` (with API keys): a key must hold them, and an anonymous caller is refused. */
+  scopes: boolean;
+  /**
+   * A key lacking a scope may be refused: the route asks for scopes, or protects something (auth, can, ...)
+   * and a key without `*` acts there only with allowNarrowKeysOnUnscopedRoutes (a runtime setting).
+   */
+  narrowKeysRefused: boolean;
+  /** `meta.apiKey: false` (with API keys): every key is refused. */
+  refusesApiKeys: boolean;
   /** `meta.rateLimit` is set (anything but false/null), or a global rate limit counts every route. */
   rateLimited: boolean;
   idempotency: 'required' | 'optional' | undefined;
@@ -69,10 +82,15 @@ export interface RouteErrorSource {
     central?: unknown;
     teamRole?: unknown;
     can?: unknown;
+    audience?: unknown;
+    scopes?: unknown;
+    apiKey?: unknown;
   };
 }
 
 const SAFE_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
+/** Meta keys that protect a route: a key without `*` needs the route's own `scopes` to act on it. */
+const PROTECTING_META = ['auth', 'can', 'teamRole', 'audience'] as const;
 
 /** `meta.idempotency` as a route declares it: 'required' or 'optional', else undefined. */
 export function declaredIdempotency(meta: { idempotency?: unknown }): 'required' | 'optional' | undefined {
@@ -94,6 +112,10 @@ export function routeErrorFacts(route: RouteErrorSource, modules: RouteErrorModu
     meta.idempotency !== false &&
     modules.idempotency.methods.includes(method);
   const tenancy = modules.tenancy !== undefined;
+  const apiKeys = modules.auth?.apiKeys !== undefined && modules.auth.apiKeys !== false;
+  const scoped = apiKeys && Array.isArray(meta.scopes) && meta.scopes.length > 0;
+  // `apiKey: false` refuses every key before the guard looks at its tenant or scopes.
+  const refusesKeys = apiKeys && meta.apiKey === false;
   return {
     validates: route.params !== undefined || route.query !== undefined || route.body?.kind === 'json',
     body: route.body?.kind,
@@ -102,6 +124,12 @@ export function routeErrorFacts(route: RouteErrorSource, modules: RouteErrorModu
     mfaPolicy: modules.auth?.requireMfa === true && meta.mfa !== false,
     readsCredentials: modules.auth !== undefined,
     checksCrossSite: modules.auth !== undefined && !SAFE_METHODS.includes(method),
+    readsApiKeys: apiKeys,
+    scopes: scoped,
+    // The guard's rule for keys without `*`: on a route that protects something, only its scopes admit them.
+    narrowKeysRefused:
+      !refusesKeys && (scoped || (apiKeys && PROTECTING_META.some((key) => asks(meta[key])))),
+    refusesApiKeys: refusesKeys,
     rateLimited:
       (meta.rateLimit !== undefined && meta.rateLimit !== false && meta.rateLimit !== null) ||
       modules.edge?.globalRateLimit === true,
@@ -171,7 +199,8 @@ export function impliedErrorCodes(facts: RouteErrorFacts): string[] {
   if (facts.validates) codes.push('HTTP_VALIDATION');
   codes.push(...BODY_CODES[facts.body ?? 'none']);
   // A team role or a permission is a signed-in member's: an anonymous caller naming no tenant gets 401.
-  if (facts.auth || facts.mfa || facts.teamRole || facts.can) codes.push('AUTH_REQUIRED');
+  // Scopes admit a key holding them or a signed-in user; an anonymous caller gets 401 as well.
+  if (facts.auth || facts.mfa || facts.teamRole || facts.can || facts.scopes) codes.push('AUTH_REQUIRED');
   // A presented bearer token (or session header) that does not verify: where a route requires a credential,
   // and on every route once the auth module's enricher reads them.
   if (facts.auth || facts.readsCredentials) codes.push('AUTH_TOKEN_INVALID', 'AUTH_TOKEN_EXPIRED');
@@ -179,6 +208,12 @@ export function impliedErrorCodes(facts: RouteErrorFacts): string[] {
   // The policy tells a signed-in user without a second factor to enrol one.
   if (facts.mfaPolicy) codes.push('AUTH_MFA_ENROLLMENT_REQUIRED');
   if (facts.checksCrossSite) codes.push('AUTH_CSRF_REJECTED');
+  // Two different keys in the two places, on every route; then the guard: a route refusing keys refuses
+  // them all, elsewhere a key issued in another tenant (or none) than the request names is refused.
+  if (facts.readsApiKeys) codes.push('AUTH_APIKEY_AMBIGUOUS');
+  if (facts.refusesApiKeys) codes.push('AUTH_APIKEY_NOT_ALLOWED');
+  else if (facts.readsApiKeys) codes.push('AUTH_APIKEY_TENANT_MISMATCH');
+  if (facts.narrowKeysRefused) codes.push('AUTH_SCOPE_REQUIRED');
   // A malformed tenant id, or a path and a header naming different tenants: read on every route.
   if (facts.readsTenant) codes.push('TENANT_INVALID', 'TENANT_CONFLICT');
   // A role or a permission is held in a tenant the caller is a member of, even on account and central routes.

@@ -14,6 +14,7 @@ import {
 } from './binary-bodies.js';
 import type { ErrorStatusGroup } from './error-codes.js';
 import { errorResponse } from './error-responses.js';
+import { routeSecurity } from './security.js';
 import type {
   OpenApiOperation,
   OpenApiParameter,
@@ -58,15 +59,17 @@ export interface OperationRoute {
     tags?: readonly string[] | undefined;
     deprecated?: boolean | undefined;
     auth?: boolean | undefined;
-    /** API-key scopes; bearer tokens carry none, so they are an extension, not part of `security`. */
+    /** API-key scopes: listed on the key header scheme of `security`, and as `x-scopes`. */
     scopes?: readonly string[] | undefined;
+    /** `false` refuses every API key: the key header scheme is left out of `security`. */
+    apiKey?: boolean | undefined;
   };
   /** The idempotency-key header, for a route that declares `meta.idempotency`. */
   idempotency?: { header: string; required: boolean; maxLength: number } | undefined;
 }
 
 export interface OperationContext {
-  /** The `security` of a `meta.auth` route (security.ts). */
+  /** The `security` of a `meta.auth` route (security.ts); routeSecurity fits it to each route. */
   authRequirement: readonly OpenApiSecurityRequirement[];
   /** Applied to every schema copied into the operation (the generator points resource refs at components). */
   rewrite: (schema: JsonSchema) => JsonSchema;
@@ -98,7 +101,7 @@ export function routeOperation(route: OperationRoute, context: OperationContext)
     ...(meta.tags && meta.tags.length > 0 ? { tags: [...meta.tags] } : {}),
     ...(meta.deprecated === true ? { deprecated: true } : {}),
     // An empty list says "public" explicitly, so linters and readers know it was not forgotten.
-    security: meta.auth === true ? context.authRequirement.map((entry) => ({ ...entry })) : [],
+    security: routeSecurity(meta, context.authRequirement),
     responses: responses(route, context),
   };
   if (meta.scopes && meta.scopes.length > 0) result['x-scopes'] = [...meta.scopes];

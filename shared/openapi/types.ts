@@ -42,7 +42,7 @@ export interface OpenApiOperation {
   parameters?: OpenApiParameter[];
   requestBody?: OpenApiRequestBody;
   responses: Record<string, OpenApiResponse>;
-  /** API-key scopes the route requires (`meta.scopes`); bearer tokens carry none, so not in `security`. */
+  /** API-key scopes the route requires (`meta.scopes`), also on the key header scheme of `security`. */
   'x-scopes'?: string[];
 }
 

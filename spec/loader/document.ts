@@ -9,6 +9,7 @@ import { crossCheckRoutes } from './cross-checks.js';
 import { describeNode } from './describe.js';
 import { loadErrors, loadMetaKeys, loadResources } from './declarations.js';
 import { resolveIncludes } from './includes.js';
+import { checkApiKeyScopes } from './api-key-scopes.js';
 import { checkMetaModules } from './meta-modules.js';
 import { moduleSettingsOf } from './module-settings.js';
 import { loadEnabledModules, loadFeatures } from './modules.js';
@@ -91,6 +92,7 @@ async function readDocument(
   if (kind === 'app') {
     checkMetaModules(ctx, routesNode, modulesNode && toConfig(modulesNode));
     checkTenancy(ctx, routesNode, modulesNode);
+    checkApiKeyScopes(ctx, routesNode, modulesNode);
   }
   problems.throwIfAny();
 

@@ -4,7 +4,7 @@
 // says which module each key needs; a module added later adds (or updates) its entry.
 import type { ConfigValue } from '../../shared/ir.js';
 import { asMap, entry, type LoadContext } from './context.js';
-import { moduleIsOn } from './module-settings.js';
+import { moduleIsOn, moduleOptionIsOn } from './module-settings.js';
 import { publishedSchemas, SVC_SCHEMA } from './package-files.js';
 import type { SchemaObject } from './structure.js';
 import { getOwn, type MapNode } from './yaml-tree.js';
@@ -12,10 +12,13 @@ import { getOwn, type MapNode } from './yaml-tree.js';
 export interface MetaKeyModule {
   /** The key under `modules:` that enables it. */
   module: string;
-  /** A plugin of that module that must be on as well (`modules.edge.security`). */
+  /** A plugin of that module that must be on as well (`modules.edge.security`); `edge: true` turns it on. */
   plugin?: string;
-  /** What the module brings, named in the message while this svckit has no such module yet. */
-  feature?: string;
+  /**
+   * An option of that module that must be on as well (`modules.auth.apiKeys`): `true` or a mapping of its
+   * settings, written out; unlike a plugin, `auth: true` does not turn it on.
+   */
+  option?: string;
 }
 
 /**
@@ -31,8 +34,8 @@ export const META_KEY_MODULES: Readonly<Record<string, MetaKeyModule>> = {
   documentHeaders: { module: 'edge', plugin: 'security' },
   idempotency: { module: 'idempotency' },
   mcp: { module: 'mcp' },
-  scopes: { module: 'apiKeys', feature: 'API keys' },
-  apiKey: { module: 'apiKeys', feature: 'API keys' },
+  scopes: { module: 'auth', option: 'apiKeys' },
+  apiKey: { module: 'auth', option: 'apiKeys' },
   can: { module: 'tenancy' },
   teamRole: { module: 'tenancy' },
   central: { module: 'tenancy' },
@@ -64,22 +67,28 @@ export function checkMetaModules(
         ctx.problems.add(
           item.keyLoc,
           path,
-          `${where} needs ${need.feature ?? `the ${need.module} module`}, which this version of svckit does not have yet: nothing would enforce it`,
+          `${where} needs the ${need.module} module, which this version of svckit does not have yet: nothing would enforce it`,
           `remove ${item.key} (or write ${item.key}: false); a rule of your own needs a custom key of another name under metaKeys:`,
         );
         continue;
       }
-      if (moduleIsOn(modules, need.module, need.plugin)) continue;
+      if (isEnabled(modules, need)) continue;
+      const part = need.plugin ?? need.option;
       const what =
-        need.plugin === undefined
-          ? `the ${need.module} module`
-          : `the ${need.plugin} plugin of the ${need.module} module`;
+        need.plugin !== undefined
+          ? `the ${need.plugin} plugin of the ${need.module} module`
+          : need.option !== undefined
+            ? `modules.${need.module}.${need.option}`
+            : `the ${need.module} module`;
+      // A plugin is added to a module that is on; an option needs the module written as a mapping.
+      const under =
+        need.plugin !== undefined ? moduleIsOn(modules, need.module) : isMapping(modules, need.module);
       const enable =
-        need.plugin === undefined
+        part === undefined
           ? `modules: { ${need.module}: true }`
-          : moduleIsOn(modules, need.module)
-            ? `${need.plugin}: true under modules.${need.module}`
-            : `modules: { ${need.module}: { ${need.plugin}: true } }`;
+          : under
+            ? `${part}: true under modules.${need.module}`
+            : `modules: { ${need.module}: { ${part}: true } }`;
       ctx.problems.add(
         item.keyLoc,
         path,
@@ -88,4 +97,17 @@ export function checkMetaModules(
       );
     }
   }
+}
+
+/** The module (and the plugin or option the key needs) is on. */
+function isEnabled(modules: ConfigValue | undefined, need: MetaKeyModule): boolean {
+  if (!moduleIsOn(modules, need.module, need.plugin)) return false;
+  return need.option === undefined || moduleOptionIsOn(modules, need.module, need.option);
+}
+
+/** `modules.<module>` is a mapping of options (not `true` or a `${VAR}`). */
+function isMapping(modules: ConfigValue | undefined, module: string): boolean {
+  if (typeof modules !== 'object' || modules === null || Array.isArray(modules)) return false;
+  const value = (modules as { [key: string]: ConfigValue | undefined })[module];
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !('$template' in value);
 }

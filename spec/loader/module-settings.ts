@@ -6,6 +6,7 @@
 // unexpected, and a route meta key that needs the module is not refused for a module the start may enable.
 import { DEFAULT_IDEMPOTENCY_HEADER } from '../../shared/idempotency-headers.js';
 import type {
+  ApiKeysModuleIR,
   ConfigValue,
   EdgeModuleIR,
   HttpMethod,
@@ -13,6 +14,8 @@ import type {
   TenancyModuleIR,
 } from '../../shared/ir.js';
 import {
+  DEFAULT_API_KEY_HEADER,
+  DEFAULT_API_KEY_SCOPES,
   DEFAULT_MCP_PATH,
   DEFAULT_SESSION_COOKIE,
   DEFAULT_TENANT_HEADER,
@@ -52,6 +55,30 @@ function text(value: ConfigValue | undefined, fallback: string): string {
   return typeof value === 'string' && value !== '' ? value : fallback;
 }
 
+/**
+ * Whether a module option that adds routes (`modules.auth.apiKeys`) is on: `true` or a mapping of its settings.
+ * Unlike a module, a `${VAR}` does not count: it decides which routes the build documents, so the build refuses
+ * it (modules.ts), and `auth: true` turns none of these options on.
+ */
+export function optionIsOn(value: ConfigValue | undefined): boolean {
+  return value === true || mapOf(value) !== undefined;
+}
+
+/** `modules.<module>.<option>` is on (optionIsOn), the module itself being a mapping. */
+export function moduleOptionIsOn(modules: ConfigValue | undefined, module: string, option: string): boolean {
+  return optionIsOn(mapOf(mapOf(modules)?.[module])?.[option]);
+}
+
+/** `apiKeys: true` offers keys of every scope (`*`) in the x-api-key header; a mapping may say otherwise. */
+function apiKeysSettings(value: ConfigValue | undefined): ApiKeysModuleIR {
+  const options = mapOf(value);
+  const scopes = strings(options?.scopes);
+  return {
+    header: text(options?.header, DEFAULT_API_KEY_HEADER),
+    scopes: scopes !== undefined && scopes.length > 0 ? scopes : [...DEFAULT_API_KEY_SCOPES],
+  };
+}
+
 /** The module model of `modules:` as the loader keeps it (config.modules, `${VAR}`s unresolved). */
 export function moduleSettingsOf(modules: ConfigValue | undefined): ModuleSettingsIR {
   const section = mapOf(modules) ?? {};
@@ -62,6 +89,8 @@ export function moduleSettingsOf(modules: ConfigValue | undefined): ModuleSettin
       sessionCookie: text(cookie?.name, DEFAULT_SESSION_COOKIE),
       requireMfa: mapOf(section.auth)?.requireMfa === true,
     };
+    const apiKeys = mapOf(section.auth)?.apiKeys;
+    if (optionIsOn(apiKeys)) settings.auth.apiKeys = apiKeysSettings(apiKeys);
   }
   if (isOn(section.edge)) settings.edge = edgeSettings(section.edge);
   if (isOn(section.idempotency)) {

@@ -17,7 +17,10 @@ import {
   type SourceLocation,
   type SpecIR,
 } from '../../shared/ir.js';
+import { withOfferedScopes } from './api-key-input.js';
+import { toConfig } from './config.js';
 import { asMap, asScalar, entry, type LoadContext } from './context.js';
+import { moduleSettingsOf } from './module-settings.js';
 import { packageRoot } from '../../shared/package-root.js';
 import { displayPath } from './problems.js';
 import { pathShape } from '../../shared/path-template.js';
@@ -83,7 +86,7 @@ export async function loadEnabledModules(
     const options = asMap(item.value);
     checkDurations(ctx, item.key, options);
     checkOptionNeeds(ctx, item.key, options);
-    const spec = await loadModule(file);
+    const spec = withApplicationSettings(await loadModule(file), item.key, modulesNode);
     const omitted = omittedRoutes(ctx, item.key, options, spec);
     const featureOff = routesOfFeaturesOff(ctx, item.key, options, spec);
     const routes = spec.routes.filter((route) => !omitted.has(route.id) && !featureOff.has(route.id));
@@ -116,6 +119,14 @@ export async function loadEnabledModules(
     });
   }
   return modules;
+}
+
+/** The module spec as this application's settings shape it: the auth module lists the offered key scopes. */
+function withApplicationSettings(spec: SpecIR, module: string, modulesNode: Node | undefined): SpecIR {
+  if (module !== 'auth') return spec;
+  const apiKeys = moduleSettingsOf(toConfig(modulesNode!)).auth?.apiKeys;
+  if (apiKeys === undefined) return spec;
+  return { ...spec, resources: withOfferedScopes(spec.resources, apiKeys.scopes) };
 }
 
 /** `true` or a mapping of options; `false`, `null` and anything else leave the module off. */

@@ -3,6 +3,7 @@
 // and cached like the rest), and an application that enables modules.auth gets the module's routes and
 // resources in its openapi.json, client.ts and types.ts, with the auth module's security schemes.
 import { MFA_ROUTE_IDS } from '../../runtime/auth/http/mfa-routes.js';
+import { API_KEY_ROUTE_IDS } from '../../runtime/auth/http/apikey-routes.js';
 import { PASSKEY_ROUTE_IDS } from '../../runtime/auth/http/passkey-routes.js';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,7 +34,7 @@ const AUTH_ROUTES = [
 ];
 /** The module spec's routes: the account routes, then those of the `mfa` feature (on with modules.auth.mfa). */
 // The routes of the features follow the account routes, as the module spec lists them.
-const AUTH_MODULE_ROUTES = [...AUTH_ROUTES, ...MFA_ROUTE_IDS, ...PASSKEY_ROUTE_IDS];
+const AUTH_MODULE_ROUTES = [...AUTH_ROUTES, ...MFA_ROUTE_IDS, ...PASSKEY_ROUTE_IDS, ...API_KEY_ROUTE_IDS];
 const MODULE_DIR = join(REPO_ROOT, 'generated', 'modules', 'auth');
 const MODULE_FILES = ['types.ts', 'validators.ts', 'serializers.ts', 'routes.ts'];
 const readModuleFile = (name: string) => readFileSync(join(MODULE_DIR, name), 'utf8');
@@ -85,6 +86,7 @@ const registration: T.PasskeyRegistrationOptions = {
   authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'preferred' },
   excludeCredentials: [],
 };
+const apiKey: T.ApiKey = { id: 'k1', name: 'ci', start: 'mk_live_AbCd', last4: 'wxyz', scopes: ['*'], createdAt: 1 };
 export const handlers: Handlers = {
   register: ({ body }) => ({ ...signedIn, user: { ...user, email: body.email } }),
   login: async ({ body }) => (body.mfaCode === undefined ? signedIn : signedIn),
@@ -107,6 +109,11 @@ export const handlers: Handlers = {
   passkeyLoginVerify: ({ body }) => (body.response === null ? signedIn : signedIn),
   passkeyList: () => ({ passkeys: [passkey] }),
   passkeyRemove: ({ params }) => {
+    void params.id;
+  },
+  apiKeyCreate: ({ body }) => ({ key: 'mk_live_x', record: { ...apiKey, scopes: body.scopes } }),
+  apiKeyList: () => ({ keys: [apiKey] }),
+  apiKeyRevoke: ({ params }) => {
     void params.id;
   },
 };

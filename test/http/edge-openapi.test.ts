@@ -121,7 +121,7 @@ describe.each(adapters)('openapiPlugin on $name', (adapter) => {
         expect(served.info).toEqual(document.info);
         for (const [path, method] of NOTE_OPERATIONS)
           expect(served.paths[path]?.[method]).toEqual(generatedPaths[path]?.[method]);
-        // The generated document's components stay as they are: schemas and the three sign-in schemes.
+        // The generated document's components stay as they are: schemas and the four sign-in schemes.
         expect(served.components).toEqual(document.components);
         // Module routes this server does not register are not described.
         expect(served.paths['/auth/login']).toBeUndefined();
@@ -134,8 +134,8 @@ describe.each(adapters)('openapiPlugin on $name', (adapter) => {
           summary: 'Add a task',
           description: 'Adds a task to a project.',
           tags: ['tasks'],
-          // meta.auth: any sign-in scheme the generated document declares.
-          security: [{ bearerAuth: [] }, { sessionCookie: [] }, { sessionHeader: [] }],
+          // meta.auth: any sign-in scheme the generated document declares, API keys included.
+          security: [{ bearerAuth: [] }, { sessionCookie: [] }, { sessionHeader: [] }, { apiKeyHeader: [] }],
           parameters: [
             {
               name: 'projectId',

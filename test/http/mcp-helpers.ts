@@ -183,7 +183,12 @@ export function fakeAuth(): Plugin {
           if (typeof tenant === 'string') context.tenant = { id: tenant };
         },
       });
-      app.metadata.add('http:guarded-meta', { key: 'auth', plugin: 'fake-auth' });
+      // No API keys here: `scopes` constrains keys only, so a stand-in without keys enforces it by having none.
+      app.metadata.add(
+        'http:guarded-meta',
+        { key: 'auth', plugin: 'fake-auth' },
+        { key: 'scopes', plugin: 'fake-auth' },
+      );
       app.metadata.add('http:guards', {
         name: 'fake-auth',
         appliesTo: (route) => route.meta.auth === true,

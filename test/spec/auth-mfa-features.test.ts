@@ -2,6 +2,7 @@
 // exist in an application's IR, openapi.json and client only with `modules.auth.mfa: true`; `requireMfa`
 // without `mfa` is a build problem; a module spec's features must name its own routes, once each.
 import { MFA_ROUTE_IDS } from '../../runtime/auth/http/mfa-routes.js';
+import { API_KEY_ROUTE_IDS } from '../../runtime/auth/http/apikey-routes.js';
 import { PASSKEY_ROUTE_IDS } from '../../runtime/auth/http/passkey-routes.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +31,11 @@ async function authOf(modules: string) {
 describe('spec/modules/auth.yaml: the mfa feature', () => {
   it('lists the four MFA routes under features.mfa, and mfa is a boolean option of modules.auth', async () => {
     const spec = await loadModule(readFileSync(AUTH_YAML, 'utf8'));
-    expect(spec.features).toEqual({ mfa: MFA_ROUTES, passkeys: PASSKEY_ROUTE_IDS });
+    expect(spec.features).toEqual({
+      mfa: MFA_ROUTES,
+      passkeys: PASSKEY_ROUTE_IDS,
+      apiKeys: API_KEY_ROUTE_IDS,
+    });
     const schema = JSON.parse(
       readFileSync(new URL('../../spec/svc.schema.json', import.meta.url), 'utf8'),
     ) as { $defs: { authModule: { anyOf: [unknown, { properties: Record<string, { type?: string }> }] } } };

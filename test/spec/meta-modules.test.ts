@@ -64,16 +64,41 @@ describe('meta keys whose module is off', () => {
     },
   );
 
-  it.each([
-    ['scopes: [notes:read]', 'API keys'],
-    ['apiKey: true', 'API keys'],
-  ])('refuses %s: no module of this svckit enforces %s yet', async (meta, feature) => {
-    const key = meta.slice(0, meta.indexOf(':'));
-    await expectOnly(spec(meta, 'modules: { auth: true, edge: true, idempotency: true, mcp: true }\n'), {
-      ...KEY,
-      message: `routes.a.meta.${key} needs ${feature}, which this version of svckit does not have yet: nothing would enforce it`,
-      hint: `remove ${key} (or write ${key}: false); a rule of your own needs a custom key of another name under metaKeys:`,
-    });
+  it.each(['scopes: [notes:read]', 'apiKey: true'])(
+    'refuses %s without modules.auth.apiKeys: auth: true does not turn API keys on',
+    async (meta) => {
+      const key = meta.slice(0, meta.indexOf(':'));
+      const message = `routes.a.meta.${key} needs modules.auth.apiKeys, which this spec does not enable: nothing would enforce it`;
+      for (const modules of ['', 'modules: { auth: true }\n']) {
+        await expectOnly(spec(meta, modules), {
+          ...KEY,
+          message,
+          hint: `enable it with modules: { auth: { apiKeys: true } }, or remove ${key} (${key}: false opts the route out)`,
+          path: `routes.a.meta.${key}`,
+        });
+      }
+      for (const modules of [
+        'modules: { auth: { mfa: true } }\n',
+        'modules: { auth: { apiKeys: false } }\n',
+      ]) {
+        await expectOnly(spec(meta, modules), {
+          ...KEY,
+          message,
+          hint: `enable it with apiKeys: true under modules.auth, or remove ${key} (${key}: false opts the route out)`,
+        });
+      }
+      await expect(load(spec(meta, 'modules: { auth: { apiKeys: true } }\n'))).resolves.toBeDefined();
+      await expect(
+        load(spec(meta, "modules: { auth: { apiKeys: { scopes: ['notes:read'] } } }\n")),
+      ).resolves.toBeDefined();
+    },
+  );
+
+  it('allows apiKey: false (a sign-in only) without API keys, and without the auth module', async () => {
+    expect((await load(spec('apiKey: false'))).routes[0]!.meta.apiKey).toBe(false);
+    expect((await load(spec('apiKey: false', 'modules: { auth: true }\n'))).routes[0]!.meta.apiKey).toBe(
+      false,
+    );
   });
 
   it('reports every key of every route, each at its own place', async () => {

@@ -100,6 +100,17 @@ export interface Handlers {
   passkeyList: RouteHandler<Record<string, never>, Record<string, never>, undefined, T.PasskeyListResult>;
   /** DELETE /auth/passkeys/:id: Remove a passkey */
   passkeyRemove: RouteHandler<T.PasskeyRemoveParams, Record<string, never>, undefined, T.PasskeyRemoveResult>;
+  /** POST /apikeys: Create an API key */
+  apiKeyCreate: RouteHandler<
+    Record<string, never>,
+    Record<string, never>,
+    T.ApiKeyCreateBody,
+    T.ApiKeyCreateResult
+  >;
+  /** GET /apikeys: The caller's API keys */
+  apiKeyList: RouteHandler<Record<string, never>, Record<string, never>, undefined, T.ApiKeyListResult>;
+  /** DELETE /apikeys/:id: Revoke an API key */
+  apiKeyRevoke: RouteHandler<T.ApiKeyRevokeParams, Record<string, never>, undefined, T.ApiKeyRevokeResult>;
 }
 
 export type RouteId = keyof Handlers;
@@ -442,6 +453,43 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       mfa: false,
       rateLimit: { limit: 30, windowMs: 60000, key: 'user' },
     },
+  },
+  {
+    id: 'apiKeyCreate',
+    method: 'POST',
+    url: '/apikeys',
+    body: { kind: 'json', validate: validators.apiKeyCreate_body },
+    successStatus: 201,
+    serializers: { 201: serializers.apiKeyCreate_201 },
+    responseValidators: { 201: serializers.apiKeyCreate_201_check },
+    errors: ['AUTH_REQUIRED', 'AUTH_MFA_REQUIRED', 'AUTH_APIKEY_LIMIT_REACHED'],
+    meta: {
+      summary: 'Create an API key',
+      tags: ['apikeys'],
+      auth: true,
+      apiKey: false,
+      idempotency: false,
+      rateLimit: { limit: 30, windowMs: 60000, key: 'user' },
+    },
+  },
+  {
+    id: 'apiKeyList',
+    method: 'GET',
+    url: '/apikeys',
+    successStatus: 200,
+    serializers: { 200: serializers.apiKeyList_200 },
+    responseValidators: { 200: serializers.apiKeyList_200_check },
+    errors: ['AUTH_REQUIRED'],
+    meta: { summary: "The caller's API keys", tags: ['apikeys'], auth: true, apiKey: false },
+  },
+  {
+    id: 'apiKeyRevoke',
+    method: 'DELETE',
+    url: '/apikeys/:id',
+    params: { validate: validators.apiKeyRevoke_params, coerce: { id: 'string' } },
+    successStatus: 204,
+    errors: ['AUTH_REQUIRED', 'AUTH_APIKEY_NOT_FOUND'],
+    meta: { summary: 'Revoke an API key', tags: ['apikeys'], auth: true, apiKey: false },
   },
 ];
 

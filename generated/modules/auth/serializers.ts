@@ -594,6 +594,118 @@ function $s22(v, k, j) {
   }
   return $other(v, k, j, $s22);
 }
+function $s25(v, k, j) {
+  if (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    (j === 1 || typeof v.toJSON !== 'function')
+  ) {
+    let json = '{';
+    let p;
+    let s;
+    p = v.id;
+    if (typeof p === 'string') json += $ESCAPED.test(p) ? '"id":' + JSON.stringify(p) : '"id":"' + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'id', 0)) !== undefined) json += '"id":' + s;
+    p = v.name;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p)
+        ? (json.length === 1 ? '"name":' : ',"name":') + JSON.stringify(p)
+        : (json.length === 1 ? '"name":"' : ',"name":"') + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'name', 0)) !== undefined)
+      json += (json.length === 1 ? '"name":' : ',"name":') + s;
+    p = v.start;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p)
+        ? (json.length === 1 ? '"start":' : ',"start":') + JSON.stringify(p)
+        : (json.length === 1 ? '"start":"' : ',"start":"') + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'start', 0)) !== undefined)
+      json += (json.length === 1 ? '"start":' : ',"start":') + s;
+    p = v.last4;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p)
+        ? (json.length === 1 ? '"last4":' : ',"last4":') + JSON.stringify(p)
+        : (json.length === 1 ? '"last4":"' : ',"last4":"') + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'last4', 0)) !== undefined)
+      json += (json.length === 1 ? '"last4":' : ',"last4":') + s;
+    p = v.scopes;
+    if (p !== undefined && (s = $s6(p, 'scopes', 0)) !== undefined)
+      json += (json.length === 1 ? '"scopes":' : ',"scopes":') + s;
+    p = v.tenantId;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p)
+        ? (json.length === 1 ? '"tenantId":' : ',"tenantId":') + JSON.stringify(p)
+        : (json.length === 1 ? '"tenantId":"' : ',"tenantId":"') + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'tenantId', 0)) !== undefined)
+      json += (json.length === 1 ? '"tenantId":' : ',"tenantId":') + s;
+    p = v.createdAt;
+    if (typeof p === 'number') json += (json.length === 1 ? '"createdAt":' : ',"createdAt":') + $num(p);
+    else if (p !== undefined && (s = $s11(p, 'createdAt', 0)) !== undefined)
+      json += (json.length === 1 ? '"createdAt":' : ',"createdAt":') + s;
+    p = v.expiresAt;
+    if (typeof p === 'number') json += (json.length === 1 ? '"expiresAt":' : ',"expiresAt":') + $num(p);
+    else if (p !== undefined && (s = $s11(p, 'expiresAt', 0)) !== undefined)
+      json += (json.length === 1 ? '"expiresAt":' : ',"expiresAt":') + s;
+    p = v.lastUsedAt;
+    if (typeof p === 'number') json += (json.length === 1 ? '"lastUsedAt":' : ',"lastUsedAt":') + $num(p);
+    else if (p !== undefined && (s = $s11(p, 'lastUsedAt', 0)) !== undefined)
+      json += (json.length === 1 ? '"lastUsedAt":' : ',"lastUsedAt":') + s;
+    return json + '}';
+  }
+  return $other(v, k, j, $s25);
+}
+function $s24(v, k, j) {
+  if (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    (j === 1 || typeof v.toJSON !== 'function')
+  ) {
+    let json = '{';
+    let p;
+    let s;
+    p = v.key;
+    if (typeof p === 'string') json += $ESCAPED.test(p) ? '"key":' + JSON.stringify(p) : '"key":"' + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'key', 0)) !== undefined) json += '"key":' + s;
+    p = v.record;
+    if (p !== undefined && (s = $s25(p, 'record', 0)) !== undefined)
+      json += (json.length === 1 ? '"record":' : ',"record":') + s;
+    return json + '}';
+  }
+  return $other(v, k, j, $s24);
+}
+function $s27(v, k, j) {
+  if (Array.isArray(v) && (j === 1 || typeof v.toJSON !== 'function')) {
+    const n = v.length;
+    if (n === 0) return '[]';
+    let json = '[';
+    let s;
+    s = $s25(v[0], 0, 0);
+    json += s === undefined ? 'null' : s;
+    for (let i = 1; i < n; i++) {
+      s = $s25(v[i], i, 0);
+      json += s === undefined ? ',null' : ',' + s;
+    }
+    return json + ']';
+  }
+  return $other(v, k, j, $s27);
+}
+function $s26(v, k, j) {
+  if (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    (j === 1 || typeof v.toJSON !== 'function')
+  ) {
+    let json = '{';
+    let p;
+    let s;
+    p = v.keys;
+    if (p !== undefined && (s = $s27(p, 'keys', 0)) !== undefined) json += '"keys":' + s;
+    return json + '}';
+  }
+  return $other(v, k, j, $s26);
+}
 const $valid0 = validate52;
 const schema19 = {
   $id: 'svc:resources/SignedIn',
@@ -3409,6 +3521,599 @@ function validate68(
   return errors === 0;
 }
 validate68.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const $valid11 = validate70;
+const schema32 = {
+  $id: 'svc:resources/CreatedApiKey',
+  type: 'object',
+  description: 'The new key, shown this once (only its hash is kept), and its record.',
+  properties: {
+    key: {
+      type: 'string',
+      description: 'Send it as `Authorization: Bearer <key>` or in the x-api-key header.',
+    },
+    record: { $ref: 'svc:resources/ApiKey' },
+  },
+  required: ['key', 'record'],
+  additionalProperties: false,
+};
+const schema33 = {
+  $id: 'svc:resources/ApiKey',
+  type: 'object',
+  description: 'An API key as its owner sees it; never the key itself, which is shown once at creation.',
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    name: { type: 'string' },
+    start: { type: 'string', description: 'The prefix and first characters of the key (mk_live_AbCd).' },
+    last4: { type: 'string', description: 'The last four characters of the key.' },
+    scopes: { type: 'array', items: { type: 'string' } },
+    tenantId: { type: 'string', description: 'The tenant it was issued in; absent for a key of no tenant.' },
+    createdAt: { type: 'integer', description: 'Unix ms.' },
+    expiresAt: {
+      type: 'integer',
+      description: 'Unix ms from which it is refused; absent when it does not expire.',
+    },
+    lastUsedAt: {
+      type: 'integer',
+      description: 'Unix ms of a recent use, written at most once a minute; absent before the first.',
+    },
+  },
+  required: ['id', 'name', 'start', 'last4', 'scopes', 'createdAt'],
+  additionalProperties: false,
+};
+const func1 = Object.prototype.hasOwnProperty;
+const formats2 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
+function validate71(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="svc:resources/ApiKey" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate71.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.id === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'id' },
+        message: "must have required property '" + 'id' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.name === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'name' },
+        message: "must have required property '" + 'name' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.start === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'start' },
+        message: "must have required property '" + 'start' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.last4 === undefined) {
+      const err3 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'last4' },
+        message: "must have required property '" + 'last4' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.scopes === undefined) {
+      const err4 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'scopes' },
+        message: "must have required property '" + 'scopes' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    if (data.createdAt === undefined) {
+      const err5 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'createdAt' },
+        message: "must have required property '" + 'createdAt' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err5];
+      } else {
+        vErrors.push(err5);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!func1.call(schema33.properties, key0)) {
+        const err6 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.id !== undefined) {
+      let data0 = data.id;
+      if (typeof data0 === 'string') {
+        if (!formats2.test(data0)) {
+          const err7 = {
+            instancePath: instancePath + '/id',
+            schemaPath: '#/properties/id/format',
+            keyword: 'format',
+            params: { format: 'uuid' },
+            message: 'must match format "' + 'uuid' + '"',
+          };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      } else {
+        const err8 = {
+          instancePath: instancePath + '/id',
+          schemaPath: '#/properties/id/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.name !== undefined) {
+      if (typeof data.name !== 'string') {
+        const err9 = {
+          instancePath: instancePath + '/name',
+          schemaPath: '#/properties/name/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.start !== undefined) {
+      if (typeof data.start !== 'string') {
+        const err10 = {
+          instancePath: instancePath + '/start',
+          schemaPath: '#/properties/start/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.last4 !== undefined) {
+      if (typeof data.last4 !== 'string') {
+        const err11 = {
+          instancePath: instancePath + '/last4',
+          schemaPath: '#/properties/last4/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.scopes !== undefined) {
+      let data4 = data.scopes;
+      if (Array.isArray(data4)) {
+        const len0 = data4.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (typeof data4[i0] !== 'string') {
+            const err12 = {
+              instancePath: instancePath + '/scopes/' + i0,
+              schemaPath: '#/properties/scopes/items/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+            };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err13 = {
+          instancePath: instancePath + '/scopes',
+          schemaPath: '#/properties/scopes/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+    }
+    if (data.tenantId !== undefined) {
+      if (typeof data.tenantId !== 'string') {
+        const err14 = {
+          instancePath: instancePath + '/tenantId',
+          schemaPath: '#/properties/tenantId/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    }
+    if (data.createdAt !== undefined) {
+      let data7 = data.createdAt;
+      if (!(typeof data7 == 'number' && !(data7 % 1) && !isNaN(data7) && isFinite(data7))) {
+        const err15 = {
+          instancePath: instancePath + '/createdAt',
+          schemaPath: '#/properties/createdAt/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      }
+    }
+    if (data.expiresAt !== undefined) {
+      let data8 = data.expiresAt;
+      if (!(typeof data8 == 'number' && !(data8 % 1) && !isNaN(data8) && isFinite(data8))) {
+        const err16 = {
+          instancePath: instancePath + '/expiresAt',
+          schemaPath: '#/properties/expiresAt/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+    }
+    if (data.lastUsedAt !== undefined) {
+      let data9 = data.lastUsedAt;
+      if (!(typeof data9 == 'number' && !(data9 % 1) && !isNaN(data9) && isFinite(data9))) {
+        const err17 = {
+          instancePath: instancePath + '/lastUsedAt',
+          schemaPath: '#/properties/lastUsedAt/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err18 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err18];
+    } else {
+      vErrors.push(err18);
+    }
+    errors++;
+  }
+  validate71.errors = vErrors;
+  return errors === 0;
+}
+validate71.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+function validate70(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="svc:resources/CreatedApiKey" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate70.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.key === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'key' },
+        message: "must have required property '" + 'key' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.record === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'record' },
+        message: "must have required property '" + 'record' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'key' || key0 === 'record')) {
+        const err2 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.key !== undefined) {
+      if (typeof data.key !== 'string') {
+        const err3 = {
+          instancePath: instancePath + '/key',
+          schemaPath: '#/properties/key/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.record !== undefined) {
+      if (
+        !validate71(data.record, {
+          instancePath: instancePath + '/record',
+          parentData: data,
+          parentDataProperty: 'record',
+          rootData,
+          dynamicAnchors,
+        })
+      ) {
+        vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err4 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
+    }
+    errors++;
+  }
+  validate70.errors = vErrors;
+  return errors === 0;
+}
+validate70.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const $valid12 = validate73;
+const schema34 = {
+  $id: 'svc:resources/ApiKeyList',
+  type: 'object',
+  description: "The caller's live keys in the request's tenant (or of no tenant), oldest first.",
+  properties: { keys: { type: 'array', items: { $ref: 'svc:resources/ApiKey' } } },
+  required: ['keys'],
+  additionalProperties: false,
+};
+function validate73(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="svc:resources/ApiKeyList" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate73.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.keys === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'keys' },
+        message: "must have required property '" + 'keys' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'keys')) {
+        const err1 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.keys !== undefined) {
+      let data0 = data.keys;
+      if (Array.isArray(data0)) {
+        const len0 = data0.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (
+            !validate71(data0[i0], {
+              instancePath: instancePath + '/keys/' + i0,
+              parentData: data0,
+              parentDataProperty: i0,
+              rootData,
+              dynamicAnchors,
+            })
+          ) {
+            vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err2 = {
+          instancePath: instancePath + '/keys',
+          schemaPath: '#/properties/keys/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate73.errors = vErrors;
+  return errors === 0;
+}
+validate73.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 // One serializer and one validator per route and JSON response status.
 export const register_201: ResponseSerializer = (value) => $root($s0(value, '', 0));
 export const register_201_check: CompiledValidator = $valid0;
@@ -3442,3 +4147,7 @@ export const passkeyLoginVerify_200: ResponseSerializer = (value) => $root($s0(v
 export const passkeyLoginVerify_200_check: CompiledValidator = $valid0;
 export const passkeyList_200: ResponseSerializer = (value) => $root($s22(value, '', 0));
 export const passkeyList_200_check: CompiledValidator = $valid10;
+export const apiKeyCreate_201: ResponseSerializer = (value) => $root($s24(value, '', 0));
+export const apiKeyCreate_201_check: CompiledValidator = $valid11;
+export const apiKeyList_200: ResponseSerializer = (value) => $root($s26(value, '', 0));
+export const apiKeyList_200_check: CompiledValidator = $valid12;

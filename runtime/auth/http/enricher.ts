@@ -2,7 +2,7 @@
 // or the session cookie puts `user` and `amr` on the context. No credential leaves the request anonymous; an
 // explicitly invalid one (a bearer token, an `x-session-id`) answers 401, while a cookie that does not verify
 // is not presented by the caller and leaves it anonymous. Bearer values starting `mk_` are API keys, left to
-// the API-key plugin.
+// the API-key plugin (the session header and cookie are read as if no bearer value were there).
 import { SESSION_ID_HEADER } from '../../../shared/module-defaults.js';
 import { errors } from '../../../generated/modules/errors.js';
 import type { Enricher } from '../../http/types.js';
@@ -28,8 +28,9 @@ export function authEnricher(
     async enrich({ request, context }) {
       const authorization = headerValue(request.headers.authorization);
       const bearer = authorization === undefined ? undefined : bearerToken(authorization);
-      if (bearer !== undefined) {
-        if (bearer.startsWith(API_KEY_BEARER_PREFIX)) return;
+      // A bearer API key is the key plugin's; the session header or cookie beside it is still read, so a key
+      // and a session of two different users are refused however the key was sent.
+      if (bearer !== undefined && !bearer.startsWith(API_KEY_BEARER_PREFIX)) {
         const verified = await auth.verifyAccess(bearer);
         context.user = verified.user;
         context.amr = verified.amr;

@@ -1,7 +1,8 @@
 // `authRoutes()`: the handlers of the routes spec/modules/auth.yaml declares,
 // bound to the generated definitions. Each route can be omitted or replaced one by one; the two-factor
 // routes (mfa-routes.ts) are left out of an Auth without MFA, and the passkey routes (passkey-routes.ts) of one
-// without passkeys, so such an app serves what it always did.
+// without passkeys, and the API-key routes (apikey-routes.ts) of one without API keys, so such an app serves
+// what it always did.
 import {
   routes as bindAuthRoutes,
   type Handlers as AuthHandlers,
@@ -13,6 +14,7 @@ import type { Route, SvcReply } from '../../http/types.js';
 import type { Auth, LoginResult } from '../auth.js';
 import type { PublicUser } from '../stores/users.js';
 import { setCookieLine, type SessionCookie } from './cookie.js';
+import { API_KEY_ROUTE_IDS, apiKeyHandlers } from './apikey-routes.js';
 import { logoutHandler } from './logout.js';
 import { MFA_ROUTE_IDS, mfaHandlers } from './mfa-routes.js';
 import { noStore } from './no-store.js';
@@ -30,7 +32,7 @@ export const ACCOUNT_META = Object.freeze({ account: true, mfa: false } as const
 export interface AuthRoutesOptions {
   /**
    * Route ids left out (not mounted). The MFA routes are left out anyway when the Auth has no MFA, the
-   * passkey routes when it has no passkeys.
+   * passkey routes when it has no passkeys, the API-key routes when it has no API keys.
    */
   omit?: readonly AuthRouteId[];
   /** Handlers used instead of svc's, by route id. */
@@ -55,6 +57,7 @@ export function authRoutes(
     ...(options.omit ?? []),
     ...(auth.mfaEnabled ? [] : MFA_ROUTE_IDS),
     ...(auth.passkeysEnabled ? [] : PASSKEY_ROUTE_IDS),
+    ...(auth.apiKeys !== undefined ? [] : API_KEY_ROUTE_IDS),
   ]);
   return bindAuthRoutes(handlers).filter((route) => route.id === undefined || !omitted.has(route.id));
 }
@@ -119,5 +122,7 @@ function authHandlers(auth: Auth, settings: AuthRouteSettings): AuthHandlers {
     ...mfaHandlers(auth),
 
     ...passkeyHandlers(auth, cookie, signedIn),
+
+    ...apiKeyHandlers(auth),
   };
 }

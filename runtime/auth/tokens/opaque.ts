@@ -2,7 +2,7 @@
 // they are stored in. Secrets at rest are hashes: a store keeps only the SHA-256 of a secret, so a leaked table lets nobody
 // sign in. The hash is the unpadded base64url of the SHA-256 digest (43 characters) of the token's UTF-8
 // bytes, exactly as presented: no trimming or case folding.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 const OPAQUE_TOKEN_BYTES = 32;
 
@@ -14,5 +14,6 @@ export function newOpaqueToken(): string {
 /** The store key of a token: SHA-256 of the whole token, unpadded base64url (43 characters). */
 export function hashToken(token: string): string {
   if (typeof token !== 'string') throw new TypeError('hashToken(): the token must be a string.');
-  return createHash('sha256').update(token, 'utf8').digest('base64url');
+  // The one-shot hash: a third of createHash's cost, and it runs on every request a token or key authenticates.
+  return hash('sha256', token, 'base64url');
 }

@@ -11,8 +11,9 @@ export function routeErrorModules(published: readonly RouteErrorModules[]): Rout
   let keyed = false;
   for (const part of published) {
     if (part.auth !== undefined) {
-      model.auth =
-        part.auth.requireMfa === true || model.auth?.requireMfa === true ? { requireMfa: true } : {};
+      const requireMfa = part.auth.requireMfa === true || model.auth?.requireMfa === true;
+      const apiKeys = isOn(part.auth.apiKeys) || isOn(model.auth?.apiKeys);
+      model.auth = { ...(requireMfa ? { requireMfa: true } : {}), ...(apiKeys ? { apiKeys: true } : {}) };
     }
     if (part.tenancy !== undefined) model.tenancy = {};
     if (part.edge?.globalRateLimit === true) model.edge = { globalRateLimit: true };
@@ -23,4 +24,8 @@ export function routeErrorModules(published: readonly RouteErrorModules[]): Rout
   }
   if (keyed) model.idempotency = { methods: [...methods] };
   return model;
+}
+
+function isOn(value: boolean | object | undefined): boolean {
+  return value !== undefined && value !== false;
 }

@@ -96,6 +96,7 @@ export function describeRoute(
         deprecated: meta.deprecated === true,
         auth: meta.auth === true,
         scopes: texts(meta.scopes),
+        apiKey: meta.apiKey === false ? false : undefined,
       },
       idempotency:
         facts.idempotency === undefined

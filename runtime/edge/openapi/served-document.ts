@@ -112,6 +112,10 @@ function operationIdFor(route: Route, taken: Set<string>): string {
   return id;
 }
 
+function hasScopes(scopes: unknown): boolean {
+  return Array.isArray(scopes) && scopes.length > 0;
+}
+
 /** The security a described `meta.auth` route gets: any scheme the document declares, else bearer. */
 function authRequirement(components: JsonObject): OpenApiSecurityRequirement[] {
   const schemes = isObject(components.securitySchemes) ? components.securitySchemes : {};
@@ -172,7 +176,8 @@ export function servedDocument(input: ServedDocumentInput): JsonObject {
   let requirement: OpenApiSecurityRequirement[] | undefined;
   for (const route of served) {
     if (keeping.has(route)) continue;
-    if (route.meta.auth === true) requirement ??= authRequirement(components);
+    // Sign-in routes, and routes asking for API-key scopes, accept the document's credentials.
+    if (route.meta.auth === true || hasScopes(route.meta.scopes)) requirement ??= authRequirement(components);
     const operationId = operationIdFor(route, taken);
     placed.push({
       path: openApiPath(route.url),

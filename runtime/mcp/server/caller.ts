@@ -1,7 +1,7 @@
-// Who a tool session belongs to: the signed-in user and tenant, or, for an
-// anonymous caller, a keyed fingerprint of its Authorization header (the header itself is never kept). And
-// whose allowance it counts against (`sessions.maxPerCaller`): the user, or an anonymous caller's client
-// address, so one address opening sessions under ever new Authorization values still holds only its share.
+// Who a tool session belongs to: the API key (with its user and tenant), the signed-in user and tenant, or,
+// for an anonymous caller, a keyed fingerprint of its Authorization header (the header itself is never kept).
+// And whose allowance it counts against (`sessions.maxPerCaller`): the key or the user, or an anonymous
+// caller's client address, so one address opening sessions under ever new Authorization values still holds only its share.
 //
 // The fingerprint key is derived (HKDF) from the service secret, so every process sharing the secret and the
 // session store recognises an anonymous caller's session; without a secret it is random per process and
@@ -44,6 +44,11 @@ export class CallerKeys {
   /** The session key of the request's caller (use and close need no more). */
   keyOf(context: RequestContext, headers: RequestHeaders): string {
     const user = idOf(context.user);
+    // An API key is a caller of its own, even one acting for a user: a session opened with the user's sign-in
+    // is not the key's, nor one key's another's, and a key sent in its own header is never anonymous.
+    const apiKey = idOf(context.apiKey);
+    if (apiKey !== undefined)
+      return `key:${JSON.stringify([apiKey, user ?? '', idOf(context.tenant) ?? ''])}`;
     if (user !== undefined) return `user:${JSON.stringify([user, idOf(context.tenant) ?? ''])}`;
     const authorization = headers.authorization;
     return authorization === undefined || authorization === ''
@@ -55,7 +60,7 @@ export class CallerKeys {
   of(context: RequestContext, headers: RequestHeaders, ip: string | undefined): SessionCaller {
     const key = this.keyOf(context, headers);
     // Addresses are keyed too: the store never holds a client's IP.
-    const owner = key.startsWith('user:') ? key : this.fingerprint('ip', ip ?? '');
+    const owner = key.startsWith('user:') || key.startsWith('key:') ? key : this.fingerprint('ip', ip ?? '');
     return { key, owner };
   }
 

@@ -30,3 +30,4 @@ export { SqlMcpSessionStore, type SqlMcpSessionStoreOptions } from './mcp-sessio
 export { SqlMembershipStore, type SqlMembershipStoreOptions } from './memberships.js';
 export { SqlMfaStore } from './mfa.js';
 export { SqlPasskeyStore, SqlChallengeStore } from './passkeys.js';
+export { SqlApiKeyStore } from './api-keys.js';

@@ -2,6 +2,7 @@
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import type { SqlClient } from './client.js';
 import type { McpSessionLimits } from '../../mcp/server/session-store.js';
+import { SqlApiKeyStore } from './api-keys.js';
 import { SqlIdempotencyStore } from './idempotency.js';
 import { SqlMcpSessionStore } from './mcp-sessions.js';
 import { SqlMembershipStore } from './memberships.js';
@@ -43,6 +44,8 @@ export interface SqlStores {
   passkeys: SqlPasskeyStore;
   /** Passkey ceremonies in progress (when no Redis holds them). */
   webauthnChallenges: SqlChallengeStore;
+  /** API keys: their hashes, scopes, owners, expiry and last use. */
+  apiKeys: SqlApiKeyStore;
 }
 
 /** The keys of SqlStoresOptions; any other is refused. */
@@ -65,5 +68,6 @@ export function sqlStores(client: SqlClient, options: SqlStoresOptions = {}): Sq
     mfa: new SqlMfaStore(client),
     passkeys: new SqlPasskeyStore(client),
     webauthnChallenges: new SqlChallengeStore(client),
+    apiKeys: new SqlApiKeyStore(client),
   };
 }

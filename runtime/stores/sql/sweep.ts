@@ -1,5 +1,6 @@
 // Expired rows are dead weight: every read already ignores them (`expires_at > now`), so deleting them is only
-// about space and index size. sweepExpired deletes them; SqlSweeper runs it on a timer.
+// about space and index size. sweepExpired deletes them; SqlSweeper runs it on a timer. An API key is the
+// exception: it is read after it expires, to refuse it as expired, so its row is kept a while longer.
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
 import { errorFields } from '../../log/error-fields.js';
@@ -7,7 +8,10 @@ import { defaultLogger } from '../../log/json-logger.js';
 import type { Logger } from '../../log/logger.js';
 import type { SqlQueryable } from './client.js';
 
-/** Tables with an `expires_at` column (BIGINT epoch ms), after which a row is never read again. */
+/**
+ * Tables with an `expires_at` column (BIGINT epoch ms, NULL for a row that never expires), after which a row is
+ * never read again (for svc_api_keys: from 30 days after it).
+ */
 export const EXPIRING_TABLES = [
   'svc_sessions',
   'svc_refresh_tokens',
@@ -18,11 +22,23 @@ export const EXPIRING_TABLES = [
   'svc_idempotency',
   'svc_mcp_sessions',
   'svc_webauthn_challenges',
+  'svc_api_keys',
 ] as const;
 
 export type ExpiringTable = (typeof EXPIRING_TABLES)[number];
 
-/** Deletes every row with `expires_at <= now`, one DELETE per table; answers how many each lost. */
+/**
+ * How long a row outlives its expiry, in ms (0 when not listed). An expired API key answers AUTH_TOKEN_EXPIRED
+ * for a month, then it is simply unknown.
+ */
+const KEPT_AFTER_EXPIRY_MS: Partial<Record<ExpiringTable, number>> = {
+  svc_api_keys: 30 * 24 * 60 * 60 * 1000,
+};
+
+/**
+ * Deletes every row with `expires_at <= now` (less what the table keeps after expiry), one DELETE per table;
+ * answers how many each lost.
+ */
 export async function sweepExpired(
   client: SqlQueryable,
   now: number,
@@ -30,7 +46,8 @@ export async function sweepExpired(
   const deleted = {} as Record<ExpiringTable, number>;
   for (const table of EXPIRING_TABLES) {
     // Separate statements, not one transaction: each DELETE stands alone and holds its locks briefly.
-    const { rowCount } = await client.query(`DELETE FROM ${table} WHERE expires_at <= $1`, [now]);
+    const before = now - (KEPT_AFTER_EXPIRY_MS[table] ?? 0);
+    const { rowCount } = await client.query(`DELETE FROM ${table} WHERE expires_at <= $1`, [before]);
     deleted[table] = rowCount;
   }
   return deleted;

@@ -308,6 +308,7 @@ export function sqlStoreContracts(backend: string, client: () => SqlClient): voi
         svc_idempotency: 2,
         svc_mcp_sessions: 2,
         svc_webauthn_challenges: 0,
+        svc_api_keys: 0,
       });
       for (const [table, column] of Object.entries(KEY_COLUMNS)) {
         const { rows } = await db.query<{ id: string }>(`SELECT ${column} AS id FROM ${table}`);

@@ -8,6 +8,7 @@ import { sql as mcpSessionOwner } from './0005-mcp-session-owner.js';
 import { sql as tenancy } from './0006-tenancy.js';
 import { sql as mfa } from './0007-mfa.js';
 import { sql as passkeys } from './0008-passkeys.js';
+import { sql as apiKeys } from './0009-api-keys.js';
 
 export interface Migration {
   /** Applied in ascending order; recorded in svc_migrations. */
@@ -25,4 +26,5 @@ export const migrations: readonly Migration[] = [
   { id: 6, name: '0006-tenancy', sql: tenancy },
   { id: 7, name: '0007-mfa', sql: mfa },
   { id: 8, name: '0008-passkeys', sql: passkeys },
+  { id: 9, name: '0009-api-keys', sql: apiKeys },
 ];
