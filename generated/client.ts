@@ -768,9 +768,8 @@ export type AddMemberResponse =
   | Failure<
       403,
       ApiError<
-        | 'AUTH_APIKEY_TENANT_MISMATCH'
+        | 'AUTH_APIKEY_NOT_ALLOWED'
         | 'AUTH_CSRF_REJECTED'
-        | 'AUTH_SCOPE_REQUIRED'
         | 'PERMISSION_DENIED'
         | 'TENANT_ACCESS_DENIED'
         | 'TENANT_ROLE_REQUIRED'
@@ -808,9 +807,8 @@ export type UpdateMemberResponse =
   | Failure<
       403,
       ApiError<
-        | 'AUTH_APIKEY_TENANT_MISMATCH'
+        | 'AUTH_APIKEY_NOT_ALLOWED'
         | 'AUTH_CSRF_REJECTED'
-        | 'AUTH_SCOPE_REQUIRED'
         | 'PERMISSION_DENIED'
         | 'TENANT_ACCESS_DENIED'
         | 'TENANT_ROLE_REQUIRED'
@@ -836,9 +834,8 @@ export type RemoveMemberResponse =
   | Failure<
       403,
       ApiError<
-        | 'AUTH_APIKEY_TENANT_MISMATCH'
+        | 'AUTH_APIKEY_NOT_ALLOWED'
         | 'AUTH_CSRF_REJECTED'
-        | 'AUTH_SCOPE_REQUIRED'
         | 'PERMISSION_DENIED'
         | 'TENANT_ACCESS_DENIED'
         | 'TENANT_ROLE_REQUIRED'
@@ -1562,9 +1559,8 @@ const routeTable: Record<keyof Client, RouteInfo> = {
       ],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
       '403': [
-        'AUTH_APIKEY_TENANT_MISMATCH',
+        'AUTH_APIKEY_NOT_ALLOWED',
         'AUTH_CSRF_REJECTED',
-        'AUTH_SCOPE_REQUIRED',
         'PERMISSION_DENIED',
         'TENANT_ACCESS_DENIED',
         'TENANT_ROLE_REQUIRED',
@@ -1595,9 +1591,8 @@ const routeTable: Record<keyof Client, RouteInfo> = {
       ],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
       '403': [
-        'AUTH_APIKEY_TENANT_MISMATCH',
+        'AUTH_APIKEY_NOT_ALLOWED',
         'AUTH_CSRF_REJECTED',
-        'AUTH_SCOPE_REQUIRED',
         'PERMISSION_DENIED',
         'TENANT_ACCESS_DENIED',
         'TENANT_ROLE_REQUIRED',
@@ -1625,9 +1620,8 @@ const routeTable: Record<keyof Client, RouteInfo> = {
       ],
       '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
       '403': [
-        'AUTH_APIKEY_TENANT_MISMATCH',
+        'AUTH_APIKEY_NOT_ALLOWED',
         'AUTH_CSRF_REJECTED',
-        'AUTH_SCOPE_REQUIRED',
         'PERMISSION_DENIED',
         'TENANT_ACCESS_DENIED',
         'TENANT_ROLE_REQUIRED',

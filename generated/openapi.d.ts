@@ -5784,9 +5784,8 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
-       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
+       *     - `AUTH_APIKEY_NOT_ALLOWED`: API keys are not allowed on this route.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
-       *     - `AUTH_SCOPE_REQUIRED`: API key lacks a required scope.
        *     - `PERMISSION_DENIED`: You do not have the permission this needs.
        *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
        *     - `TENANT_ROLE_REQUIRED`: Your role in this tenant does not allow this.
@@ -5800,9 +5799,8 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?:
-                | 'AUTH_APIKEY_TENANT_MISMATCH'
+                | 'AUTH_APIKEY_NOT_ALLOWED'
                 | 'AUTH_CSRF_REJECTED'
-                | 'AUTH_SCOPE_REQUIRED'
                 | 'PERMISSION_DENIED'
                 | 'TENANT_ACCESS_DENIED'
                 | 'TENANT_ROLE_REQUIRED';
@@ -6007,9 +6005,8 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
-       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
+       *     - `AUTH_APIKEY_NOT_ALLOWED`: API keys are not allowed on this route.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
-       *     - `AUTH_SCOPE_REQUIRED`: API key lacks a required scope.
        *     - `PERMISSION_DENIED`: You do not have the permission this needs.
        *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
        *     - `TENANT_ROLE_REQUIRED`: Your role in this tenant does not allow this.
@@ -6023,9 +6020,8 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?:
-                | 'AUTH_APIKEY_TENANT_MISMATCH'
+                | 'AUTH_APIKEY_NOT_ALLOWED'
                 | 'AUTH_CSRF_REJECTED'
-                | 'AUTH_SCOPE_REQUIRED'
                 | 'PERMISSION_DENIED'
                 | 'TENANT_ACCESS_DENIED'
                 | 'TENANT_ROLE_REQUIRED';
@@ -6189,9 +6185,8 @@ export interface operations {
       /**
        * @description Error codes answered with status 403:
        *
-       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
+       *     - `AUTH_APIKEY_NOT_ALLOWED`: API keys are not allowed on this route.
        *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
-       *     - `AUTH_SCOPE_REQUIRED`: API key lacks a required scope.
        *     - `PERMISSION_DENIED`: You do not have the permission this needs.
        *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
        *     - `TENANT_ROLE_REQUIRED`: Your role in this tenant does not allow this.
@@ -6205,9 +6200,8 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?:
-                | 'AUTH_APIKEY_TENANT_MISMATCH'
+                | 'AUTH_APIKEY_NOT_ALLOWED'
                 | 'AUTH_CSRF_REJECTED'
-                | 'AUTH_SCOPE_REQUIRED'
                 | 'PERMISSION_DENIED'
                 | 'TENANT_ACCESS_DENIED'
                 | 'TENANT_ROLE_REQUIRED';

@@ -392,8 +392,8 @@ export class Auth {
   }
 
   /**
-   * Spends a reset token and replaces the password. Every session and refresh token of the user is revoked
-   * and other reset links die. The address is verified too: the link reached it.
+   * Spends a reset token and replaces the password. Every session, refresh token and API key of the user is
+   * revoked and other reset links die. The address is verified too: the link reached it.
    */
   async resetPassword(token: string, newPassword: string): Promise<PublicUser> {
     const update = this.requireUpdate();
@@ -408,6 +408,7 @@ export class Auth {
       this.sessions.deleteByUser(user.id),
       this.refreshTokens.revokeUser(user.id, this.clock()),
       this.oneTimeTokens.deleteByUser(user.id, 'reset-password'),
+      this.apiKeys?.revokeAllOf(user.id),
     ]);
     const shown = publicUser(updated);
     await this.emit('auth:password_reset', { user: shown });

@@ -2,6 +2,7 @@
 // itself may answer for it, in a fixed order and grouped by status. The generator (openapi.json, client.ts,
 // docs) and the runtime (the document openapiPlugin serves for handwritten routes) both read it, so a
 // route's documented errors never depend on who described it.
+import { API_KEY_PROTECTING_META, refusesApiKeys } from '../api-key-meta.js';
 import { letsNonMembersThrough } from '../tenancy-roles.js';
 
 /**
@@ -89,8 +90,6 @@ export interface RouteErrorSource {
 }
 
 const SAFE_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
-/** Meta keys that protect a route: a key without `*` needs the route's own `scopes` to act on it. */
-const PROTECTING_META = ['auth', 'can', 'teamRole', 'audience'] as const;
 
 /** `meta.idempotency` as a route declares it: 'required' or 'optional', else undefined. */
 export function declaredIdempotency(meta: { idempotency?: unknown }): 'required' | 'optional' | undefined {
@@ -114,8 +113,8 @@ export function routeErrorFacts(route: RouteErrorSource, modules: RouteErrorModu
   const tenancy = modules.tenancy !== undefined;
   const apiKeys = modules.auth?.apiKeys !== undefined && modules.auth.apiKeys !== false;
   const scoped = apiKeys && Array.isArray(meta.scopes) && meta.scopes.length > 0;
-  // `apiKey: false` refuses every key before the guard looks at its tenant or scopes.
-  const refusesKeys = apiKeys && meta.apiKey === false;
+  // `apiKey: false` (and step-up) refuses every key before the guard looks at its tenant or scopes.
+  const refusesKeys = apiKeys && refusesApiKeys(meta);
   return {
     validates: route.params !== undefined || route.query !== undefined || route.body?.kind === 'json',
     body: route.body?.kind,
@@ -128,7 +127,7 @@ export function routeErrorFacts(route: RouteErrorSource, modules: RouteErrorModu
     scopes: scoped,
     // The guard's rule for keys without `*`: on a route that protects something, only its scopes admit them.
     narrowKeysRefused:
-      !refusesKeys && (scoped || (apiKeys && PROTECTING_META.some((key) => asks(meta[key])))),
+      !refusesKeys && (scoped || (apiKeys && API_KEY_PROTECTING_META.some((key) => asks(meta[key])))),
     refusesApiKeys: refusesKeys,
     rateLimited:
       (meta.rateLimit !== undefined && meta.rateLimit !== false && meta.rateLimit !== null) ||

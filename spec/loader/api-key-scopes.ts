@@ -3,7 +3,13 @@
 // refuse every key on the route, and the runtime would refuse to start; the build says so at the item. The
 // offered scopes decide this check and the scopes openapi.json lists, so they are written out: a `${VAR}` there
 // is refused. Malformed scopes are refused by the published schema (svc.schema.json#/$defs/apiKeyScope).
-import { asMap, entry, type LoadContext, type Path } from './context.js';
+// The key header is written into openapi.json too, so it is written out as well, and it must not be a header
+// another module reads (the tenant's, the idempotency key's): every request naming a tenant would then be read
+// as presenting a key. A route that refuses keys (`apiKey: false`) declaring scopes says two opposite things.
+import { API_KEY_RESERVED_HEADERS } from '../../shared/api-key-meta.js';
+import { DEFAULT_IDEMPOTENCY_HEADER } from '../../shared/idempotency-headers.js';
+import { DEFAULT_TENANT_HEADER } from '../../shared/module-defaults.js';
+import { asMap, asScalar, entry, type LoadContext, type Path } from './context.js';
 import { at } from './describe.js';
 import { closest } from './suggest.js';
 import type { MapNode, Node, ScalarNode } from './yaml-tree.js';
@@ -18,9 +24,25 @@ export function checkApiKeyScopes(
   modulesNode: Node | undefined,
 ): void {
   const apiKeys = entry(asMap(entry(asMap(modulesNode), 'auth')), 'apiKeys');
-  // `apiKeys: true` offers `*`; off (false, absent, a `${VAR}` refused by modules.ts) leaves nothing to check.
-  if (apiKeys === undefined || apiKeys.kind !== 'map') return;
-  const offered = offeredScopes(ctx, entry(apiKeys, 'scopes'));
+  // Off (false, absent, a `${VAR}` refused by modules.ts) leaves nothing to check; `apiKeys: true` offers `*`.
+  const on = apiKeys?.kind === 'map' || (apiKeys?.kind === 'scalar' && apiKeys.value === true);
+  if (apiKeys === undefined || !on) return;
+  checkKeyHeader(ctx, entry(asMap(apiKeys), 'header'), modulesNode);
+  for (const route of routesNode?.entries ?? []) {
+    const meta = asMap(entry(asMap(route.value), 'meta'));
+    const refuses = entry(meta, 'apiKey');
+    const scopes = entry(meta, 'scopes');
+    if (refuses?.kind === 'scalar' && refuses.value === false && scopes?.kind === 'seq') {
+      const path = ['routes', route.key, 'meta', 'scopes'];
+      ctx.problems.add(
+        scopes.loc,
+        path,
+        `${at(path)}names scopes a key must hold, but the route refuses every key (apiKey: false)`,
+        'remove scopes (a signed-in user needs none), or remove apiKey: false to let keys with those scopes in',
+      );
+    }
+  }
+  const offered = offeredScopes(ctx, entry(asMap(apiKeys), 'scopes'));
   if (offered === undefined || offered.includes(ALL_SCOPES)) return;
   for (const route of routesNode?.entries ?? []) {
     const scopes = entry(asMap(entry(asMap(route.value), 'meta')), 'scopes');
@@ -57,6 +79,60 @@ function offeredScopes(ctx: LoadContext, node: Node | undefined): readonly strin
     scopes.push(item.value);
   }
   return scopes;
+}
+
+/** The header a key is sent in: written out, and none another module reads. */
+function checkKeyHeader(ctx: LoadContext, node: Node | undefined, modulesNode: Node | undefined): void {
+  if (node?.kind !== 'scalar') return;
+  const path: Path = ['modules', 'auth', 'apiKeys', 'header'];
+  if (node.template !== undefined) {
+    ctx.problems.add(
+      node.loc,
+      path,
+      `${path.join('.')} is the header openapi.json documents keys in, so it cannot be a \${VAR} resolved at start`,
+      'write the header name itself, e.g. header: x-api-key',
+    );
+    return;
+  }
+  if (typeof node.value !== 'string') return;
+  const header = node.value.toLowerCase();
+  if (API_KEY_RESERVED_HEADERS.includes(header)) {
+    ctx.problems.add(
+      node.loc,
+      path,
+      `${path.join('.')} is ${node.value}, which already means something else: a key in it would be read as that too`,
+      'give API keys a header of their own (the default is x-api-key)',
+    );
+    return;
+  }
+  const modules = asMap(modulesNode);
+  const others: [string, string][] = [
+    ['modules.tenancy.header', tenancyHeader(entry(modules, 'tenancy'))],
+    ['modules.idempotency.header', idempotencyHeader(entry(modules, 'idempotency'))],
+  ];
+  for (const [where, other] of others) {
+    if (other !== header) continue;
+    ctx.problems.add(
+      node.loc,
+      path,
+      `${path.join('.')} is ${node.value}, the header ${where} reads: every request carrying it would be read as presenting a key`,
+      'give API keys a header of their own (the default is x-api-key)',
+    );
+  }
+}
+
+/** The tenant header when tenancy is on, lower-cased; '' otherwise. */
+function tenancyHeader(node: Node | undefined): string {
+  if (node === undefined || (node.kind === 'scalar' && node.value !== true)) return '';
+  const header = asScalar(entry(asMap(node), 'header'))?.value;
+  return typeof header === 'string' ? header.toLowerCase() : DEFAULT_TENANT_HEADER;
+}
+
+/** The idempotency-key header when idempotency is on, lower-cased; '' otherwise. */
+function idempotencyHeader(node: Node | undefined): string {
+  if (node === undefined || (node.kind === 'scalar' && node.value !== true)) return '';
+  const header = asScalar(entry(asMap(node), 'header'))?.value;
+  return typeof header === 'string' ? header.toLowerCase() : DEFAULT_IDEMPOTENCY_HEADER;
 }
 
 function refuseReference(ctx: LoadContext, node: ScalarNode, path: Path): void {

@@ -163,4 +163,13 @@ describe('the shared rules the served document reads too', () => {
     // Off, a stray `scopes` implies nothing: no plugin would answer for it.
     expect(impliedErrorCodes(routeErrorFacts(route, { auth: {} }))).not.toContain('AUTH_SCOPE_REQUIRED');
   });
+
+  it('a step-up route (mfa: true) documents that it refuses every key, as the guard answers', () => {
+    const codes = impliedErrorCodes(
+      routeErrorFacts({ method: 'POST', meta: { auth: true, mfa: true } }, { auth: { apiKeys: true } }),
+    );
+    expect(codes).toContain('AUTH_APIKEY_NOT_ALLOWED');
+    expect(codes).not.toContain('AUTH_SCOPE_REQUIRED');
+    expect(codes).not.toContain('AUTH_APIKEY_TENANT_MISMATCH');
+  });
 });

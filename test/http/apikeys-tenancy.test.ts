@@ -231,6 +231,28 @@ describe.each(adapters)('API keys and tenancy on $name', (adapter) => {
     ]);
   });
 
+  it('an owner’s * key cannot manage members (403 AUTH_APIKEY_NOT_ALLOWED): a leaked key buys no lasting seat', async () => {
+    const { url, owner, member, tenantA } = team;
+    const { key } = await createKey(url, owner, ['*'], tenantA);
+    const asKey = inTenant(keyHeader(key), tenantA);
+    const outsider = 'outsider@example.com';
+    expect((await post(url, '/auth/register', { email: outsider, password: ALICE.password })).status).toBe(
+      201,
+    );
+    const added = await post(url, `/tenants/${tenantA}/members`, { email: outsider, role: 'owner' }, asKey);
+    expect(status(added)).toEqual([403, 'AUTH_APIKEY_NOT_ALLOWED']);
+    const promoted = await call(`${url}/tenants/${tenantA}/members/${member.id}`, {
+      method: 'PATCH',
+      headers: { ...asKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ role: 'owner' }),
+    });
+    expect(status(promoted)).toEqual([403, 'AUTH_APIKEY_NOT_ALLOWED']);
+    const removed = await del(url, `/tenants/${tenantA}/members/${member.id}`, asKey);
+    expect(status(removed)).toEqual([403, 'AUTH_APIKEY_NOT_ALLOWED']);
+    // Reading the team with the key still works.
+    expect((await get(url, `/tenants/${tenantA}/members`, asKey)).status).toBe(200);
+  });
+
   it('a narrow key is 403 AUTH_SCOPE_REQUIRED on can and teamRole routes without scopes; a * key passes', async () => {
     const { url, owner, tenantA } = team;
     const { key: narrow } = await createKey(url, owner, ['reports:read'], tenantA);

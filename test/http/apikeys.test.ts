@@ -16,6 +16,7 @@ import {
   MemoryUserSource,
   route,
   SESSION_ID_HEADER,
+  tenancyPlugin,
   type ApiKeyPluginOptions,
   type ApiKeysOptions,
   type AuthPluginOptions,
@@ -63,6 +64,12 @@ const appRoutes: Route[] = [
     method: 'GET',
     url: '/sign-in-only',
     meta: { auth: true, apiKey: false },
+    handler: () => ({ ok: true }),
+  }),
+  route({
+    method: 'POST',
+    url: '/step-up',
+    meta: { auth: true, mfa: true },
     handler: () => ({ ok: true }),
   }),
 ];
@@ -594,6 +601,48 @@ describe.each(adapters)('API-key settings on $name', (adapter) => {
       });
     });
 
+    it('a key never passes step-up (meta.mfa: true): 403 AUTH_APIKEY_NOT_ALLOWED', async () => {
+      await withKeyServer(adapter, {}, async ({ url }) => {
+        const owner = await account(url);
+        expect(status(await post(url, '/step-up', {}, bearer(owner.token)))).toEqual([
+          403,
+          'AUTH_MFA_REQUIRED',
+        ]);
+        const { key } = await createKey(url, owner.token, { scopes: ['*'] });
+        expect(status(await post(url, '/step-up', {}, keyHeader(key)))).toEqual([
+          403,
+          'AUTH_APIKEY_NOT_ALLOWED',
+        ]);
+        expect(status(await post(url, '/step-up', {}, bearer(key)))).toEqual([
+          403,
+          'AUTH_APIKEY_NOT_ALLOWED',
+        ]);
+      });
+    });
+
+    it('a password reset revokes every key of the account, and only its keys', async () => {
+      await withKeyServer(adapter, {}, async ({ url, auth }) => {
+        const owner = await account(url);
+        const other = await account(url);
+        const mine = await createKey(url, owner.token, { scopes: ['*'] });
+        const issuedInCode = await auth.apiKeys!.issue({
+          scopes: ['*'],
+          userId: owner.id,
+          tenantId: 'team-a',
+        });
+        const theirs = await createKey(url, other.token, { scopes: ['*'] });
+        let token = '';
+        auth.hooks.on('auth:password_reset_requested', (payload) => void (token = payload.token));
+        await post(url, '/auth/password/forgot', { email: `user${accounts - 1}@example.com` });
+        expect(token).not.toBe('');
+        const reset = await post(url, '/auth/password/reset', { token, password: 'a brand new password' });
+        expect(reset.status, reset.text).toBe(200);
+        expect(status(await get(url, '/whoami', keyHeader(mine.key)))).toEqual([401, 'AUTH_TOKEN_INVALID']);
+        expect(await auth.apiKeys!.get(issuedInCode.record.id)).toBeUndefined();
+        expect((await get(url, '/whoami', keyHeader(theirs.key))).status).toBe(200);
+      });
+    });
+
     it('key requests are not subject to requireMfa, while the same user signed in without MFA is refused', async () => {
       await withKeyServer(adapter, { mfa: true, authPlugin: { requireMfa: true } }, async ({ url, auth }) => {
         const owner = await account(url);
@@ -642,6 +691,41 @@ describe.each(adapters)('API-key boot refusals on $name', (adapter) => {
       plugins: [authPlugin({ auth: wide }), apiKeyPlugin({ auth: wide })],
     });
     await started.close();
+  });
+
+  it('a key header another plugin reads (the tenant header, the idempotency key) does not boot', async () => {
+    for (const [header, other] of [
+      ['x-team', tenancyPlugin({ users: new MemoryUserSource(), header: 'x-team' })],
+      ['Idempotency-Key', idempotencyPlugin()],
+    ] as const) {
+      const withAuth = auth();
+      await expect(
+        adapter.start({
+          routes: [scoped(['reports:read'])],
+          plugins: [authPlugin({ auth: withAuth }), apiKeyPlugin({ auth: withAuth, header }), other],
+        }),
+      ).rejects.toMatchObject({ code: 'OPTION_INVALID', message: expect.stringContaining('header') });
+    }
+  });
+
+  it('the key page without the key routes it calls does not boot', async () => {
+    const withAuth = auth();
+    await expect(
+      adapter.start({
+        routes: [],
+        plugins: [
+          authPlugin({ auth: withAuth, routes: { omit: ['apiKeyCreate'] } }),
+          apiKeyPlugin({ auth: withAuth, page: {} }),
+        ],
+      }),
+    ).rejects.toMatchObject({ code: 'OPTION_INVALID', message: expect.stringContaining('apiKeyCreate') });
+    const served = await adapter.start({
+      routes: [],
+      plugins: [authPlugin({ auth: withAuth }), apiKeyPlugin({ auth: withAuth, page: {} })],
+    });
+    const page = await call(`${served.url}/apikeys/ui`);
+    expect(page.status).toBe(200);
+    await served.close();
   });
 
   it('apiKeyPlugin registered before authPlugin does not boot (OPTION_INVALID)', async () => {

@@ -1,8 +1,9 @@
 // The SQL API-key store on a real PostgreSQL (DATABASE_URL): the whole ApiKeyStore contract on one pool, then
 // its races again from two pools (two processes) on the same database, what the table itself refuses, and the
 // sweeper's month of grace for expired keys. The file works in a database of its own, dropped at the end.
-import { describe, expect, it } from 'vitest';
-import { SqlApiKeyStore } from '../../runtime/stores/sql/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SqlClient } from '../../runtime/stores/sql/client.js';
+import { openSqlClient, SqlApiKeyStore } from '../../runtime/stores/sql/index.js';
 import {
   apiKeyRaceContract,
   apiKeyStoreContract,
@@ -21,6 +22,31 @@ apiKeyStoreContract('SqlApiKeyStore (PostgreSQL)', async () => {
 apiKeyRaceContract('SqlApiKeyStore (PostgreSQL, two pools)', async () => {
   await emptyApiKeyTable(pools.client);
   return [new SqlApiKeyStore(pools.client), new SqlApiKeyStore(pools.otherProcess)];
+});
+
+// A database whose default isolation is REPEATABLE READ: the count after the owner's lock must still see what
+// the previous add committed while this one waited (the add sets READ COMMITTED for its transaction).
+describe('a database defaulting to REPEATABLE READ', () => {
+  const repeatable: SqlClient[] = [];
+  beforeAll(async () => {
+    const name = new URL(pools.url).pathname.slice(1);
+    await pools.client.query(
+      `ALTER DATABASE "${name}" SET default_transaction_isolation = 'repeatable read'`,
+    );
+    // Sessions opened from now on take the new default; the file's two pools keep theirs.
+    repeatable.push(await openSqlClient(pools.url), await openSqlClient(pools.url));
+    const { rows } = await repeatable[0]!.query<{ default_transaction_isolation: string }>(
+      'SHOW default_transaction_isolation',
+    );
+    expect(rows[0]!.default_transaction_isolation).toBe('repeatable read');
+  });
+  afterAll(async () => {
+    for (const client of repeatable) await client.close();
+  });
+  apiKeyRaceContract('SqlApiKeyStore (PostgreSQL, two pools, REPEATABLE READ default)', async () => {
+    await emptyApiKeyTable(pools.client);
+    return [new SqlApiKeyStore(repeatable[0]!), new SqlApiKeyStore(repeatable[1]!)];
+  });
 });
 
 apiKeySweepContract('SqlApiKeyStore (PostgreSQL)', async () => {

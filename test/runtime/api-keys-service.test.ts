@@ -379,6 +379,7 @@ describe('ApiKeys: options', () => {
       get: store.get.bind(store),
       list: store.list.bind(store),
       remove: store.remove.bind(store),
+      removeByUser: store.removeByUser.bind(store),
     };
     expect(() => new ApiKeys({ store: partial as ApiKeyStore })).toThrow(/touch/);
     expect(() => new ApiKeys({ store: {} as ApiKeyStore })).toThrow(OptionError);

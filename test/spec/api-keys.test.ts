@@ -77,6 +77,45 @@ describe('modules.auth.apiKeys turns the API-key routes on', () => {
   });
 });
 
+describe('the key header and routes that refuse keys', () => {
+  it('refuses a header another part reads, a reserved one, a ${VAR} or one with other characters', async () => {
+    for (const [modules, message] of [
+      [
+        '  auth: { apiKeys: { header: X-Team } }\n  tenancy: { header: x-team }\n',
+        'the header modules.tenancy.header reads',
+      ],
+      ['  auth: { apiKeys: { header: x-tenant-id } }\n  tenancy: true\n', 'modules.tenancy.header'],
+      [
+        '  auth: { apiKeys: { header: idempotency-key } }\n  idempotency: true\n',
+        'modules.idempotency.header',
+      ],
+      ['  auth: { apiKeys: { header: X-Session-Id } }\n', 'already means something else'],
+      ["  auth:\n    apiKeys: { header: '${KEY_HEADER:-x-key}' }\n", 'cannot be a ${VAR}'],
+      ['  auth: { apiKeys: { header: x_api_key } }\n', ''],
+    ] as const) {
+      const { problems } = await problemsOf(`${HEAD}routes: {}\nmodules:\n${modules}`);
+      expect(problems.map((problem) => problem.path)).toEqual(['modules.auth.apiKeys.header']);
+      expect(problems[0]!.message).toContain(message);
+    }
+    // The tenant header of a spec without tenancy is no conflict.
+    await expect(
+      load(`${HEAD}routes: {}\nmodules:\n  auth: { apiKeys: { header: x-tenant-id } }\n`),
+    ).resolves.toBeDefined();
+  });
+
+  it('refuses scopes on a route that refuses every key (apiKey: false)', async () => {
+    for (const modules of ['  auth: { apiKeys: true }\n', "  auth: { apiKeys: { scopes: ['n:r'] } }\n"]) {
+      const { problems } = await problemsOf(spec("scopes: ['n:r'], apiKey: false", modules));
+      expect(problems.map(({ path, message }) => ({ path, message }))).toEqual([
+        {
+          path: 'routes.a.meta.scopes',
+          message: expect.stringContaining('but the route refuses every key (apiKey: false)'),
+        },
+      ]);
+    }
+  });
+});
+
 describe('the scopes keys may carry', () => {
   it("refuses a route's scope that is not one of modules.auth.apiKeys.scopes, at the item, suggesting the near one", async () => {
     const yaml = spec(

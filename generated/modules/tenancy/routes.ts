@@ -93,6 +93,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       tags: ['tenancy'],
       auth: true,
       can: 'tenant:members',
+      apiKey: false,
       rateLimit: { limit: 30, windowMs: 60000, key: 'user' },
     },
   },
@@ -106,7 +107,13 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     serializers: { 200: serializers.updateMember_200 },
     responseValidators: { 200: serializers.updateMember_200_check },
     errors: ['TENANT_MEMBER_NOT_FOUND', 'TENANT_LAST_OWNER', 'TENANT_ROLE_UNKNOWN', 'TENANT_ROLE_REQUIRED'],
-    meta: { summary: "Change a member's role", tags: ['tenancy'], auth: true, can: 'tenant:members' },
+    meta: {
+      summary: "Change a member's role",
+      tags: ['tenancy'],
+      auth: true,
+      can: 'tenant:members',
+      apiKey: false,
+    },
   },
   {
     id: 'removeMember',
@@ -115,7 +122,13 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     params: { validate: validators.removeMember_params, coerce: { tenantId: 'string', userId: 'string' } },
     successStatus: 204,
     errors: ['TENANT_MEMBER_NOT_FOUND', 'TENANT_LAST_OWNER', 'TENANT_ROLE_REQUIRED'],
-    meta: { summary: 'Remove a member from a team', tags: ['tenancy'], auth: true, can: 'tenant:members' },
+    meta: {
+      summary: 'Remove a member from a team',
+      tags: ['tenancy'],
+      auth: true,
+      can: 'tenant:members',
+      apiKey: false,
+    },
   },
   {
     id: 'leaveTenant',

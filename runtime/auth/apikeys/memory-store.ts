@@ -57,6 +57,17 @@ export class MemoryApiKeyStore implements ApiKeyStore {
     return true;
   }
 
+  async removeByUser(userId: string): Promise<number> {
+    let removed = 0;
+    for (const [id, record] of this.byId) {
+      if (record.userId !== userId) continue;
+      this.byId.delete(id);
+      this.idByHash.delete(record.hash);
+      removed++;
+    }
+    return removed;
+  }
+
   async touch(id: string, at: number): Promise<void> {
     const record = this.byId.get(id);
     if (record !== undefined && (record.lastUsedAt === undefined || record.lastUsedAt < at)) {

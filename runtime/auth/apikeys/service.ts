@@ -114,7 +114,7 @@ export class ApiKeys {
       'lastUsedResolutionMs',
     );
     const store = options.store ?? new MemoryApiKeyStore();
-    for (const method of ['add', 'findByHash', 'get', 'list', 'remove', 'touch'] as const) {
+    for (const method of ['add', 'findByHash', 'get', 'list', 'remove', 'removeByUser', 'touch'] as const) {
       if (typeof (store as unknown as Record<string, unknown>)[method] !== 'function') {
         throw invalidOption(OWNER, 'store', `an ApiKeyStore (it has no ${method}())`);
       }
@@ -196,6 +196,14 @@ export class ApiKeys {
    */
   async revoke(id: string, owner?: ApiKeyFilter): Promise<boolean> {
     return this.store.remove(id, owner);
+  }
+
+  /**
+   * Revokes every key of the user, in every tenant (a password reset does: whoever held the account before
+   * must not keep a way in). Answers how many there were.
+   */
+  async revokeAllOf(userId: string): Promise<number> {
+    return this.store.removeByUser(userId);
   }
 
   private touch(id: string, now: number): void {

@@ -59,6 +59,11 @@ export interface ApiKeyStore {
    * deleted (unknown, already removed, or another owner's).
    */
   remove(id: string, owner?: ApiKeyFilter): Promise<boolean>;
+  /**
+   * Deletes every key of the user, in every tenant and in none, expired ones included, in one atomic step (a
+   * password reset revokes them all). Answers how many were deleted; 0 for a user without keys.
+   */
+  removeByUser(userId: string): Promise<number>;
   /** lastUsedAt := `at`, unless the stored one is already `at` or later (a write that lost a race changes nothing). */
   touch(id: string, at: number): Promise<void>;
 }

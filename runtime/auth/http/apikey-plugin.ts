@@ -7,12 +7,15 @@
 // Register it after authPlugin (a key of another user than the session beside it is refused) and before
 // tenancyPlugin (membership in a tenant is the key's user's): boot refuses another order.
 import { errors } from '../../../generated/modules/errors.js';
+import { API_KEY_RESERVED_HEADERS } from '../../../shared/api-key-meta.js';
+import { DEFAULT_API_KEY_HEADER } from '../../../shared/module-defaults.js';
 import type { App, Plugin } from '../../app/app.js';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { invalidOption } from '../../config/option-errors.js';
 import { lowerHeaderName } from '../../http/header-name.js';
 import type { Guard, MetaValidator, RouteVisibilityCheck } from '../../http/types.js';
 import { Auth } from '../auth.js';
+import { API_KEY_ROUTE_IDS } from './apikey-routes.js';
 import { apiKeysUiRoutes, DEFAULT_API_KEYS_UI_PATH, type ApiKeysUiOptions } from './apikeys-ui-routes.js';
 import { API_KEY_ENRICHER, apiKeyEnricher } from './apikey-enricher.js';
 import {
@@ -51,17 +54,7 @@ const OPTION_NAMES = optionKeys<ApiKeyPluginOptions>({
 });
 
 const OWNER = 'apiKeyPlugin()';
-export const DEFAULT_API_KEY_HEADER = 'x-api-key';
-
-/** Headers that already mean something: a key in one would be read as that too. */
-const RESERVED_HEADERS = [
-  'authorization',
-  'cookie',
-  'host',
-  'x-session-id',
-  'content-type',
-  'content-length',
-];
+export { DEFAULT_API_KEY_HEADER };
 
 export function apiKeyPlugin(options: ApiKeyPluginOptions): Plugin {
   rejectUnknownOptions(options, OPTION_NAMES, OWNER);
@@ -73,7 +66,7 @@ export function apiKeyPlugin(options: ApiKeyPluginOptions): Plugin {
   if (typeof header !== 'string' || !/^[A-Za-z0-9-]{1,64}$/.test(header)) {
     throw invalidOption(OWNER, 'header', 'a header name of letters, digits and "-"');
   }
-  if (RESERVED_HEADERS.includes(header.toLowerCase())) {
+  if (API_KEY_RESERVED_HEADERS.includes(header.toLowerCase())) {
     throw invalidOption(OWNER, 'header', 'a header of its own', `"${header}" already means something else`);
   }
   const settings: ApiKeyRuleSettings = {
@@ -144,8 +137,38 @@ export function apiKeyPlugin(options: ApiKeyPluginOptions): Plugin {
     },
     boot(app: App) {
       checkEnricherOrder(app.metadata.list('http:enrichers').map((enricher) => enricher.name));
+      checkHeaderOfItsOwn(app, keyHeader);
+      if (page !== false) checkKeyRoutes(app);
     },
   };
+}
+
+/**
+ * The key header must be one no other plugin reads (the tenant's, the idempotency key's): every request naming
+ * a tenant would otherwise be read as presenting a key, and a key be read as a tenant id.
+ */
+function checkHeaderOfItsOwn(app: App, keyHeader: string): void {
+  // The plugin published its own header once among the identity headers; any other copy is another plugin's.
+  const readers = [...app.metadata.list('http:identity-headers'), ...app.metadata.list('idempotency:header')]
+    .map((name) => name.toLowerCase())
+    .filter((name) => name === keyHeader);
+  if (readers.length > 1) {
+    throw invalidOption(
+      OWNER,
+      'header',
+      'a header of its own',
+      `another plugin reads "${keyHeader}" already`,
+    );
+  }
+}
+
+/** The page creates, lists and revokes keys through the key routes: without them it would only fail. */
+function checkKeyRoutes(app: App): void {
+  const mounted = new Set(app.metadata.list('http:routes').map((route) => route.id));
+  const missing = API_KEY_ROUTE_IDS.filter((id) => !mounted.has(id));
+  if (missing.length > 0) {
+    throw invalidOption(OWNER, 'page', 'served with the key routes', `${missing.join(', ')} not mounted`);
+  }
 }
 
 /** The key must be read after the user's own credential and before the tenant's membership. */

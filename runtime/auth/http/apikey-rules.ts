@@ -1,12 +1,14 @@
 // The guard rules of API keys, in one place: the guard refuses a key-authenticated request with the code this
 // answers, and tool listings hide a route for which it answers one, so an agent is never shown a tool its key
 // cannot call. A key is refused
-//   1. on a route with `apiKey: false` (AUTH_APIKEY_NOT_ALLOWED);
+//   1. on a route with `apiKey: false`, or a step-up route (`mfa: true`: it asks for a sign-in made with a
+//      second factor, which a key never is) (AUTH_APIKEY_NOT_ALLOWED);
 //   2. when it was issued in a tenant and the request resolves another tenant or none, or it belongs to no
 //      tenant and the request resolves one, unless tenantless keys are allowed (AUTH_APIKEY_TENANT_MISMATCH);
 //   3. on a route declaring `scopes` it does not all hold (AUTH_SCOPE_REQUIRED);
 //   4. without `*`, on a route that protects something (`auth`, `can`, `teamRole` or `audience`) and declares
 //      no scopes: nobody said such a narrow key may act there (AUTH_SCOPE_REQUIRED), unless allowed.
+import { API_KEY_PROTECTING_META, refusesApiKeys } from '../../../shared/api-key-meta.js';
 import type { RequestContext, Route } from '../../http/types.js';
 import { namedTenantOf } from '../../tenancy/policy.js';
 import { isNarrow, isScope, scopesSatisfy } from '../apikeys/scopes.js';
@@ -32,9 +34,6 @@ export interface ApiKeyRuleSettings {
 }
 
 export type ApiKeyRefusal = 'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_SCOPE_REQUIRED';
-
-/** Meta keys that protect a route: a narrow key needs the route's own `scopes` to act on it. */
-const PROTECTING_META = ['auth', 'can', 'teamRole', 'audience'] as const;
 
 /** `meta.scopes` as the guard reads it: a non-empty list of scopes; undefined when the route declares none. */
 export function requiredScopes(route: Route): readonly string[] | undefined {
@@ -71,7 +70,7 @@ export function apiKeyRefusal(
   context: RequestContext,
   settings: ApiKeyRuleSettings,
 ): ApiKeyRefusal | undefined {
-  if (route.meta.apiKey === false) return 'AUTH_APIKEY_NOT_ALLOWED';
+  if (refusesApiKeys(route.meta)) return 'AUTH_APIKEY_NOT_ALLOWED';
   const tenant = namedTenantOf(context);
   if (
     key.tenantId === undefined
@@ -87,7 +86,7 @@ export function apiKeyRefusal(
 }
 
 function protects(route: Route): boolean {
-  return PROTECTING_META.some((key) => {
+  return API_KEY_PROTECTING_META.some((key) => {
     const value = route.meta[key];
     return value !== undefined && value !== false;
   });

@@ -1,10 +1,10 @@
-// Serves the API-key page (apikeys-page.ts) at one path, with the page's own Content-Security-Policy in place
-// of the API's (which allows no script at all) and the headers browsers apply to documents. An edge route: no
-// auth, no validation, nothing of the API pipeline; the page itself signs in and calls the API-key routes.
+// Serves the API-key page (apikeys-page.ts) at one path, as an HTML page route (html-page-route.ts) under the
+// page's own Content-Security-Policy, one given, or none; the page itself signs in and calls the key routes.
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { invalidOption, invalidOptions } from '../../config/option-errors.js';
 import { literalRoutePath } from '../../http/literal-path.js';
 import type { Route } from '../../http/types.js';
+import { htmlPageRoute } from './html-page-route.js';
 import { apiKeysPage, type ApiKeysPageOptions } from './apikeys-page.js';
 
 export interface ApiKeysUiOptions extends ApiKeysPageOptions {
@@ -36,19 +36,7 @@ export function apiKeysUiRoutes(options: ApiKeysUiOptions = {}): Route[] {
   const path = literalRoutePath(OWNER, givenPath ?? DEFAULT_API_KEYS_UI_PATH);
   const page = apiKeysPage(pageOptions, OWNER);
   const csp = policy(givenCsp, page.csp);
-  const route: Route = {
-    method: 'GET',
-    url: path,
-    edge: true,
-    meta: { documentHeaders: true },
-    handler: (({ reply }: { reply: { header(name: string, value: string): unknown } }) => {
-      reply.header('content-type', 'text/html; charset=utf-8');
-      if (csp !== undefined) reply.header('content-security-policy', csp);
-      reply.header('cache-control', 'no-store');
-      return page.html;
-    }) as Route['handler'],
-  };
-  return [route];
+  return [htmlPageRoute(path, page.html, csp)];
 }
 
 /** The header to send: the page's own, the one given, or none (undefined). */

@@ -27,6 +27,8 @@ const OWNER_IS = `${matching('user_id', 'false', '$1')} AND ${matching('tenant_i
 // make another owner's lock key.
 const LOCK_OWNER = `SELECT pg_advisory_xact_lock(hashtextextended('svc:api-keys-owner:' || $1::text, 0))`;
 
+const READ_COMMITTED = 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED';
+
 const COUNT_LIVE = `SELECT count(*)::int AS count FROM svc_api_keys
   WHERE ${OWNER_IS} AND (expires_at IS NULL OR expires_at > $3)`;
 
@@ -45,6 +47,9 @@ const LIST = `SELECT ${RECORD} FROM svc_api_keys
 
 const REMOVE = `DELETE FROM svc_api_keys
   WHERE id = $1 AND ${matching('user_id', '$2', '$3')} AND ${matching('tenant_id', '$4', '$5')}`;
+
+// Every tenant and none, expired keys included; served by svc_api_keys_owner (user_id leads it).
+const REMOVE_BY_USER = `DELETE FROM svc_api_keys WHERE user_id = $1`;
 
 // A write that lost a race to a later use changes nothing.
 const TOUCH = `UPDATE svc_api_keys SET last_used_at = $2
@@ -90,6 +95,8 @@ export class SqlApiKeyStore implements ApiKeyStore {
       record.lastUsedAt ?? null,
     ];
     return this.db.transaction(async (tx) => {
+      // Under a REPEATABLE READ default the count would read a snapshot older than the lock wait.
+      await tx.query(READ_COMMITTED);
       await tx.query(LOCK_OWNER, [JSON.stringify([userId, tenantId])]);
       const { rows } = await tx.query<{ count: number }>(COUNT_LIVE, [userId, tenantId, now]);
       if (rows[0]!.count >= maxPerOwner) return 'full';
@@ -116,6 +123,11 @@ export class SqlApiKeyStore implements ApiKeyStore {
   async remove(id: string, owner: ApiKeyFilter = {}): Promise<boolean> {
     const { rowCount } = await this.db.query(REMOVE, [id, ...filterParams(owner)]);
     return rowCount === 1;
+  }
+
+  async removeByUser(userId: string): Promise<number> {
+    const { rowCount } = await this.db.query(REMOVE_BY_USER, [userId]);
+    return rowCount;
   }
 
   async touch(id: string, at: number): Promise<void> {

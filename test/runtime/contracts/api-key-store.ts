@@ -224,6 +224,51 @@ export function apiKeyStoreContract(
       expect(await store.list({})).toStrictEqual([]);
     });
 
+    it("removeByUser deletes the user's keys in every tenant and none, expired too, and answers how many", async () => {
+      const store = await makeStore();
+      const aliceKeys = {
+        'alice-acme': {},
+        'alice-other': { tenantId: 'other' },
+        'alice-none': { tenantId: undefined },
+        'alice-expired': { expiresAt: T0 + 1 },
+      };
+      for (const [id, overrides] of Object.entries(aliceKeys)) {
+        expect(await store.add(apiKey(id, overrides), ROOM, T0)).toBe('added');
+      }
+      const others = {
+        'bob-acme': apiKey('bob-acme', { userId: 'bob' }),
+        'bob-none': apiKey('bob-none', { userId: 'bob', tenantId: undefined }),
+        'nobody-acme': apiKey('nobody-acme', { userId: undefined }),
+        neither: apiKey('neither', { userId: undefined, tenantId: undefined }),
+        // A user id that only contains or differs in case from alice's is another user.
+        'alice-like': apiKey('alice-like', { userId: 'Alice' }),
+        'alice-prefix': apiKey('alice-prefix', { userId: 'alice2' }),
+      };
+      for (const record of Object.values(others)) expect(await store.add(record, ROOM, T0)).toBe('added');
+
+      expect(await store.removeByUser('alice')).toBe(4);
+      for (const id of Object.keys(aliceKeys)) {
+        expect(await store.get(id)).toBeUndefined();
+        expect(await store.findByHash(`hash-of-${id}`)).toBeUndefined();
+      }
+      expect(await store.list({ userId: 'alice' })).toStrictEqual([]);
+      for (const [id, record] of Object.entries(others)) expect(await store.get(id)).toStrictEqual(record);
+      expect((await ids(store, {})).sort()).toEqual(Object.keys(others).sort());
+      // Done once: a second call finds nothing, and the user may hold keys again.
+      expect(await store.removeByUser('alice')).toBe(0);
+      expect(await store.add(apiKey('alice-again'), 1, T0)).toBe('added');
+    });
+
+    it('removeByUser answers 0 for a user without keys and deletes nothing', async () => {
+      const store = await makeStore();
+      expect(await store.removeByUser('alice')).toBe(0);
+      await store.add(apiKey('bob-acme', { userId: 'bob' }), ROOM, T0);
+      await store.add(apiKey('neither', { userId: undefined, tenantId: undefined }), ROOM, T0);
+      expect(await store.removeByUser('carol')).toBe(0);
+      expect(await store.removeByUser('')).toBe(0);
+      expect((await ids(store, {})).sort()).toEqual(['bob-acme', 'neither']);
+    });
+
     it('touch dates a use and moves lastUsedAt only forward; an unknown id is no error', async () => {
       const store = await makeStore();
       await store.add(apiKey('key-1'), ROOM, T0);
