@@ -89,12 +89,21 @@ async function serveInMode(app: App, modeName: string, options: ServeOptions): P
   return served;
 }
 
-/** Closes the app on SIGINT/SIGTERM; a second signal exits at once. */
+/**
+ * A signal that comes again this soon is the same stop reaching the process twice: a process group's signal
+ * and a parent (`svc start`) passing it on arrive within milliseconds of each other.
+ */
+const REPEATED_SIGNAL_MS = 500;
+
+/** Closes the app on SIGINT/SIGTERM; a second signal, sent later, exits at once. */
 function closeOnSignals(app: App, log: (line: string) => void): void {
-  let closing = false;
+  let closingSince: number | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (closing) process.exit(130);
-    closing = true;
+    if (closingSince !== undefined) {
+      if (Date.now() - closingSince < REPEATED_SIGNAL_MS) return;
+      process.exit(130);
+    }
+    closingSince = Date.now();
     log(`${app.name}: ${signal} received, closing`);
     app.close().then(
       () => process.exit(0),
