@@ -7,9 +7,8 @@
 // another module reads (the tenant's, the idempotency key's): every request naming a tenant would then be read
 // as presenting a key. A route that refuses keys (`apiKey: false`) declaring scopes says two opposite things.
 import { API_KEY_RESERVED_HEADERS } from '../../shared/api-key-meta.js';
-import { DEFAULT_IDEMPOTENCY_HEADER } from '../../shared/idempotency-headers.js';
-import { DEFAULT_TENANT_HEADER } from '../../shared/module-defaults.js';
-import { asMap, asScalar, entry, type LoadContext, type Path } from './context.js';
+import type { ModuleSettingsIR } from '../../shared/ir.js';
+import { asMap, entry, type LoadContext, type Path } from './context.js';
 import { at } from './describe.js';
 import { closest } from './suggest.js';
 import type { MapNode, Node, ScalarNode } from './yaml-tree.js';
@@ -22,12 +21,13 @@ export function checkApiKeyScopes(
   ctx: LoadContext,
   routesNode: MapNode | undefined,
   modulesNode: Node | undefined,
+  settings: ModuleSettingsIR,
 ): void {
   const apiKeys = entry(asMap(entry(asMap(modulesNode), 'auth')), 'apiKeys');
   // Off (false, absent, a `${VAR}` refused by modules.ts) leaves nothing to check; `apiKeys: true` offers `*`.
   const on = apiKeys?.kind === 'map' || (apiKeys?.kind === 'scalar' && apiKeys.value === true);
   if (apiKeys === undefined || !on) return;
-  checkKeyHeader(ctx, entry(asMap(apiKeys), 'header'), modulesNode);
+  checkKeyHeader(ctx, entry(asMap(apiKeys), 'header'), settings);
   for (const route of routesNode?.entries ?? []) {
     const meta = asMap(entry(asMap(route.value), 'meta'));
     const refuses = entry(meta, 'apiKey');
@@ -82,7 +82,7 @@ function offeredScopes(ctx: LoadContext, node: Node | undefined): readonly strin
 }
 
 /** The header a key is sent in: written out, and none another module reads. */
-function checkKeyHeader(ctx: LoadContext, node: Node | undefined, modulesNode: Node | undefined): void {
+function checkKeyHeader(ctx: LoadContext, node: Node | undefined, settings: ModuleSettingsIR): void {
   if (node?.kind !== 'scalar') return;
   const path: Path = ['modules', 'auth', 'apiKeys', 'header'];
   if (node.template !== undefined) {
@@ -105,13 +105,12 @@ function checkKeyHeader(ctx: LoadContext, node: Node | undefined, modulesNode: N
     );
     return;
   }
-  const modules = asMap(modulesNode);
-  const others: [string, string][] = [
-    ['modules.tenancy.header', tenancyHeader(entry(modules, 'tenancy'))],
-    ['modules.idempotency.header', idempotencyHeader(entry(modules, 'idempotency'))],
+  const others: [string, string | undefined][] = [
+    ['modules.tenancy.header', settings.tenancy?.header],
+    ['modules.idempotency.header', settings.idempotency?.header],
   ];
   for (const [where, other] of others) {
-    if (other !== header) continue;
+    if (other?.toLowerCase() !== header) continue;
     ctx.problems.add(
       node.loc,
       path,
@@ -119,20 +118,6 @@ function checkKeyHeader(ctx: LoadContext, node: Node | undefined, modulesNode: N
       'give API keys a header of their own (the default is x-api-key)',
     );
   }
-}
-
-/** The tenant header when tenancy is on, lower-cased; '' otherwise. */
-function tenancyHeader(node: Node | undefined): string {
-  if (node === undefined || (node.kind === 'scalar' && node.value !== true)) return '';
-  const header = asScalar(entry(asMap(node), 'header'))?.value;
-  return typeof header === 'string' ? header.toLowerCase() : DEFAULT_TENANT_HEADER;
-}
-
-/** The idempotency-key header when idempotency is on, lower-cased; '' otherwise. */
-function idempotencyHeader(node: Node | undefined): string {
-  if (node === undefined || (node.kind === 'scalar' && node.value !== true)) return '';
-  const header = asScalar(entry(asMap(node), 'header'))?.value;
-  return typeof header === 'string' ? header.toLowerCase() : DEFAULT_IDEMPOTENCY_HEADER;
 }
 
 function refuseReference(ctx: LoadContext, node: ScalarNode, path: Path): void {

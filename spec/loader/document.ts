@@ -92,7 +92,7 @@ async function readDocument(
   if (kind === 'app') {
     checkMetaModules(ctx, routesNode, modulesNode && toConfig(modulesNode));
     checkTenancy(ctx, routesNode, modulesNode);
-    checkApiKeyScopes(ctx, routesNode, modulesNode);
+    checkApiKeyScopes(ctx, routesNode, modulesNode, moduleSettingsOf(modulesNode && toConfig(modulesNode)));
   }
   problems.throwIfAny();
 
