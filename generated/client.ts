@@ -692,6 +692,96 @@ export type ApiKeyRevokeResponse =
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
 
+export interface OauthStartInput extends RequestOptions {
+  params: T.OauthStartParams;
+}
+
+export type OauthStartResponse =
+  | Success<302, undefined>
+  | Failure<400, ValidationError>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_NOT_ALLOWED'>>
+  | Failure<404, ApiError<'AUTH_OAUTH_UNKNOWN_PROVIDER'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Failure<502, ApiError<'AUTH_OAUTH_EXCHANGE_FAILED'>>
+  | Unexpected;
+
+export interface OauthCallbackInput extends RequestOptions {
+  params: T.OauthCallbackParams;
+  query?: T.OauthCallbackQuery;
+}
+
+export type OauthCallbackResponse =
+  | Success<200, T.OauthCallbackResponse200>
+  | Success<302, undefined>
+  | Failure<400, ValidationError>
+  | Failure<
+      400,
+      ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'AUTH_OAUTH_STATE_INVALID' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>
+    >
+  | Failure<401, ApiError<'AUTH_MFA_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_MFA_REQUIRED' | 'AUTH_SOCIAL_LINK_REFUSED'>>
+  | Failure<404, ApiError<'AUTH_OAUTH_UNKNOWN_PROVIDER'>>
+  | Failure<409, ApiError<'AUTH_ACCOUNT_LINK_CONFLICT'>>
+  | Failure<429, ApiError<'AUTH_LOCKED' | 'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Failure<502, ApiError<'AUTH_OAUTH_EXCHANGE_FAILED'>>
+  | Unexpected;
+
+export interface OauthMfaInput extends RequestOptions {
+  body: T.OauthMfaBody;
+}
+
+export type OauthMfaResponse =
+  | Success<200, T.OauthMfaResponse200>
+  | Failure<400, ValidationError>
+  | Failure<
+      400,
+      ApiError<
+        | 'AUTH_APIKEY_AMBIGUOUS'
+        | 'AUTH_OAUTH_STATE_INVALID'
+        | 'BAD_REQUEST'
+        | 'TENANT_CONFLICT'
+        | 'TENANT_INVALID'
+      >
+    >
+  | Failure<401, ApiError<'AUTH_MFA_INVALID_CODE' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_CSRF_REJECTED'>>
+  | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
+  | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<429, ApiError<'AUTH_LOCKED' | 'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export type AccountLinkListInput = RequestOptions;
+
+export type AccountLinkListResponse =
+  | Success<200, T.AccountLinkListResponse200>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_NOT_ALLOWED'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface AccountLinkRemoveInput extends RequestOptions {
+  params: T.AccountLinkRemoveParams;
+}
+
+export type AccountLinkRemoveResponse =
+  | Success<204, undefined>
+  | Failure<400, ValidationError>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_CSRF_REJECTED'>>
+  | Failure<404, ApiError<'AUTH_ACCOUNT_LINK_NOT_FOUND'>>
+  | Failure<409, ApiError<'AUTH_LAST_SIGN_IN_METHOD'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
 export interface CreateTenantInput extends RequestOptions {
   body: T.CreateTenantBody;
 }
@@ -927,6 +1017,16 @@ export interface Client {
   apiKeyList(input?: ApiKeyListInput): Promise<ApiKeyListResponse>;
   /** DELETE /apikeys/:id: Revoke an API key */
   apiKeyRevoke(input: ApiKeyRevokeInput): Promise<ApiKeyRevokeResponse>;
+  /** GET /auth/oauth/:provider: Sign in with a provider (redirects the browser to it) */
+  oauthStart(input: OauthStartInput): Promise<OauthStartResponse>;
+  /** GET /auth/oauth/:provider/callback: Finish signing in with a provider */
+  oauthCallback(input: OauthCallbackInput): Promise<OauthCallbackResponse>;
+  /** POST /auth/oauth/mfa: Finish a provider sign-in with the second factor */
+  oauthMfa(input: OauthMfaInput): Promise<OauthMfaResponse>;
+  /** GET /auth/links: The provider identities linked to the caller's account */
+  accountLinkList(input?: AccountLinkListInput): Promise<AccountLinkListResponse>;
+  /** DELETE /auth/links/:provider/:subject: Unlink a provider identity from the caller's account */
+  accountLinkRemove(input: AccountLinkRemoveInput): Promise<AccountLinkRemoveResponse>;
   /** POST /tenants: Create a team (the creator becomes its owner) */
   createTenant(input: CreateTenantInput): Promise<CreateTenantResponse>;
   /** GET /tenants: The teams I belong to */
@@ -1491,6 +1591,93 @@ const routeTable: Record<keyof Client, RouteInfo> = {
       '500': ['INTERNAL_ERROR'],
     },
   },
+  oauthStart: {
+    method: 'GET',
+    path: '/auth/oauth/:provider',
+    parts: ['auth', 'oauth', { param: 'provider' }],
+    responses: { '302': 'empty' },
+    errors: {
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_APIKEY_NOT_ALLOWED'],
+      '404': ['AUTH_OAUTH_UNKNOWN_PROVIDER'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+      '502': ['AUTH_OAUTH_EXCHANGE_FAILED'],
+    },
+  },
+  oauthCallback: {
+    method: 'GET',
+    path: '/auth/oauth/:provider/callback',
+    parts: ['auth', 'oauth', { param: 'provider' }, 'callback'],
+    responses: { '200': 'json', '302': 'empty' },
+    errors: {
+      '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
+        'AUTH_OAUTH_STATE_INVALID',
+        'HTTP_VALIDATION',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+      ],
+      '401': ['AUTH_MFA_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_APIKEY_NOT_ALLOWED', 'AUTH_MFA_REQUIRED', 'AUTH_SOCIAL_LINK_REFUSED'],
+      '404': ['AUTH_OAUTH_UNKNOWN_PROVIDER'],
+      '409': ['AUTH_ACCOUNT_LINK_CONFLICT'],
+      '429': ['AUTH_LOCKED', 'RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+      '502': ['AUTH_OAUTH_EXCHANGE_FAILED'],
+    },
+  },
+  oauthMfa: {
+    method: 'POST',
+    path: '/auth/oauth/mfa',
+    parts: ['auth', 'oauth', 'mfa'],
+    responses: { '200': 'json' },
+    errors: {
+      '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
+        'AUTH_OAUTH_STATE_INVALID',
+        'BAD_REQUEST',
+        'HTTP_VALIDATION',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+      ],
+      '401': ['AUTH_MFA_INVALID_CODE', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_APIKEY_NOT_ALLOWED', 'AUTH_CSRF_REJECTED'],
+      '413': ['PAYLOAD_TOO_LARGE'],
+      '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '429': ['AUTH_LOCKED', 'RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  accountLinkList: {
+    method: 'GET',
+    path: '/auth/links',
+    parts: ['auth', 'links'],
+    responses: { '200': 'json' },
+    errors: {
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_APIKEY_NOT_ALLOWED'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  accountLinkRemove: {
+    method: 'DELETE',
+    path: '/auth/links/:provider/:subject',
+    parts: ['auth', 'links', { param: 'provider' }, { param: 'subject' }],
+    responses: { '204': 'empty' },
+    errors: {
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_APIKEY_NOT_ALLOWED', 'AUTH_CSRF_REJECTED'],
+      '404': ['AUTH_ACCOUNT_LINK_NOT_FOUND'],
+      '409': ['AUTH_LAST_SIGN_IN_METHOD'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
   createTenant: {
     method: 'POST',
     path: '/tenants',
@@ -1693,6 +1880,11 @@ export function createClient(options: ClientOptions): Client {
     apiKeyCreate: (input) => send<ApiKeyCreateResponse>(routeTable.apiKeyCreate, input),
     apiKeyList: (input) => send<ApiKeyListResponse>(routeTable.apiKeyList, input),
     apiKeyRevoke: (input) => send<ApiKeyRevokeResponse>(routeTable.apiKeyRevoke, input),
+    oauthStart: (input) => send<OauthStartResponse>(routeTable.oauthStart, input),
+    oauthCallback: (input) => send<OauthCallbackResponse>(routeTable.oauthCallback, input),
+    oauthMfa: (input) => send<OauthMfaResponse>(routeTable.oauthMfa, input),
+    accountLinkList: (input) => send<AccountLinkListResponse>(routeTable.accountLinkList, input),
+    accountLinkRemove: (input) => send<AccountLinkRemoveResponse>(routeTable.accountLinkRemove, input),
     createTenant: (input) => send<CreateTenantResponse>(routeTable.createTenant, input),
     listTenants: (input) => send<ListTenantsResponse>(routeTable.listTenants, input),
     listMembers: (input) => send<ListMembersResponse>(routeTable.listMembers, input),

@@ -29,6 +29,16 @@ export const configSpec: { readonly [key: string]: ConfigValue } = {
         ],
       },
       apiKeys: { scopes: ['notes:read', 'notes:write'], page: true },
+      oauth: {
+        callbackBaseUrl: { $template: [{ env: 'SVC_PUBLIC_URL', default: '' }] },
+        providers: {
+          oidc: {
+            issuer: { $template: [{ env: 'SVC_OIDC_ISSUER', default: '' }] },
+            clientId: { $template: [{ env: 'SVC_OIDC_CLIENT_ID', default: '' }] },
+            clientSecret: { $template: [{ env: 'SVC_OIDC_CLIENT_SECRET', default: '' }] },
+          },
+        },
+      },
     },
     edge: {
       security: {

@@ -396,6 +396,91 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/auth/oauth/{provider}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Sign in with a provider (redirects the browser to it) */
+    get: operations['oauthStart'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/oauth/{provider}/callback': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Finish signing in with a provider */
+    get: operations['oauthCallback'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/oauth/mfa': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Finish a provider sign-in with the second factor */
+    post: operations['oauthMfa'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/links': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The provider identities linked to the caller's account */
+    get: operations['accountLinkList'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/links/{provider}/{subject}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Unlink a provider identity from the caller's account */
+    delete: operations['accountLinkRemove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/tenants': {
     parameters: {
       query?: never;
@@ -707,6 +792,24 @@ export interface components {
     /** @description The caller's live keys in the request's tenant (or of no tenant), oldest first. */
     ApiKeyList: {
       keys: components['schemas']['ApiKey'][];
+    };
+    /** @description Finishes a provider sign-in of an account with two-factor sign-in: the ticket the callback answered (AUTH_MFA_REQUIRED, details.mfaTicket) and a TOTP or recovery code. */
+    OAuthMfaInput: {
+      ticket: string;
+      mfaCode: string;
+    };
+    /** @description A provider identity that signs in to the caller's account. */
+    AccountLink: {
+      /** @description The provider it came from, as configured (`google`, `oidc`, …). */
+      provider: string;
+      /** @description The provider's stable id of the person. */
+      subject: string;
+      /** @description Unix ms of the first sign-in with it. */
+      createdAt: number;
+    };
+    /** @description The provider identities linked to the caller's account, oldest first. */
+    AccountLinkList: {
+      links: components['schemas']['AccountLink'][];
     };
     /** @description A new team. */
     TenantInput: {
@@ -5215,6 +5318,795 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: 'AUTH_APIKEY_NOT_FOUND';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 429:
+       *
+       *     - `RATE_LIMITED`: Too many requests.
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (sent with RATE_LIMITED). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 500:
+       *
+       *     - `INTERNAL_ERROR`: Internal server error.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+    };
+  };
+  oauthStart: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        provider: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Found */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description Error codes answered with status 400:
+       *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
+       *     - `HTTP_VALIDATION`: Request validation failed.
+       *     - `TENANT_CONFLICT`: The request names two different tenants.
+       *     - `TENANT_INVALID`: The tenant id is malformed.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | components['schemas']['ValidationErrorEnvelope']
+            | (components['schemas']['ErrorEnvelope'] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?: 'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                };
+              });
+        };
+      };
+      /**
+       * @description Error codes answered with status 401:
+       *
+       *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
+       *     - `AUTH_TOKEN_INVALID`: Token is invalid.
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_APIKEY_NOT_ALLOWED`: API keys are not allowed on this route.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_APIKEY_NOT_ALLOWED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 404:
+       *
+       *     - `AUTH_OAUTH_UNKNOWN_PROVIDER`: Unknown sign-in provider.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_OAUTH_UNKNOWN_PROVIDER';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 429:
+       *
+       *     - `RATE_LIMITED`: Too many requests.
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (sent with RATE_LIMITED). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 500:
+       *
+       *     - `INTERNAL_ERROR`: Internal server error.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 502:
+       *
+       *     - `AUTH_OAUTH_EXCHANGE_FAILED`: Sign-in with the provider failed.
+       */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_OAUTH_EXCHANGE_FAILED';
+            };
+          };
+        };
+      };
+    };
+  };
+  oauthCallback: {
+    parameters: {
+      query?: {
+        code?: string;
+        state?: string;
+        error?: string;
+      };
+      header?: never;
+      path: {
+        provider: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SignedIn'];
+        };
+      };
+      /** @description Found */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description Error codes answered with status 400:
+       *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
+       *     - `AUTH_OAUTH_STATE_INVALID`: Sign-in state is invalid.
+       *     - `HTTP_VALIDATION`: Request validation failed.
+       *     - `TENANT_CONFLICT`: The request names two different tenants.
+       *     - `TENANT_INVALID`: The tenant id is malformed.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | components['schemas']['ValidationErrorEnvelope']
+            | (components['schemas']['ErrorEnvelope'] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?:
+                    | 'AUTH_APIKEY_AMBIGUOUS'
+                    | 'AUTH_OAUTH_STATE_INVALID'
+                    | 'TENANT_CONFLICT'
+                    | 'TENANT_INVALID';
+                };
+              });
+        };
+      };
+      /**
+       * @description Error codes answered with status 401:
+       *
+       *     - `AUTH_MFA_REQUIRED`: A second factor is required.
+       *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
+       *     - `AUTH_TOKEN_INVALID`: Token is invalid.
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_MFA_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_APIKEY_NOT_ALLOWED`: API keys are not allowed on this route.
+       *     - `AUTH_MFA_REQUIRED`: A second factor is required.
+       *     - `AUTH_SOCIAL_LINK_REFUSED`: The provider did not verify this email.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_MFA_REQUIRED' | 'AUTH_SOCIAL_LINK_REFUSED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 404:
+       *
+       *     - `AUTH_OAUTH_UNKNOWN_PROVIDER`: Unknown sign-in provider.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_OAUTH_UNKNOWN_PROVIDER';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 409:
+       *
+       *     - `AUTH_ACCOUNT_LINK_CONFLICT`: This account is linked to another provider identity.
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_ACCOUNT_LINK_CONFLICT';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 429:
+       *
+       *     - `AUTH_LOCKED`: Too many failed sign-in attempts. Try again later.
+       *     - `RATE_LIMITED`: Too many requests.
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (sent with RATE_LIMITED). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_LOCKED' | 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 500:
+       *
+       *     - `INTERNAL_ERROR`: Internal server error.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 502:
+       *
+       *     - `AUTH_OAUTH_EXCHANGE_FAILED`: Sign-in with the provider failed.
+       */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_OAUTH_EXCHANGE_FAILED';
+            };
+          };
+        };
+      };
+    };
+  };
+  oauthMfa: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OAuthMfaInput'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SignedIn'];
+        };
+      };
+      /**
+       * @description Error codes answered with status 400:
+       *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
+       *     - `AUTH_OAUTH_STATE_INVALID`: Sign-in state is invalid.
+       *     - `BAD_REQUEST`: Malformed request body.
+       *     - `HTTP_VALIDATION`: Request validation failed.
+       *     - `TENANT_CONFLICT`: The request names two different tenants.
+       *     - `TENANT_INVALID`: The tenant id is malformed.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | components['schemas']['ValidationErrorEnvelope']
+            | (components['schemas']['ErrorEnvelope'] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?:
+                    | 'AUTH_APIKEY_AMBIGUOUS'
+                    | 'AUTH_OAUTH_STATE_INVALID'
+                    | 'BAD_REQUEST'
+                    | 'TENANT_CONFLICT'
+                    | 'TENANT_INVALID';
+                };
+              });
+        };
+      };
+      /**
+       * @description Error codes answered with status 401:
+       *
+       *     - `AUTH_MFA_INVALID_CODE`: Invalid two-factor code.
+       *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
+       *     - `AUTH_TOKEN_INVALID`: Token is invalid.
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_MFA_INVALID_CODE' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_APIKEY_NOT_ALLOWED`: API keys are not allowed on this route.
+       *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_CSRF_REJECTED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 413:
+       *
+       *     - `PAYLOAD_TOO_LARGE`: Request body is too large.
+       */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'PAYLOAD_TOO_LARGE';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 415:
+       *
+       *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type.
+       */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'UNSUPPORTED_MEDIA_TYPE';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 429:
+       *
+       *     - `AUTH_LOCKED`: Too many failed sign-in attempts. Try again later.
+       *     - `RATE_LIMITED`: Too many requests.
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (sent with RATE_LIMITED). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_LOCKED' | 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 500:
+       *
+       *     - `INTERNAL_ERROR`: Internal server error.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+    };
+  };
+  accountLinkList: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AccountLinkList'];
+        };
+      };
+      /**
+       * @description Error codes answered with status 400:
+       *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
+       *     - `TENANT_CONFLICT`: The request names two different tenants.
+       *     - `TENANT_INVALID`: The tenant id is malformed.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 401:
+       *
+       *     - `AUTH_REQUIRED`: Authentication required.
+       *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
+       *     - `AUTH_TOKEN_INVALID`: Token is invalid.
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_APIKEY_NOT_ALLOWED`: API keys are not allowed on this route.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_APIKEY_NOT_ALLOWED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 429:
+       *
+       *     - `RATE_LIMITED`: Too many requests.
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (sent with RATE_LIMITED). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 500:
+       *
+       *     - `INTERNAL_ERROR`: Internal server error.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+    };
+  };
+  accountLinkRemove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        provider: string;
+        subject: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No Content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description Error codes answered with status 400:
+       *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
+       *     - `HTTP_VALIDATION`: Request validation failed.
+       *     - `TENANT_CONFLICT`: The request names two different tenants.
+       *     - `TENANT_INVALID`: The tenant id is malformed.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | components['schemas']['ValidationErrorEnvelope']
+            | (components['schemas']['ErrorEnvelope'] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?: 'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                };
+              });
+        };
+      };
+      /**
+       * @description Error codes answered with status 401:
+       *
+       *     - `AUTH_REQUIRED`: Authentication required.
+       *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
+       *     - `AUTH_TOKEN_INVALID`: Token is invalid.
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_APIKEY_NOT_ALLOWED`: API keys are not allowed on this route.
+       *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_APIKEY_NOT_ALLOWED' | 'AUTH_CSRF_REJECTED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 404:
+       *
+       *     - `AUTH_ACCOUNT_LINK_NOT_FOUND`: Account link not found.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_ACCOUNT_LINK_NOT_FOUND';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 409:
+       *
+       *     - `AUTH_LAST_SIGN_IN_METHOD`: This is the account's last way to sign in.
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_LAST_SIGN_IN_METHOD';
             };
           };
         };

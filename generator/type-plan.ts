@@ -10,6 +10,7 @@ import {
 import { SpecError, type SpecProblem } from '../spec/loader/problems.js';
 import { routeTypeNames } from './names.js';
 import { pureResourceRef } from './schema-walk.js';
+import { isRedirectStatus } from '../shared/success-status.js';
 
 export type TypeOrigin =
   | { kind: 'resource'; name: string; loc: SourceLocation }
@@ -95,7 +96,8 @@ function routeDeclarations(route: RouteIR): TypeDeclaration[] {
         ? { kind: 'alias', name, target: 'void', origin: origin(`response ${status}`) }
         : declare(name, response, origin(`response ${status}`)),
     );
-    if (isSuccess(status)) success.push(name);
+    // A redirect's handler replies itself and returns nothing: void joins what it may return.
+    if (isSuccess(status) || isRedirectStatus(status)) success.push(name);
   }
   out.push({
     kind: 'alias',
@@ -103,7 +105,7 @@ function routeDeclarations(route: RouteIR): TypeDeclaration[] {
     target: success.length > 0 ? success.join(' | ') : streamed ? 'never' : 'unknown',
     description: streamed
       ? 'What the handler returns besides stream() or sse(): the body of its JSON success (2xx) responses.'
-      : 'What the handler returns: the body of its success (2xx) response.',
+      : 'What the handler returns: the body of its success (2xx) response (nothing after a redirect).',
     origin: origin('result'),
   });
   return out;

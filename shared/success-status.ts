@@ -15,3 +15,11 @@ export function successStatusOf(statuses: Iterable<string | number>): number {
   }
   return lowest ?? DEFAULT_SUCCESS_STATUS;
 }
+
+/** Statuses that send the client elsewhere (RFC 9110 §15.4); a route that only redirects answers no 2xx. */
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** True for 301, 302, 303, 307 and 308 (not 300 or 304, which answer where they are). */
+export function isRedirectStatus(status: string | number): boolean {
+  return REDIRECT_STATUSES.has(Number(status));
+}

@@ -184,6 +184,12 @@ export const catalog = {
     message: 'This account is linked to another provider identity.',
     module: 'auth',
   },
+  AUTH_ACCOUNT_LINK_NOT_FOUND: { status: 404, message: 'Account link not found.', module: 'auth' },
+  AUTH_LAST_SIGN_IN_METHOD: {
+    status: 409,
+    message: "This is the account's last way to sign in.",
+    module: 'auth',
+  },
   AUTH_SOCIAL_LINK_REFUSED: {
     status: 403,
     message: 'The provider did not verify this email.',
@@ -731,6 +737,22 @@ export const errors = {
       409,
       'AUTH_ACCOUNT_LINK_CONFLICT',
       options.message ?? catalog.AUTH_ACCOUNT_LINK_CONFLICT.message,
+      options,
+    ),
+  /** Named here. Removing a provider link that is not one of the caller's (unknown, removed already, or another account's; the answer is the same). */
+  AUTH_ACCOUNT_LINK_NOT_FOUND: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(
+      404,
+      'AUTH_ACCOUNT_LINK_NOT_FOUND',
+      options.message ?? catalog.AUTH_ACCOUNT_LINK_NOT_FOUND.message,
+      options,
+    ),
+  /** Named here. Removing a provider link that is the only way left to sign in (no password, no passkey, no other link) would lock the owner out. */
+  AUTH_LAST_SIGN_IN_METHOD: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(
+      409,
+      'AUTH_LAST_SIGN_IN_METHOD',
+      options.message ?? catalog.AUTH_LAST_SIGN_IN_METHOD.message,
       options,
     ),
   /** Named here (SocialLinkRefusedError). A first social login would adopt an account by an unverified email. */

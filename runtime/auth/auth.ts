@@ -31,6 +31,9 @@ import {
   verifyPassword,
   type PasswordHashParams,
 } from './password.js';
+import { SocialSignIn, type AccountLinkView, type SocialLoginOptions } from './social-login.js';
+import type { AccountLinkStore } from './stores/account-links.js';
+import { MemoryAccountLinkStore } from './stores/memory-account-links.js';
 import { MemoryOneTimeTokenStore } from './stores/memory-one-time-tokens.js';
 import { MemoryRefreshTokenStore } from './stores/memory-refresh-tokens.js';
 import { MemorySessionStore } from './stores/memory-sessions.js';
@@ -101,6 +104,8 @@ export class Auth {
   readonly sessions: SessionStore;
   readonly refreshTokens: RefreshTokenStore;
   readonly oneTimeTokens: OneTimeTokenStore;
+  /** Social sign-in: which account each provider identity signs in to. */
+  readonly accountLinks: AccountLinkStore;
   readonly throttle: LoginThrottle | undefined;
   private readonly accessTokens: AccessTokens;
   private readonly sessionIds: SessionIds;
@@ -128,6 +133,7 @@ export class Auth {
     this.sessions = options.sessions ?? new MemorySessionStore();
     this.refreshTokens = options.refreshTokens ?? new MemoryRefreshTokenStore();
     this.oneTimeTokens = options.oneTimeTokens ?? new MemoryOneTimeTokenStore();
+    this.accountLinks = options.accountLinks ?? new MemoryAccountLinkStore();
     this.throttle =
       options.loginThrottle === false
         ? undefined
@@ -368,13 +374,17 @@ export class Auth {
     this.emitDetached('auth:verify_requested', { user: publicUser(user), token, expiresAt });
   }
 
-  /** Spends a verification token and marks the email verified; 400 AUTH_TOKEN_INVALID when not usable. */
+  /**
+   * Spends a verification token and marks the email verified; 400 AUTH_TOKEN_INVALID when not usable. An
+   * account verified only now loses its provider links first (see `unlinkUnproved`).
+   */
   async verifyEmail(token: string): Promise<PublicUser> {
     const update = this.requireUpdate();
     const record = await this.oneTimeTokens.consume(hashToken(token), 'verify-email', this.clock());
     const user = record && (await this.users.findById(record.userId));
     // The token proves control of the address it was sent to; if the account's email changed since, it proves nothing.
     if (!record || !user || normalizeEmail(user.email) !== record.email) throw invalidLink();
+    await this.unlinkUnproved(user);
     const updated = await update(user.id, { emailVerified: true });
     if (!updated) throw invalidLink();
     const shown = publicUser(updated);
@@ -393,7 +403,9 @@ export class Auth {
 
   /**
    * Spends a reset token and replaces the password. Every session, refresh token and API key of the user is
-   * revoked and other reset links die. The address is verified too: the link reached it.
+   * revoked and other reset links die. The address is verified too: the link reached it; an account verified
+   * only now also loses its provider links, passkeys and second factor first (whoever opened it may not own the
+   * address), a verified one keeps them.
    */
   async resetPassword(token: string, newPassword: string): Promise<PublicUser> {
     const update = this.requireUpdate();
@@ -402,6 +414,8 @@ export class Auth {
     const user = record && (await this.users.findById(record.userId));
     if (!record || !user || normalizeEmail(user.email) !== record.email) throw invalidLink();
     const passwordHash = await hashPassword(newPassword, this.hashParams);
+    // An account never verified may have been opened by someone else: the owner resetting gets it bare.
+    if (!user.emailVerified) await this.social.revokeUnprovedFactors(publicUser(user));
     const updated = await update(user.id, { passwordHash, emailVerified: true });
     if (!updated) throw invalidLink();
     await Promise.all([
@@ -413,6 +427,16 @@ export class Auth {
     const shown = publicUser(updated);
     await this.emit('auth:password_reset', { user: shown });
     return shown;
+  }
+
+  /**
+   * Before an account's email is marked verified for the first time: its provider links were made while the
+   * address was unproved, by whoever asserted it (a provider that did not verify it opened the account), so
+   * they go, each with `auth:account_unlinked`. Removed before the account is verified, so no moment has the
+   * verified account and such a link together.
+   */
+  private async unlinkUnproved(user: AuthUser): Promise<void> {
+    if (!user.emailVerified) await this.social.unlinkAll(publicUser(user));
   }
 
   // ── internals ─────────────────────────────────────────────────────────────────────────────────────────
@@ -643,7 +667,11 @@ export class Auth {
     return added;
   }
 
-  /** Removes one of the caller's passkeys (404 PASSKEY_NOT_FOUND otherwise); emits `auth:passkey_removed`. */
+  /**
+   * Removes one of the caller's passkeys (404 PASSKEY_NOT_FOUND otherwise); 409 AUTH_LAST_SIGN_IN_METHOD when
+   * it is the account's last way in (no password, no other passkey, no provider link). Emits
+   * `auth:passkey_removed`.
+   */
   async removePasskey(
     user: PublicUser,
     amr: readonly string[] | undefined,
@@ -651,8 +679,35 @@ export class Auth {
   ): Promise<void> {
     const passkeys = this.requirePasskeys();
     await this.checkPasskeyManagement(user.id, amr);
+    await this.checkOtherWayIn(passkeys, user.id, credentialId);
     await passkeys.remove(user.id, credentialId);
     await this.emit('auth:passkey_removed', { user, passkeyId: credentialId });
+  }
+
+  /**
+   * Refuses to remove the passkey that is the account's last way in: a passwordless account (social sign-in)
+   * with no other passkey and no provider link would be locked out. Another account's or an unknown passkey is
+   * left to the removal, which answers 404. Best effort: the passkeys and the links are two stores, read here
+   * one after the other, so a link removed at the same moment (its own last-way check saw this passkey) can
+   * leave the account with neither; only the link store's `keepOne` is atomic, and over links alone.
+   */
+  private async checkOtherWayIn(
+    passkeys: PasskeyService,
+    userId: string,
+    credentialId: string,
+  ): Promise<void> {
+    const [account, held, links] = await Promise.all([
+      this.users.findById(userId),
+      passkeys.list(userId),
+      this.accountLinks.listByUser(userId),
+    ]);
+    // As at login: a null or empty hash is no password.
+    if (Boolean(account?.passwordHash) || links.length > 0) return;
+    if (!held.some((passkey) => passkey.id === credentialId) || held.length > 1) return;
+    throw errors.AUTH_LAST_SIGN_IN_METHOD({
+      message:
+        "This passkey is the account's last way to sign in (no password, no other passkey, no linked provider).",
+    });
   }
 
   /**
@@ -753,6 +808,77 @@ export class Auth {
       throw invalidOption('new Auth()', 'apiKeys', 'an ApiKeys, for API keys');
     }
     return this.apiKeys;
+  }
+
+  // ── social sign-in ────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Signs in someone a provider vouched for (social-login.ts has the rules): through the identity's link,
+   * else to the account holding the email (linking it: only when the provider verified the email, 403
+   * AUTH_SOCIAL_LINK_REFUSED otherwise; an account that never verified its email is taken over, everything
+   * its previous holder could get in with revoked first), else to a new passwordless account. The same end
+   * as `login`: tokens, a session with `from.session`, `auth:login`. amr `['fed']`, plus 'mfa' when the
+   * account's code was checked (401 AUTH_MFA_REQUIRED without it, unless `mfa: 'skip'`).
+   */
+  async socialLogin(email: string, options: SocialLoginOptions = {}): Promise<LoginResult> {
+    return this.social.signIn(email, options);
+  }
+
+  /** The provider identities linked to the user, oldest first. */
+  async listAccountLinks(userId: string): Promise<AccountLinkView[]> {
+    return this.social.list(userId);
+  }
+
+  /**
+   * Removes one of the caller's links (404 AUTH_ACCOUNT_LINK_NOT_FOUND for any other, whoever's it is); 409
+   * AUTH_LAST_SIGN_IN_METHOD when nothing else would sign the account in (no password, passkey or other link).
+   * Like revoking an API key, it needs no stronger sign-in. Emits `auth:account_unlinked`.
+   */
+  async removeAccountLink(user: PublicUser, provider: string, subject: string): Promise<void> {
+    await this.social.unlink(user, provider, subject);
+  }
+
+  private socialRules: SocialSignIn | undefined;
+
+  private get social(): SocialSignIn {
+    this.socialRules ??= new SocialSignIn({
+      users: this.users,
+      links: this.accountLinks,
+      sessions: this.sessions,
+      refreshTokens: this.refreshTokens,
+      oneTimeTokens: this.oneTimeTokens,
+      apiKeys: this.apiKeys,
+      passkeys: this.passkeys,
+      mfa: this.mfa,
+      clock: this.clock,
+      isMfaEnabled: (userId) => this.isMfaEnabled(userId),
+      requireCode: (user, mfaCode, ip) => this.requireSignInCode(user, mfaCode, ip),
+      complete: (user, amr, started, secondFactor, from) =>
+        this.completeSignIn(user, amr, { from, started, secondFactor }),
+      emit: (event, payload) => this.emit(event, payload),
+    });
+    return this.socialRules;
+  }
+
+  /**
+   * The second factor of a sign-in whose first factor came from elsewhere (a provider): guessed no faster
+   * than at login, each attempt spending the throttle's budgets of the account's email and the address.
+   */
+  private async requireSignInCode(
+    user: AuthUser,
+    mfaCode: string | undefined,
+    ip: string | undefined,
+  ): Promise<{ secondFactor: AcceptedCode | undefined }> {
+    const email = normalizeEmail(user.email);
+    const reservation = await this.reserveAttempt({ email, ip });
+    const code = await this.codeVerdict(user.id, mfaCode);
+    if ('reason' in code) {
+      await this.emit('auth:login_failed', { email, reason: code.reason, ip });
+      if (reservation) await this.throttle?.recordFailure(reservation);
+      throw code.error;
+    }
+    if (reservation) await this.throttle?.recordSuccess(reservation);
+    return { secondFactor: code.secondFactor };
   }
 
   // ── two-factor sign-in ──────────────────────────────────────────────────────────────────────────────────

@@ -7,7 +7,9 @@
 // origins, rpName?, userVerification? }` adds WebAuthn registration and sign-in, verified with
 // @simplewebauthn/server, the credentials in the database (in memory outside production). `apiKeys: true` (or
 // `{ scopes, header?, allowTenantlessKeys?, allowNarrowKeysOnUnscopedRoutes?, maxPerUser?, page? }`) adds API
-// keys: the routes, the key plugin (apiKeyPlugin) and, with `page`, the key-management page.
+// keys: the routes, the key plugin (apiKeyPlugin) and, with `page`, the key-management page. `oauth: {
+// providers, ... }` adds sign-in with OAuth 2.0 / OpenID Connect providers (oauth-module.ts), the links of
+// provider identities to accounts in the database (in memory outside production).
 import { hkdfSync } from 'node:crypto';
 import { join } from 'node:path';
 import { routeDefinitions } from '../../generated/modules/auth/routes.js';
@@ -30,6 +32,8 @@ import { SecretBox } from './mfa/secret-box.js';
 import { MfaService } from './mfa/service.js';
 import type { MfaStore } from './mfa/store.js';
 import { ApiKeys } from './apikeys/service.js';
+import { oauthModule } from './oauth-module.js';
+import type { AccountLinkStore } from './stores/account-links.js';
 import type { ApiKeyStore } from './apikeys/store.js';
 import { apiKeyPlugin, type ApiKeyPluginOptions } from './http/apikey-plugin.js';
 import type { ApiKeysUiOptions } from './http/apikeys-ui-routes.js';
@@ -77,6 +81,7 @@ export interface AuthStores {
   passkeys?: PasskeyStore;
   webauthnChallenges?: ChallengeStore;
   apiKeys?: ApiKeyStore;
+  accountLinks?: AccountLinkStore;
 }
 
 const TTL_OPTIONS = ['accessTtl', 'refreshTtl', 'sessionTtl', 'verificationTtl', 'resetTtl'] as const;
@@ -91,6 +96,7 @@ const OPTION_NAMES = [
   'requireMfa',
   'passkeys',
   'apiKeys',
+  'oauth',
 ];
 
 const API_KEY_SETTINGS = [
@@ -127,6 +133,15 @@ export function authModule(
   const mfaService = mfa ? mfaModule(context, users, env, projectDir) : undefined;
   const passkeys = passkeysModule(settings.passkeys, context, env);
   const apiKeys = apiKeysModule(settings.apiKeys, context, env);
+  const oauthOn = settings.oauth !== undefined;
+  // In memory a link vanishes at a restart: the next provider sign-in would meet the account by its email
+  // only, and a changed email at the provider would make a second account. Production needs the database.
+  if (oauthOn && context.stores?.accountLinks === undefined && isProductionEnv(env.NODE_ENV)) {
+    throw invalidSetting(
+      'auth',
+      'oauth needs stores.database in production: account links must survive a restart',
+    );
+  }
   const auth = fromSettings('auth', () => {
     const options: AuthOptions = {
       secret,
@@ -141,7 +156,8 @@ export function authModule(
     if (mfaService) options.mfa = mfaService;
     if (passkeys) options.passkeys = passkeys;
     if (apiKeys) options.apiKeys = apiKeys.keys;
-    const { sessions, refreshTokens, oneTimeTokens } = context.stores ?? {};
+    const { sessions, refreshTokens, oneTimeTokens, accountLinks } = context.stores ?? {};
+    if (accountLinks) options.accountLinks = accountLinks;
     if (sessions) options.sessions = sessions;
     if (refreshTokens) options.refreshTokens = refreshTokens;
     if (oneTimeTokens) options.oneTimeTokens = oneTimeTokens;
@@ -166,6 +182,15 @@ export function authModule(
   );
   const plugins = [plugin];
   if (apiKeys) plugins.push(fromSettings('auth.apiKeys', () => apiKeyPlugin({ auth, ...apiKeys.plugin })));
+  const oauth = fromSettings('auth.oauth', () =>
+    oauthModule(settings.oauth, {
+      auth,
+      secret,
+      challenges: context.stores?.webauthnChallenges,
+      omit: [...omittedRoutes(settings.routes), ...(context.routes?.omit ?? [])],
+    }),
+  );
+  if (oauth) plugins.push(oauth);
   return { auth, plugins, secret };
 }
 

@@ -33,6 +33,15 @@ export interface AuthEventPayloads {
   /** A key was issued through the routes: who, and the key's record (never the key). */
   'auth:apikey_issued': { user: PublicUser; key: ApiKeyView };
   'auth:apikey_revoked': { user: PublicUser; keyId: string };
+  /** A provider identity was linked to the account (its first social sign-in, or a second subject allowed). */
+  'auth:account_linked': { user: PublicUser; provider: string; subject: string };
+  'auth:account_unlinked': { user: PublicUser; provider: string; subject: string };
+  /**
+   * An account that never verified its email was taken over by the email's owner through social sign-in:
+   * its password, sessions, tokens, keys, passkeys, MFA and links were revoked. `provider`: the one signed in
+   * with, when an identity was given.
+   */
+  'auth:account_adopted': { user: PublicUser; provider: string | undefined };
 }
 
 export type AuthEventName = keyof AuthEventPayloads;
@@ -53,6 +62,9 @@ export const AUTH_EVENT_NAMES: readonly AuthEventName[] = [
   'auth:passkey_removed',
   'auth:apikey_issued',
   'auth:apikey_revoked',
+  'auth:account_linked',
+  'auth:account_unlinked',
+  'auth:account_adopted',
 ];
 
 declare module '../app/hooks.js' {

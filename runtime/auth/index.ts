@@ -17,6 +17,13 @@ export {
   type PasskeyLoginContext,
   type TokenPair,
 } from './auth.js';
+export {
+  SocialSignIn,
+  type AccountLinkView,
+  type SocialIdentity,
+  type SocialLoginOptions,
+  type SocialSignInHost,
+} from './social-login.js';
 export { AUTH_DEFAULT_TTLS, type AuthOptions, type Duration, type SecondFactor } from './options.js';
 export {
   AUTH_EVENT_NAMES,
@@ -33,3 +40,4 @@ export { developmentSecret, serviceSecret } from './dev-secret.js';
 export * from './mfa/index.js';
 export * from './passkeys/index.js';
 export * from './apikeys/index.js';
+export * from './oauth/index.js';

@@ -10,6 +10,7 @@ import { invalidOption } from '../config/option-errors.js';
 import { optionKeys } from '../config/known-options.js';
 import type { Logger } from '../log/logger.js';
 import type { PasswordHashParams } from './password.js';
+import type { AccountLinkStore } from './stores/account-links.js';
 import type { OneTimeTokenStore } from './stores/one-time-tokens.js';
 import type { RefreshTokenStore } from './stores/refresh-tokens.js';
 import type { SessionStore } from './stores/sessions.js';
@@ -46,6 +47,8 @@ export interface AuthOptions {
   refreshTokens?: RefreshTokenStore;
   /** Email-verification and password-reset tokens. */
   oneTimeTokens?: OneTimeTokenStore;
+  /** Social sign-in's links of provider identities to accounts. Default: a MemoryAccountLinkStore. */
+  accountLinks?: AccountLinkStore;
   /** Default `new LoginThrottle()` (5 failures per email, 50 per IP, per 15 minutes); false disables. */
   loginThrottle?: LoginThrottle | false;
   accessTtl?: Duration;
@@ -102,6 +105,7 @@ export const AUTH_OPTION_KEYS = optionKeys<AuthOptions>({
   sessions: true,
   refreshTokens: true,
   oneTimeTokens: true,
+  accountLinks: true,
   loginThrottle: true,
   accessTtl: true,
   refreshTtl: true,

@@ -9,6 +9,7 @@ import { errors } from '../../generated/modules/errors.js';
 import type { ApiKeyStore } from '../auth/apikeys/store.js';
 import type { MfaStore } from '../auth/mfa/store.js';
 import type { ChallengeStore, PasskeyStore } from '../auth/passkeys/store.js';
+import type { AccountLinkStore } from '../auth/stores/account-links.js';
 import type { OneTimeTokenStore } from '../auth/stores/one-time-tokens.js';
 import type { RefreshTokenStore } from '../auth/stores/refresh-tokens.js';
 import type { SessionStore } from '../auth/stores/sessions.js';
@@ -103,6 +104,11 @@ export interface Stores {
    * auth module then keeps them in this process's memory.
    */
   readonly apiKeys?: ApiKeyStore;
+  /**
+   * Social sign-in's account links: durable data, so in the database (never Redis). Undefined with
+   * `stores.database: memory`: the auth module then keeps them in this process's memory.
+   */
+  readonly accountLinks?: AccountLinkStore;
   /** Readiness checks for /readyz, one per backend in use (`database`, `redis`). */
   readonly healthChecks: Readonly<Record<string, HealthCheck>>;
   /** Stops the sweeper and closes the connections. Called again, answers the first call's promise. */
@@ -305,6 +311,7 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
     passkeys: sql?.passkeys,
     webauthnChallenges: hot?.webauthnChallenges,
     apiKeys: sql?.apiKeys,
+    accountLinks: sql?.accountLinks,
     healthChecks,
     // Once: a second call (a shutdown hook and a test's cleanup both closing) waits for the first.
     close() {

@@ -2,6 +2,7 @@
 // normalised to the IR's shape (object schemas for params and query, a body wrapper, status → schema).
 import type { BodyIR, JsonSchema, JsonSchemaObject, ResponseIR } from '../../shared/ir.js';
 import { RESOURCE_REF_PREFIX } from '../../shared/ir.js';
+import { isRedirectStatus } from '../../shared/success-status.js';
 import { asMap, asString, entry, type LoadContext, type Path } from './context.js';
 import {
   BINARY_BODY_METHODS,
@@ -264,7 +265,8 @@ export function loadSchemaOrResource(ctx: LoadContext, node: Node, path: Path): 
 
 /**
  * `response: { 200: Note, 204: null, 206: { stream: video/mp4 } }`. No 2xx status means `200: true` (a JSON
- * body of any shape).
+ * body of any shape), unless the route declares a redirect (301, 302, 303, 307, 308): one that only redirects
+ * answers no body.
  */
 export function loadResponses(
   ctx: LoadContext,
@@ -306,7 +308,8 @@ export function loadResponses(
     const schema = loadSchemaOrResource(ctx, value, path);
     if (schema !== undefined) responses[item.key] = schema;
   }
-  if (!Object.keys(responses).some((status) => status.startsWith('2'))) responses['200'] = true;
+  const answers = Object.keys(responses);
+  if (!answers.some((status) => status.startsWith('2') || isRedirectStatus(status))) responses['200'] = true;
   return responses;
 }
 

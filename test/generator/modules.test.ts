@@ -4,6 +4,7 @@
 // resources in its openapi.json, client.ts and types.ts, with the auth module's security schemes.
 import { MFA_ROUTE_IDS } from '../../runtime/auth/http/mfa-routes.js';
 import { API_KEY_ROUTE_IDS } from '../../runtime/auth/http/apikey-routes.js';
+import { OAUTH_ROUTE_IDS } from '../../runtime/auth/http/oauth-routes.js';
 import { PASSKEY_ROUTE_IDS } from '../../runtime/auth/http/passkey-routes.js';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,7 +35,13 @@ const AUTH_ROUTES = [
 ];
 /** The module spec's routes: the account routes, then those of the `mfa` feature (on with modules.auth.mfa). */
 // The routes of the features follow the account routes, as the module spec lists them.
-const AUTH_MODULE_ROUTES = [...AUTH_ROUTES, ...MFA_ROUTE_IDS, ...PASSKEY_ROUTE_IDS, ...API_KEY_ROUTE_IDS];
+const AUTH_MODULE_ROUTES = [
+  ...AUTH_ROUTES,
+  ...MFA_ROUTE_IDS,
+  ...PASSKEY_ROUTE_IDS,
+  ...API_KEY_ROUTE_IDS,
+  ...OAUTH_ROUTE_IDS,
+];
 const MODULE_DIR = join(REPO_ROOT, 'generated', 'modules', 'auth');
 const MODULE_FILES = ['types.ts', 'validators.ts', 'serializers.ts', 'routes.ts'];
 const readModuleFile = (name: string) => readFileSync(join(MODULE_DIR, name), 'utf8');
@@ -115,6 +122,16 @@ export const handlers: Handlers = {
   apiKeyList: () => ({ keys: [apiKey] }),
   apiKeyRevoke: ({ params }) => {
     void params.id;
+  },
+  oauthStart: ({ params, reply }) => {
+    reply.status(302).header('location', 'https://id.example.com/?p=' + params.provider);
+    reply.send();
+  },
+  oauthCallback: ({ query }) => (query.code === undefined ? undefined : signedIn),
+  oauthMfa: ({ body }) => (body.mfaCode === '' ? signedIn : signedIn),
+  accountLinkList: () => ({ links: [{ provider: 'corp', subject: 's', createdAt: 1 }] }),
+  accountLinkRemove: ({ params }) => {
+    void [params.provider, params.subject];
   },
 };
 export const wrong: Partial<Handlers> = {

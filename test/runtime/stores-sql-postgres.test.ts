@@ -76,7 +76,9 @@ describe('SQL migrations (PostgreSQL)', () => {
     const fresh = await createDatabase();
     const [a, b] = [await open(fresh), await open(fresh)];
     const results = await Promise.all([migrate(a), migrate(b)]);
-    expect(results.flatMap((result) => result.applied).sort()).toEqual(migrations.map((m) => m.id));
+    expect(results.flatMap((result) => result.applied).sort((a, b) => a - b)).toEqual(
+      migrations.map((m) => m.id),
+    );
     const { rows } = await a.query<{ id: number }>('SELECT id FROM svc_migrations ORDER BY id');
     expect(rows.map((row) => row.id)).toEqual(migrations.map((m) => m.id));
     await checkSchema(b);

@@ -3,6 +3,7 @@
 // without `mfa` is a build problem; a module spec's features must name its own routes, once each.
 import { MFA_ROUTE_IDS } from '../../runtime/auth/http/mfa-routes.js';
 import { API_KEY_ROUTE_IDS } from '../../runtime/auth/http/apikey-routes.js';
+import { OAUTH_ROUTE_IDS } from '../../runtime/auth/http/oauth-routes.js';
 import { PASSKEY_ROUTE_IDS } from '../../runtime/auth/http/passkey-routes.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +36,7 @@ describe('spec/modules/auth.yaml: the mfa feature', () => {
       mfa: MFA_ROUTES,
       passkeys: PASSKEY_ROUTE_IDS,
       apiKeys: API_KEY_ROUTE_IDS,
+      oauth: OAUTH_ROUTE_IDS,
     });
     const schema = JSON.parse(
       readFileSync(new URL('../../spec/svc.schema.json', import.meta.url), 'utf8'),

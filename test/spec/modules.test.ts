@@ -3,6 +3,7 @@
 // checks the module's options against svc.schema.json (unknown keys, durations, the cookie, the throttle).
 import { MFA_ROUTE_IDS } from '../../runtime/auth/http/mfa-routes.js';
 import { API_KEY_ROUTE_IDS } from '../../runtime/auth/http/apikey-routes.js';
+import { OAUTH_ROUTE_IDS } from '../../runtime/auth/http/oauth-routes.js';
 import { PASSKEY_ROUTE_IDS } from '../../runtime/auth/http/passkey-routes.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +27,13 @@ const AUTH_ROUTES = [
 
 /** Every route of the module spec: the account routes, then the `mfa` feature's (on with modules.auth.mfa). */
 // The routes of the features follow the account routes, as the module spec lists them.
-const AUTH_MODULE_ROUTES = [...AUTH_ROUTES, ...MFA_ROUTE_IDS, ...PASSKEY_ROUTE_IDS, ...API_KEY_ROUTE_IDS];
+const AUTH_MODULE_ROUTES = [
+  ...AUTH_ROUTES,
+  ...MFA_ROUTE_IDS,
+  ...PASSKEY_ROUTE_IDS,
+  ...API_KEY_ROUTE_IDS,
+  ...OAUTH_ROUTE_IDS,
+];
 
 /** Line (1-based) of the first line of the module spec that starts with `text`, after indentation. */
 function authLine(text: string): number {

@@ -49,29 +49,29 @@ export interface ProductPage {
 
 export type HelloResponse200 = Greeting;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type HelloResult = HelloResponse200;
 
 export type CreateItemBody = Item;
 
 export type CreateItemResponse201 = Item;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type CreateItemResult = CreateItemResponse201;
 
 export type UploadFileResponse201 = UploadResult;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type UploadFileResult = UploadFileResponse201;
 
 export type ListProductsResponse200 = ProductPage;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type ListProductsResult = ListProductsResponse200;
 
 export type CreateProductBody = ProductInput;
 
 export type CreateProductResponse201 = Product;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type CreateProductResult = CreateProductResponse201;

@@ -111,6 +111,26 @@ export interface Handlers {
   apiKeyList: RouteHandler<Record<string, never>, Record<string, never>, undefined, T.ApiKeyListResult>;
   /** DELETE /apikeys/:id: Revoke an API key */
   apiKeyRevoke: RouteHandler<T.ApiKeyRevokeParams, Record<string, never>, undefined, T.ApiKeyRevokeResult>;
+  /** GET /auth/oauth/:provider: Sign in with a provider (redirects the browser to it) */
+  oauthStart: RouteHandler<T.OauthStartParams, Record<string, never>, undefined, T.OauthStartResult>;
+  /** GET /auth/oauth/:provider/callback: Finish signing in with a provider */
+  oauthCallback: RouteHandler<T.OauthCallbackParams, T.OauthCallbackQuery, undefined, T.OauthCallbackResult>;
+  /** POST /auth/oauth/mfa: Finish a provider sign-in with the second factor */
+  oauthMfa: RouteHandler<Record<string, never>, Record<string, never>, T.OauthMfaBody, T.OauthMfaResult>;
+  /** GET /auth/links: The provider identities linked to the caller's account */
+  accountLinkList: RouteHandler<
+    Record<string, never>,
+    Record<string, never>,
+    undefined,
+    T.AccountLinkListResult
+  >;
+  /** DELETE /auth/links/:provider/:subject: Unlink a provider identity from the caller's account */
+  accountLinkRemove: RouteHandler<
+    T.AccountLinkRemoveParams,
+    Record<string, never>,
+    undefined,
+    T.AccountLinkRemoveResult
+  >;
 }
 
 export type RouteId = keyof Handlers;
@@ -490,6 +510,108 @@ export const routeDefinitions: readonly RouteDefinition[] = [
     successStatus: 204,
     errors: ['AUTH_REQUIRED', 'AUTH_APIKEY_NOT_FOUND'],
     meta: { summary: 'Revoke an API key', tags: ['apikeys'], auth: true, apiKey: false },
+  },
+  {
+    id: 'oauthStart',
+    method: 'GET',
+    url: '/auth/oauth/:provider',
+    params: { validate: validators.oauthStart_params, coerce: { provider: 'string' } },
+    successStatus: 200,
+    errors: ['AUTH_OAUTH_UNKNOWN_PROVIDER', 'AUTH_OAUTH_EXCHANGE_FAILED'],
+    meta: {
+      summary: 'Sign in with a provider (redirects the browser to it)',
+      tags: ['auth'],
+      apiKey: false,
+      account: true,
+      mfa: false,
+      rateLimit: { limit: 10, windowMs: 60000 },
+    },
+  },
+  {
+    id: 'oauthCallback',
+    method: 'GET',
+    url: '/auth/oauth/:provider/callback',
+    params: { validate: validators.oauthCallback_params, coerce: { provider: 'string' } },
+    query: {
+      validate: validators.oauthCallback_query,
+      coerce: { code: 'string', state: 'string', error: 'string' },
+    },
+    successStatus: 200,
+    serializers: { 200: serializers.oauthCallback_200 },
+    responseValidators: { 200: serializers.oauthCallback_200_check },
+    errors: [
+      'AUTH_OAUTH_UNKNOWN_PROVIDER',
+      'AUTH_OAUTH_STATE_INVALID',
+      'AUTH_OAUTH_EXCHANGE_FAILED',
+      'AUTH_ACCOUNT_LINK_CONFLICT',
+      'AUTH_SOCIAL_LINK_REFUSED',
+      'AUTH_MFA_REQUIRED',
+      'AUTH_LOCKED',
+    ],
+    meta: {
+      summary: 'Finish signing in with a provider',
+      tags: ['auth'],
+      apiKey: false,
+      account: true,
+      mfa: false,
+      rateLimit: { limit: 10, windowMs: 60000 },
+    },
+  },
+  {
+    id: 'oauthMfa',
+    method: 'POST',
+    url: '/auth/oauth/mfa',
+    body: { kind: 'json', validate: validators.oauthMfa_body },
+    successStatus: 200,
+    serializers: { 200: serializers.oauthMfa_200 },
+    responseValidators: { 200: serializers.oauthMfa_200_check },
+    errors: ['AUTH_OAUTH_STATE_INVALID', 'AUTH_MFA_INVALID_CODE', 'AUTH_LOCKED', 'AUTH_CSRF_REJECTED'],
+    meta: {
+      summary: 'Finish a provider sign-in with the second factor',
+      tags: ['auth'],
+      apiKey: false,
+      account: true,
+      mfa: false,
+      idempotency: false,
+      rateLimit: { limit: 30, windowMs: 60000 },
+    },
+  },
+  {
+    id: 'accountLinkList',
+    method: 'GET',
+    url: '/auth/links',
+    successStatus: 200,
+    serializers: { 200: serializers.accountLinkList_200 },
+    responseValidators: { 200: serializers.accountLinkList_200_check },
+    errors: ['AUTH_REQUIRED'],
+    meta: {
+      summary: "The provider identities linked to the caller's account",
+      tags: ['auth'],
+      auth: true,
+      apiKey: false,
+      account: true,
+      mfa: false,
+    },
+  },
+  {
+    id: 'accountLinkRemove',
+    method: 'DELETE',
+    url: '/auth/links/:provider/:subject',
+    params: {
+      validate: validators.accountLinkRemove_params,
+      coerce: { provider: 'string', subject: 'string' },
+    },
+    successStatus: 204,
+    errors: ['AUTH_REQUIRED', 'AUTH_ACCOUNT_LINK_NOT_FOUND', 'AUTH_LAST_SIGN_IN_METHOD'],
+    meta: {
+      summary: "Unlink a provider identity from the caller's account",
+      tags: ['auth'],
+      auth: true,
+      apiKey: false,
+      account: true,
+      mfa: false,
+      rateLimit: { limit: 30, windowMs: 60000, key: 'user' },
+    },
   },
 ];
 

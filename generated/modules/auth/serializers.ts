@@ -706,6 +706,67 @@ function $s26(v, k, j) {
   }
   return $other(v, k, j, $s26);
 }
+function $s30(v, k, j) {
+  if (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    (j === 1 || typeof v.toJSON !== 'function')
+  ) {
+    let json = '{';
+    let p;
+    let s;
+    p = v.provider;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p) ? '"provider":' + JSON.stringify(p) : '"provider":"' + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'provider', 0)) !== undefined) json += '"provider":' + s;
+    p = v.subject;
+    if (typeof p === 'string')
+      json += $ESCAPED.test(p)
+        ? (json.length === 1 ? '"subject":' : ',"subject":') + JSON.stringify(p)
+        : (json.length === 1 ? '"subject":"' : ',"subject":"') + p + '"';
+    else if (p !== undefined && (s = $s2(p, 'subject', 0)) !== undefined)
+      json += (json.length === 1 ? '"subject":' : ',"subject":') + s;
+    p = v.createdAt;
+    if (typeof p === 'number') json += (json.length === 1 ? '"createdAt":' : ',"createdAt":') + $num(p);
+    else if (p !== undefined && (s = $s11(p, 'createdAt', 0)) !== undefined)
+      json += (json.length === 1 ? '"createdAt":' : ',"createdAt":') + s;
+    return json + '}';
+  }
+  return $other(v, k, j, $s30);
+}
+function $s29(v, k, j) {
+  if (Array.isArray(v) && (j === 1 || typeof v.toJSON !== 'function')) {
+    const n = v.length;
+    if (n === 0) return '[]';
+    let json = '[';
+    let s;
+    s = $s30(v[0], 0, 0);
+    json += s === undefined ? 'null' : s;
+    for (let i = 1; i < n; i++) {
+      s = $s30(v[i], i, 0);
+      json += s === undefined ? ',null' : ',' + s;
+    }
+    return json + ']';
+  }
+  return $other(v, k, j, $s29);
+}
+function $s28(v, k, j) {
+  if (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    (j === 1 || typeof v.toJSON !== 'function')
+  ) {
+    let json = '{';
+    let p;
+    let s;
+    p = v.links;
+    if (p !== undefined && (s = $s29(p, 'links', 0)) !== undefined) json += '"links":' + s;
+    return json + '}';
+  }
+  return $other(v, k, j, $s28);
+}
 const $valid0 = validate52;
 const schema19 = {
   $id: 'svc:resources/SignedIn',
@@ -4114,6 +4175,276 @@ function validate73(
   return errors === 0;
 }
 validate73.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+const $valid13 = validate75;
+const schema35 = {
+  $id: 'svc:resources/AccountLinkList',
+  type: 'object',
+  description: "The provider identities linked to the caller's account, oldest first.",
+  properties: { links: { type: 'array', items: { $ref: 'svc:resources/AccountLink' } } },
+  required: ['links'],
+  additionalProperties: false,
+};
+const schema36 = {
+  $id: 'svc:resources/AccountLink',
+  type: 'object',
+  description: "A provider identity that signs in to the caller's account.",
+  properties: {
+    provider: {
+      type: 'string',
+      description: 'The provider it came from, as configured (`google`, `oidc`, …).',
+    },
+    subject: { type: 'string', description: "The provider's stable id of the person." },
+    createdAt: { type: 'integer', description: 'Unix ms of the first sign-in with it.' },
+  },
+  required: ['provider', 'subject', 'createdAt'],
+  additionalProperties: false,
+};
+function validate76(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="svc:resources/AccountLink" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate76.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.provider === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'provider' },
+        message: "must have required property '" + 'provider' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.subject === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'subject' },
+        message: "must have required property '" + 'subject' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.createdAt === undefined) {
+      const err2 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'createdAt' },
+        message: "must have required property '" + 'createdAt' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'provider' || key0 === 'subject' || key0 === 'createdAt')) {
+        const err3 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.provider !== undefined) {
+      if (typeof data.provider !== 'string') {
+        const err4 = {
+          instancePath: instancePath + '/provider',
+          schemaPath: '#/properties/provider/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.subject !== undefined) {
+      if (typeof data.subject !== 'string') {
+        const err5 = {
+          instancePath: instancePath + '/subject',
+          schemaPath: '#/properties/subject/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.createdAt !== undefined) {
+      let data2 = data.createdAt;
+      if (!(typeof data2 == 'number' && !(data2 % 1) && !isNaN(data2) && isFinite(data2))) {
+        const err6 = {
+          instancePath: instancePath + '/createdAt',
+          schemaPath: '#/properties/createdAt/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err7 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err7];
+    } else {
+      vErrors.push(err7);
+    }
+    errors++;
+  }
+  validate76.errors = vErrors;
+  return errors === 0;
+}
+validate76.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
+function validate75(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+) {
+  /*# sourceURL="svc:resources/AccountLinkList" */ let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate75.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = undefined;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = undefined;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.links === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'links' },
+        message: "must have required property '" + 'links' + "'",
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'links')) {
+        const err1 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.links !== undefined) {
+      let data0 = data.links;
+      if (Array.isArray(data0)) {
+        const len0 = data0.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (
+            !validate76(data0[i0], {
+              instancePath: instancePath + '/links/' + i0,
+              parentData: data0,
+              parentDataProperty: i0,
+              rootData,
+              dynamicAnchors,
+            })
+          ) {
+            vErrors = vErrors === null ? validate76.errors : vErrors.concat(validate76.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err2 = {
+          instancePath: instancePath + '/links',
+          schemaPath: '#/properties/links/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate75.errors = vErrors;
+  return errors === 0;
+}
+validate75.evaluated = { props: true, dynamicProps: false, dynamicItems: false };
 // One serializer and one validator per route and JSON response status.
 export const register_201: ResponseSerializer = (value) => $root($s0(value, '', 0));
 export const register_201_check: CompiledValidator = $valid0;
@@ -4151,3 +4482,9 @@ export const apiKeyCreate_201: ResponseSerializer = (value) => $root($s24(value,
 export const apiKeyCreate_201_check: CompiledValidator = $valid11;
 export const apiKeyList_200: ResponseSerializer = (value) => $root($s26(value, '', 0));
 export const apiKeyList_200_check: CompiledValidator = $valid12;
+export const oauthCallback_200: ResponseSerializer = (value) => $root($s0(value, '', 0));
+export const oauthCallback_200_check: CompiledValidator = $valid0;
+export const oauthMfa_200: ResponseSerializer = (value) => $root($s0(value, '', 0));
+export const oauthMfa_200_check: CompiledValidator = $valid0;
+export const accountLinkList_200: ResponseSerializer = (value) => $root($s28(value, '', 0));
+export const accountLinkList_200_check: CompiledValidator = $valid13;

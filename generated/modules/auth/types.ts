@@ -326,120 +326,153 @@ export interface ApiKeyList {
   keys: ApiKey[];
 }
 
+/**
+ * Finishes a provider sign-in of an account with two-factor sign-in: the ticket the callback answered (AUTH_MFA_REQUIRED, details.mfaTicket) and a TOTP or recovery code.
+ */
+export interface OAuthMfaInput {
+  ticket: string;
+  mfaCode: string;
+}
+
+/**
+ * A provider identity that signs in to the caller's account.
+ */
+export interface AccountLink {
+  /**
+   * The provider it came from, as configured (`google`, `oidc`, …).
+   */
+  provider: string;
+  /**
+   * The provider's stable id of the person.
+   */
+  subject: string;
+  /**
+   * Unix ms of the first sign-in with it.
+   */
+  createdAt: number;
+}
+
+/**
+ * The provider identities linked to the caller's account, oldest first.
+ */
+export interface AccountLinkList {
+  links: AccountLink[];
+}
+
 export type RegisterBody = Credentials;
 
 export type RegisterResponse201 = SignedIn;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type RegisterResult = RegisterResponse201;
 
 export type LoginBody = LoginInput;
 
 export type LoginResponse200 = SignedIn;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type LoginResult = LoginResponse200;
 
 export type RefreshBody = RefreshInput;
 
 export type RefreshResponse200 = TokenPair;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type RefreshResult = RefreshResponse200;
 
 export type LogoutBody = LogoutInput;
 
 export type LogoutResponse204 = void;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type LogoutResult = LogoutResponse204;
 
 export type MeResponse200 = Me;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type MeResult = MeResponse200;
 
 export type RequestVerificationBody = EmailInput;
 
 export type RequestVerificationResponse200 = Accepted;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type RequestVerificationResult = RequestVerificationResponse200;
 
 export type VerifyEmailBody = TokenInput;
 
 export type VerifyEmailResponse200 = Accepted;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type VerifyEmailResult = VerifyEmailResponse200;
 
 export type ForgotPasswordBody = EmailInput;
 
 export type ForgotPasswordResponse200 = Accepted;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type ForgotPasswordResult = ForgotPasswordResponse200;
 
 export type ResetPasswordBody = ResetInput;
 
 export type ResetPasswordResponse200 = Accepted;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type ResetPasswordResult = ResetPasswordResponse200;
 
 export type MfaEnrollResponse200 = MfaEnrollment;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type MfaEnrollResult = MfaEnrollResponse200;
 
 export type MfaActivateBody = MfaCodeInput;
 
 export type MfaActivateResponse200 = MfaRecoveryCodes;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type MfaActivateResult = MfaActivateResponse200;
 
 export type MfaStatusResponse200 = MfaStatus;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type MfaStatusResult = MfaStatusResponse200;
 
 export type MfaDisableBody = MfaCodeInput;
 
 export type MfaDisableResponse204 = void;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type MfaDisableResult = MfaDisableResponse204;
 
 export type PasskeyRegisterOptionsResponse200 = PasskeyRegistrationOptions;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type PasskeyRegisterOptionsResult = PasskeyRegisterOptionsResponse200;
 
 export type PasskeyRegisterVerifyBody = PasskeyRegisterInput;
 
 export type PasskeyRegisterVerifyResponse201 = Passkey;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type PasskeyRegisterVerifyResult = PasskeyRegisterVerifyResponse201;
 
 export type PasskeyLoginOptionsBody = PasskeyLoginOptionsInput;
 
 export type PasskeyLoginOptionsResponse200 = PasskeyAuthenticationOptions;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type PasskeyLoginOptionsResult = PasskeyLoginOptionsResponse200;
 
 export type PasskeyLoginVerifyBody = PasskeyLoginInput;
 
 export type PasskeyLoginVerifyResponse200 = SignedIn;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type PasskeyLoginVerifyResult = PasskeyLoginVerifyResponse200;
 
 export type PasskeyListResponse200 = PasskeyList;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type PasskeyListResult = PasskeyListResponse200;
 
 export interface PasskeyRemoveParams {
@@ -448,19 +481,19 @@ export interface PasskeyRemoveParams {
 
 export type PasskeyRemoveResponse204 = void;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type PasskeyRemoveResult = PasskeyRemoveResponse204;
 
 export type ApiKeyCreateBody = ApiKeyInput;
 
 export type ApiKeyCreateResponse201 = CreatedApiKey;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type ApiKeyCreateResult = ApiKeyCreateResponse201;
 
 export type ApiKeyListResponse200 = ApiKeyList;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type ApiKeyListResult = ApiKeyListResponse200;
 
 export interface ApiKeyRevokeParams {
@@ -469,5 +502,57 @@ export interface ApiKeyRevokeParams {
 
 export type ApiKeyRevokeResponse204 = void;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type ApiKeyRevokeResult = ApiKeyRevokeResponse204;
+
+export interface OauthStartParams {
+  provider: string;
+}
+
+export type OauthStartResponse302 = void;
+
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
+export type OauthStartResult = OauthStartResponse302;
+
+export interface OauthCallbackParams {
+  provider: string;
+}
+
+/**
+ * What the provider appends to the redirect URI; it may add parameters of its own.
+ */
+export interface OauthCallbackQuery {
+  code?: string;
+  state?: string;
+  error?: string;
+  [k: string]: unknown;
+}
+
+export type OauthCallbackResponse200 = SignedIn;
+
+export type OauthCallbackResponse302 = void;
+
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
+export type OauthCallbackResult = OauthCallbackResponse200 | OauthCallbackResponse302;
+
+export type OauthMfaBody = OAuthMfaInput;
+
+export type OauthMfaResponse200 = SignedIn;
+
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
+export type OauthMfaResult = OauthMfaResponse200;
+
+export type AccountLinkListResponse200 = AccountLinkList;
+
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
+export type AccountLinkListResult = AccountLinkListResponse200;
+
+export interface AccountLinkRemoveParams {
+  provider: string;
+  subject: string;
+}
+
+export type AccountLinkRemoveResponse204 = void;
+
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
+export type AccountLinkRemoveResult = AccountLinkRemoveResponse204;

@@ -68,12 +68,12 @@ export type CreateTenantBody = TenantInput;
 
 export type CreateTenantResponse201 = MyTenant;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type CreateTenantResult = CreateTenantResponse201;
 
 export type ListTenantsResponse200 = MyTenantList;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type ListTenantsResult = ListTenantsResponse200;
 
 export interface ListMembersParams {
@@ -82,7 +82,7 @@ export interface ListMembersParams {
 
 export type ListMembersResponse200 = MemberList;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type ListMembersResult = ListMembersResponse200;
 
 export interface AddMemberParams {
@@ -93,7 +93,7 @@ export type AddMemberBody = MemberInput;
 
 export type AddMemberResponse201 = Member;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type AddMemberResult = AddMemberResponse201;
 
 export interface UpdateMemberParams {
@@ -105,7 +105,7 @@ export type UpdateMemberBody = MemberPatch;
 
 export type UpdateMemberResponse200 = Member;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type UpdateMemberResult = UpdateMemberResponse200;
 
 export interface RemoveMemberParams {
@@ -115,7 +115,7 @@ export interface RemoveMemberParams {
 
 export type RemoveMemberResponse204 = void;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type RemoveMemberResult = RemoveMemberResponse204;
 
 export interface LeaveTenantParams {
@@ -124,5 +124,5 @@ export interface LeaveTenantParams {
 
 export type LeaveTenantResponse204 = void;
 
-/** What the handler returns: the body of its success (2xx) response. */
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type LeaveTenantResult = LeaveTenantResponse204;

@@ -17,6 +17,9 @@ export interface SessionCookieOptions {
   domain?: string;
 }
 
+/** The container token authPlugin() provides its session cookie under, for the plugins that sign people in. */
+export const SESSION_COOKIE = Symbol('svc:session-cookie');
+
 export interface SessionCookie {
   readonly name: string;
   readonly path: string;

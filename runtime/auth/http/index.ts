@@ -24,3 +24,5 @@ export {
   apiKeysPageHtml,
   type ApiKeysPageOptions,
 } from './apikeys-page.js';
+export { oauthPlugin, type OAuthPluginOptions } from './oauth-plugin.js';
+export { OAUTH_ROUTE_IDS, type OAuthRouteId } from './oauth-routes.js';

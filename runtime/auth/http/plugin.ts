@@ -7,7 +7,7 @@ import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js'
 import { Auth } from '../auth.js';
 import { AUTH_EVENT_NAMES } from '../events.js';
 import { isProductionEnv } from '../tokens/secret.js';
-import { sessionCookie, type SessionCookieOptions } from './cookie.js';
+import { SESSION_COOKIE, sessionCookie, type SessionCookieOptions } from './cookie.js';
 import { CookieExpiry } from './cookie-expiry.js';
 import { authEnricher } from './enricher.js';
 import { authRequiredGuard, authVisibility, mfaStepUpGuard } from './guards.js';
@@ -68,6 +68,7 @@ export function authPlugin(options: AuthPluginOptions): Plugin {
     name: 'svc:auth',
     setup(app: App) {
       app.container.provide(Auth, auth);
+      app.container.provide(SESSION_COOKIE, cookie);
       auth.logTo(app.logger);
       app.metadata.add('http:request-hooks', expiry.hook());
       app.metadata.add('http:enrichers', authEnricher(auth, cookie, expiry, trustedOrigins));

@@ -4,22 +4,24 @@
 // without passkeys, and the API-key routes (apikey-routes.ts) of one without API keys, so such an app serves
 // what it always did.
 import {
-  routes as bindAuthRoutes,
+  routeDefinitions,
   type Handlers as AuthHandlers,
   type RouteId as AuthRouteId,
 } from '../../../generated/modules/auth/routes.js';
 import { errors } from '../../../generated/modules/errors.js';
 import { rejectUnknownOptions } from '../../config/known-options.js';
-import type { Route, SvcReply } from '../../http/types.js';
-import type { Auth, LoginResult } from '../auth.js';
+import { bindRoutes } from '../../http/route.js';
+import type { Route } from '../../http/types.js';
+import type { Auth } from '../auth.js';
 import type { PublicUser } from '../stores/users.js';
-import { setCookieLine, type SessionCookie } from './cookie.js';
+import type { SessionCookie } from './cookie.js';
 import { API_KEY_ROUTE_IDS, apiKeyHandlers } from './apikey-routes.js';
 import { logoutHandler } from './logout.js';
 import { MFA_ROUTE_IDS, mfaHandlers } from './mfa-routes.js';
 import { noStore } from './no-store.js';
 import { PASSKEY_ROUTE_IDS, passkeyHandlers } from './passkey-routes.js';
-import { putSessionCookie } from './set-cookie.js';
+import { OAUTH_ROUTE_IDS, type OAuthRouteId } from './oauth-routes.js';
+import { signedInResponder } from './signed-in.js';
 
 export type { AuthHandlers, AuthRouteId };
 
@@ -52,24 +54,27 @@ export function authRoutes(
   options: AuthRoutesOptions = {},
 ): Route[] {
   rejectUnknownOptions(options, ['omit', 'replace'], 'authRoutes()');
-  const handlers: AuthHandlers = { ...authHandlers(auth, settings), ...options.replace };
+  const handlers: AccountHandlers = { ...authHandlers(auth, settings), ...options.replace };
   const omitted = new Set<string>([
     ...(options.omit ?? []),
     ...(auth.mfaEnabled ? [] : MFA_ROUTE_IDS),
     ...(auth.passkeysEnabled ? [] : PASSKEY_ROUTE_IDS),
     ...(auth.apiKeys !== undefined ? [] : API_KEY_ROUTE_IDS),
+    // Mounted by oauthPlugin(), which holds the providers.
+    ...OAUTH_ROUTE_IDS,
   ]);
-  return bindAuthRoutes(handlers).filter((route) => route.id === undefined || !omitted.has(route.id));
+  return bindRoutes(
+    routeDefinitions.filter((definition) => !omitted.has(definition.id)),
+    handlers,
+  );
 }
 
-function authHandlers(auth: Auth, settings: AuthRouteSettings): AuthHandlers {
+/** The handlers authRoutes() binds: every route of spec/modules/auth.yaml but the provider sign-in ones. */
+type AccountHandlers = Omit<AuthHandlers, OAuthRouteId>;
+
+function authHandlers(auth: Auth, settings: AuthRouteSettings): AccountHandlers {
   const { cookie } = settings;
-  /** Starts the browser session that goes with a sign-in and answers the token pair. */
-  const signedIn = async (result: LoginResult, reply: SvcReply) => {
-    const sessionId = result.sessionId ?? (await auth.createSession(result.user.id, { amr: result.amr }));
-    putSessionCookie(reply, cookie, setCookieLine(cookie, sessionId, auth.ttls.sessionTtl));
-    return { user: result.user, ...result.tokens };
-  };
+  const signedIn = signedInResponder(auth, cookie);
 
   return {
     async register({ body, reply }) {

@@ -112,6 +112,14 @@ export class MfaService implements SecondFactor {
     }
   }
 
+  /**
+   * Removes the user's two-factor sign-in, pending or enabled, without a code: for an account whose email's
+   * owner takes it over (social sign-in), where the factor was the previous holder's. True when there was one.
+   */
+  async revoke(userId: string): Promise<boolean> {
+    return this.store.remove(userId);
+  }
+
   async isEnabled(userId: string): Promise<boolean> {
     return (await this.store.get(userId))?.state === 'enabled';
   }

@@ -6,3 +6,5 @@ export * from './memory-users.js';
 export * from './memory-sessions.js';
 export * from './memory-refresh-tokens.js';
 export * from './memory-one-time-tokens.js';
+export * from './account-links.js';
+export * from './memory-account-links.js';

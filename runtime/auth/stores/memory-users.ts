@@ -116,7 +116,8 @@ export class MemoryUserSource implements UserSource {
       user.email = email;
       this.index(user);
     }
-    if (patch.passwordHash !== undefined) user.passwordHash = patch.passwordHash;
+    if (patch.passwordHash === null) delete user.passwordHash;
+    else if (patch.passwordHash !== undefined) user.passwordHash = patch.passwordHash;
     if (patch.emailVerified !== undefined) user.emailVerified = patch.emailVerified;
     return copyUser(user);
   }

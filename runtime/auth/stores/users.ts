@@ -5,7 +5,10 @@ export interface AuthUser {
   id: string;
   /** Compared case-insensitively; svc stores and looks up the trimmed, lower-cased address. */
   email: string;
-  /** A PHC scrypt string (password.ts); absent for passwordless accounts (social login). */
+  /**
+   * A PHC scrypt string (password.ts); absent for passwordless accounts (social login). A source that answers
+   * null or '' instead is read the same way: no password.
+   */
   passwordHash?: string;
   emailVerified: boolean;
 }
@@ -23,9 +26,15 @@ export interface NewUser {
   emailVerified?: boolean;
 }
 
+/** What `update` changes: an absent field is left as it is. */
 export interface UserPatch {
   email?: string;
-  passwordHash?: string;
+  /**
+   * A new hash, or null to remove the password: the answer then has no `passwordHash` (the account signs in
+   * only another way). Social sign-in relies on it when an account's email owner takes it over from whoever
+   * opened it, and refuses the takeover (AUTH_UPDATE_UNSUPPORTED) when the answer still has a hash.
+   */
+  passwordHash?: string | null;
   emailVerified?: boolean;
 }
 
@@ -38,7 +47,10 @@ export interface UserSource {
   findById(id: string): Promise<AuthUser | null>;
   /** `passwordHash` is already computed. An email taken (ignoring case) throws `errors.AUTH_EMAIL_TAKEN()`. */
   create(user: NewUser): Promise<AuthUser>;
-  /** Optional; email verification and password reset need it (else AUTH_UPDATE_UNSUPPORTED). Null: no such id. */
+  /**
+   * Optional; email verification and password reset need it (else AUTH_UPDATE_UNSUPPORTED). Answers the user as
+   * updated, or null for no such id. `passwordHash: null` removes the password (see UserPatch).
+   */
   update?(id: string, patch: UserPatch): Promise<AuthUser | null>;
   /**
    * Optional bulk lookup: one PublicUser per found id in the order of `ids`, unknown ids omitted, duplicates

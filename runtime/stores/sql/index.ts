@@ -31,3 +31,4 @@ export { SqlMembershipStore, type SqlMembershipStoreOptions } from './membership
 export { SqlMfaStore } from './mfa.js';
 export { SqlPasskeyStore, SqlChallengeStore } from './passkeys.js';
 export { SqlApiKeyStore } from './api-keys.js';
+export { SqlAccountLinkStore } from './account-links.js';

@@ -2,6 +2,7 @@
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import type { SqlClient } from './client.js';
 import type { McpSessionLimits } from '../../mcp/server/session-store.js';
+import { SqlAccountLinkStore } from './account-links.js';
 import { SqlApiKeyStore } from './api-keys.js';
 import { SqlIdempotencyStore } from './idempotency.js';
 import { SqlMcpSessionStore } from './mcp-sessions.js';
@@ -46,6 +47,8 @@ export interface SqlStores {
   webauthnChallenges: SqlChallengeStore;
   /** API keys: their hashes, scopes, owners, expiry and last use. */
   apiKeys: SqlApiKeyStore;
+  /** Social sign-in: which account each provider identity (provider and subject) signs in to. */
+  accountLinks: SqlAccountLinkStore;
 }
 
 /** The keys of SqlStoresOptions; any other is refused. */
@@ -69,5 +72,6 @@ export function sqlStores(client: SqlClient, options: SqlStoresOptions = {}): Sq
     passkeys: new SqlPasskeyStore(client),
     webauthnChallenges: new SqlChallengeStore(client),
     apiKeys: new SqlApiKeyStore(client),
+    accountLinks: new SqlAccountLinkStore(client),
   };
 }

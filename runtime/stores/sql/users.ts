@@ -44,10 +44,11 @@ const CREATE = `INSERT INTO svc_users (id, email, password_hash, email_verified,
   WHERE NOT EXISTS (SELECT 1 FROM svc_users WHERE lower(email) = lower($2))
   RETURNING ${COLUMNS}`;
 
-// A NULL parameter leaves its column as it is; a new email ($2) must be free of every other row.
+// A NULL parameter leaves its column as it is ($5 true removes the password); a new email ($2) must be free of
+// every other row.
 const UPDATE = `UPDATE svc_users SET
     email = COALESCE($2::text, email),
-    password_hash = COALESCE($3::text, password_hash),
+    password_hash = CASE WHEN $5::boolean THEN NULL ELSE COALESCE($3::text, password_hash) END,
     email_verified = COALESCE($4::boolean, email_verified)
   WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM svc_users WHERE lower(email) = lower($2::text) AND id <> $1)
   RETURNING ${COLUMNS}`;
@@ -104,6 +105,7 @@ export class SqlUserSource implements UserSource {
       email === undefined ? null : normalizeEmail(email),
       passwordHash ?? null,
       emailVerified ?? null,
+      passwordHash === null,
     ]);
     if (rows[0] !== undefined) return recordOf(rows[0]);
     // No row changed: an unknown id, or (with a new email) an address another row holds.
