@@ -15,6 +15,7 @@ const RUNTIME_FEATURES = [
   'runtime/adapters',
   'runtime/mail',
   'runtime/service',
+  'runtime/files',
 ];
 
 /** What the kernel may not import: the features, and the root entry that re-exports them all. */
