@@ -34,6 +34,33 @@ describe('modules.auth.oauth at start', () => {
     for (const id of OAUTH_ROUTE_IDS) expect(off).not.toContain(id);
   });
 
+  it('gives the two sign-in routes 10 a minute per IP, and rateLimit: false removes it', async () => {
+    const limits = async (oauth: Record<string, unknown>) => {
+      const built = authModule({ oauth: { providers: { corp: CORP }, ...oauth } }, context)!;
+      const app = createApp({ name: 'test' });
+      for (const plugin of built.plugins) app.register(plugin);
+      await app.boot();
+      return Object.fromEntries(
+        app.metadata
+          .list('http:routes')
+          .filter(
+            (route) => route.id === 'oauthStart' || route.id === 'oauthCallback' || route.id === 'oauthMfa',
+          )
+          .map((route) => [route.id, route.meta?.rateLimit]),
+      );
+    };
+    expect(await limits({})).toEqual({
+      oauthStart: { limit: 10, windowMs: 60000 },
+      oauthCallback: { limit: 10, windowMs: 60000 },
+      oauthMfa: { limit: 30, windowMs: 60000 },
+    });
+    expect(await limits({ rateLimit: false })).toEqual({
+      oauthStart: undefined,
+      oauthCallback: undefined,
+      oauthMfa: { limit: 30, windowMs: 60000 },
+    });
+  });
+
   it('leaves out the provider routes modules.auth.routes omits, as the build documents', async () => {
     const mounted = await mountedRoutes({
       oauth: { providers: { corp: CORP } },
