@@ -623,17 +623,8 @@ export class Auth {
     let secondFactor: AcceptedCode | undefined;
     if (!signIn.userVerified && (await this.isMfaEnabled(user.id))) {
       // A key alone is one factor: the account's second one is asked for, and guessed no faster than at login.
-      const email = normalizeEmail(user.email);
-      const reservation = await this.reserveAttempt({ email, ip: from.ip });
-      const code = await this.codeVerdict(user.id, from.mfaCode);
-      if ('reason' in code) {
-        await this.emit('auth:login_failed', { email, reason: code.reason, ip: from.ip });
-        if (reservation) await this.throttle?.recordFailure(reservation);
-        throw code.error;
-      }
-      if (reservation) await this.throttle?.recordSuccess(reservation);
+      ({ secondFactor } = await this.requireSignInCode(user, from.mfaCode, from.ip));
       amr.push('mfa');
-      secondFactor = code.secondFactor;
     }
     return this.completeSignIn(user, amr, { from, started, secondFactor });
   }
@@ -861,8 +852,9 @@ export class Auth {
   }
 
   /**
-   * The second factor of a sign-in whose first factor came from elsewhere (a provider): guessed no faster
-   * than at login, each attempt spending the throttle's budgets of the account's email and the address.
+   * The second factor of a sign-in whose first factor is not a password (a passkey without user
+   * verification, a provider): guessed no faster than at login, each attempt spending the throttle's budgets
+   * of the account's email and the address.
    */
   private async requireSignInCode(
     user: AuthUser,

@@ -33,6 +33,23 @@ export function sessionCookieValues(headers: RequestHeaders, cookie: SessionCook
   return readCookieValues(headerValue(headers.cookie), cookie.name, MAX_SESSION_COOKIES);
 }
 
+/** A value newOpaqueToken writes: 32 bytes in unpadded base64url. */
+const OPAQUE_VALUE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The one value of a cookie that binds a ceremony to the browser (passkey ceremonies, provider sign-ins), or
+ * undefined: none, several that differ (one tossed by a sibling subdomain cannot be told from the browser's
+ * own), more copies than a browser keeps of one name (one more is read, so more are refused rather than a
+ * different value left unread), or a value this code did not write.
+ */
+export function boundCookieValue(headers: RequestHeaders, cookie: SessionCookie): string | undefined {
+  const read = readCookieValues(headerValue(headers.cookie), cookie.name, MAX_SESSION_COOKIES + 1);
+  const values = new Set(read);
+  const [value] = values;
+  if (read.length > MAX_SESSION_COOKIES || values.size !== 1 || value === undefined) return undefined;
+  return OPAQUE_VALUE.test(value) ? value : undefined;
+}
+
 /**
  * The signed-in user of a request to an account route (second factors, passkeys): an API key is never their
  * owner, so a request through one is refused (`apiKey: false`) even before an API-key plugin enforces it.

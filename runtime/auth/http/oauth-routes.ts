@@ -19,8 +19,8 @@ import type { OAuthService } from '../oauth/service.js';
 import type { OAuthProfile } from '../oauth/types.js';
 import type { ChallengeStore } from '../passkeys/store.js';
 import { hashToken, newOpaqueToken } from '../tokens/opaque.js';
-import { expireCookieLine, readCookieValues, setCookieLine, type SessionCookie } from './cookie.js';
-import { headerValue, MAX_SESSION_COOKIES, signedInUser } from './credentials.js';
+import { expireCookieLine, setCookieLine, type SessionCookie } from './cookie.js';
+import { boundCookieValue, signedInUser } from './credentials.js';
 import { noStore } from './no-store.js';
 import { putSessionCookie } from './set-cookie.js';
 import type { SignedInResponder } from './signed-in.js';
@@ -39,8 +39,6 @@ export type OAuthRouteId = (typeof OAUTH_ROUTE_IDS)[number];
 /** The two routes a browser reaches from another site, which carry the per-IP limit. */
 export const OAUTH_SIGN_IN_ROUTE_IDS: readonly OAuthRouteId[] = ['oauthStart', 'oauthCallback'];
 
-/** A value newOpaqueToken writes: 32 bytes in unpadded base64url. */
-const OPAQUE_VALUE = /^[A-Za-z0-9_-]{43}$/;
 /** How long the second factor may take once the provider said who it is. */
 const MFA_TICKET_TTL_MS = 5 * 60_000;
 const MFA_TICKET_PREFIX = 'oauth-mfa:';
@@ -58,20 +56,6 @@ export interface OAuthRouteSettings {
   tickets: ChallengeStore;
   signedIn: SignedInResponder;
   clock: () => number;
-}
-
-/**
- * The binding cookie's value, or undefined when the request has none, several that differ (one planted by
- * another site cannot be told from the browser's own), more copies than a browser keeps of one name, or one
- * this code did not write.
- */
-function bindingOf(headers: RequestHeaders, cookie: SessionCookie): string | undefined {
-  // One more than accepted is read, so that more copies are refused rather than one left unread.
-  const read = readCookieValues(headerValue(headers.cookie), cookie.name, MAX_SESSION_COOKIES + 1);
-  const values = new Set(read);
-  const [value] = values;
-  if (read.length > MAX_SESSION_COOKIES || values.size !== 1 || value === undefined) return undefined;
-  return OPAQUE_VALUE.test(value) ? value : undefined;
 }
 
 /** `successRedirect` with `values` in the fragment (never the query: a fragment is not sent to servers). */
@@ -137,7 +121,7 @@ export function oauthHandlers(settings: OAuthRouteSettings): Pick<AuthHandlers, 
       state: query.state,
       code: query.code,
       error: query.error,
-      binding: bindingOf(headers, cookie),
+      binding: boundCookieValue(headers, cookie),
     });
     try {
       return await signIn(profile, ip);

@@ -11,9 +11,9 @@ import { errors } from '../../../generated/modules/errors.js';
 import type { RequestHeaders, SvcReply } from '../../http/types.js';
 import type { Auth, LoginResult } from '../auth.js';
 import type { PasskeyService, PasskeyView } from '../passkeys/service.js';
-import { expireCookieLine, readCookieValues, setCookieLine, type SessionCookie } from './cookie.js';
+import { expireCookieLine, setCookieLine, type SessionCookie } from './cookie.js';
 import { hashToken, newOpaqueToken } from '../tokens/opaque.js';
-import { headerValue, MAX_SESSION_COOKIES, signedInUser } from './credentials.js';
+import { boundCookieValue, headerValue, signedInUser } from './credentials.js';
 import { noStore } from './no-store.js';
 import { putSessionCookie } from './set-cookie.js';
 
@@ -32,9 +32,6 @@ export type PasskeyRouteId = (typeof PASSKEY_ROUTE_IDS)[number];
 const PASSKEY_COOKIE_NAME = 'svc_passkey';
 /** Sent only to the passkey routes: no other request carries it. */
 const PASSKEY_COOKIE_PATH = '/auth/passkeys';
-/** A value newOpaqueToken writes: 32 bytes in unpadded base64url. */
-const CEREMONY_VALUE = /^[A-Za-z0-9_-]{43}$/;
-
 /**
  * The ceremony cookie: Secure by the session cookie's rule, SameSite=Strict (a cross-site page can neither
  * start nor finish a ceremony in the user's browser), no Domain (sibling subdomains do not receive it).
@@ -56,20 +53,9 @@ function passkeyCookie(session: SessionCookie): SessionCookie {
  * 400 WEBAUTHN_CHALLENGE_INVALID.
  */
 function endCeremony(headers: RequestHeaders, reply: SvcReply, cookie: SessionCookie): string {
-  // As many copies as of a session cookie are accepted; one more is read, so that more are refused, never a
-  // different value left unread.
-  const read = readCookieValues(headerValue(headers.cookie), cookie.name, MAX_SESSION_COOKIES + 1);
-  const values = new Set(read);
+  const value = boundCookieValue(headers, cookie);
   putSessionCookie(reply, cookie, expireCookieLine(cookie));
-  const [value] = values;
-  if (
-    read.length > MAX_SESSION_COOKIES ||
-    values.size !== 1 ||
-    value === undefined ||
-    !CEREMONY_VALUE.test(value)
-  ) {
-    throw errors.WEBAUTHN_CHALLENGE_INVALID();
-  }
+  if (value === undefined) throw errors.WEBAUTHN_CHALLENGE_INVALID();
   return hashToken(value);
 }
 
