@@ -82,6 +82,34 @@ export interface Unexpected {
   headers: Headers;
 }
 
+/** One file of an upload. A ReadableStream is sent as it is read (a streaming request body). */
+export interface UploadFile {
+  /** The form field name of the part. */
+  field: string;
+  file: Blob | File | ReadableStream<Uint8Array>;
+  /** Default: the File's name, else `blob`. */
+  filename?: string;
+  /** The part's content type. Default: the Blob's type, else `application/octet-stream`. */
+  type?: string;
+}
+
+/** An upload body: the text fields (sent first, so the server has them before the files) and the files. */
+export interface UploadRequest<Fields extends object = Record<string, string>> {
+  files: readonly UploadFile[];
+  fields?: Fields;
+}
+
+/** A streamed answer (a download, server-sent events): the body is not read, it is handed over. */
+export interface StreamedBody {
+  stream: ReadableStream<Uint8Array>;
+  /** The Content-Type header; `application/octet-stream` when the server sent none. */
+  contentType: string;
+  /** From Content-Disposition (`filename*` first), without directories or control characters. */
+  filename?: string;
+  /** From Content-Length, when sent. */
+  contentLength?: number;
+}
+
 export interface ListNotesInput extends RequestOptions {
   query?: T.ListNotesQuery;
 }
@@ -962,6 +990,181 @@ export type LeaveTenantResponse =
   | Failure<500, ApiError<'INTERNAL_ERROR'>>
   | Unexpected;
 
+export type ListFilesInput = RequestOptions;
+
+export type ListFilesResponse =
+  | Success<200, T.ListFilesResponse200>
+  | Failure<
+      400,
+      ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'FILE_TENANT_REQUIRED' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>
+    >
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_SCOPE_REQUIRED' | 'TENANT_ACCESS_DENIED'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface GetFileInput extends RequestOptions {
+  params: T.GetFileParams;
+}
+
+export type GetFileResponse =
+  | Success<200, T.GetFileResponse200>
+  | Failure<400, ValidationError>
+  | Failure<
+      400,
+      ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'FILE_TENANT_REQUIRED' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>
+    >
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<403, ApiError<'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_SCOPE_REQUIRED' | 'TENANT_ACCESS_DENIED'>>
+  | Failure<404, ApiError<'FILE_NOT_FOUND'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface DownloadFileInput extends RequestOptions {
+  params: T.DownloadFileParams;
+}
+
+export type DownloadFileResponse =
+  | Success<200, StreamedBody>
+  | Failure<400, ValidationError>
+  | Failure<
+      400,
+      ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'FILE_TENANT_REQUIRED' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>
+    >
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<
+      403,
+      ApiError<
+        'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_SCOPE_REQUIRED' | 'FILE_INFECTED' | 'TENANT_ACCESS_DENIED'
+      >
+    >
+  | Failure<404, ApiError<'FILE_NOT_FOUND'>>
+  | Failure<423, ApiError<'FILE_NOT_SCANNED'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface UploadFilesInput extends RequestOptions {
+  body: UploadRequest | FormData;
+}
+
+export type UploadFilesResponse =
+  | Success<201, T.UploadFilesResponse201>
+  | Failure<
+      400,
+      ApiError<
+        | 'AUTH_APIKEY_AMBIGUOUS'
+        | 'FILE_TENANT_REQUIRED'
+        | 'IDEMPOTENCY_KEY_INVALID'
+        | 'MALFORMED_MULTIPART'
+        | 'STORAGE_CONTENT_LENGTH_INVALID'
+        | 'STORAGE_CONTENT_LENGTH_MISMATCH'
+        | 'TENANT_CONFLICT'
+        | 'TENANT_INVALID'
+        | 'TOO_MANY_FIELDS'
+        | 'TOO_MANY_FILES'
+      >
+    >
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<402, ApiError<'FILE_QUOTA_EXCEEDED'>>
+  | Failure<
+      403,
+      ApiError<
+        'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED' | 'AUTH_SCOPE_REQUIRED' | 'TENANT_ACCESS_DENIED'
+      >
+    >
+  | Failure<409, ApiError<'IDEMPOTENCY_CONFLICT'>>
+  | Failure<413, ApiError<'FILE_TOO_LARGE' | 'PAYLOAD_TOO_LARGE'>>
+  | Failure<415, ApiError<'FILE_TYPE_MISMATCH' | 'FILE_TYPE_NOT_ALLOWED' | 'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<422, ApiError<'IDEMPOTENCY_KEY_REUSED'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Failure<507, ApiError<'FILE_STORE_FULL'>>
+  | Unexpected;
+
+export interface CreateFileUrlInput extends RequestOptions {
+  params: T.CreateFileUrlParams;
+  body?: T.CreateFileUrlBody;
+}
+
+export type CreateFileUrlResponse =
+  | Success<200, T.CreateFileUrlResponse200>
+  | Failure<400, ValidationError>
+  | Failure<
+      400,
+      ApiError<
+        | 'AUTH_APIKEY_AMBIGUOUS'
+        | 'BAD_REQUEST'
+        | 'FILE_TENANT_REQUIRED'
+        | 'FILE_URL_EXPIRY_INVALID'
+        | 'TENANT_CONFLICT'
+        | 'TENANT_INVALID'
+      >
+    >
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<
+      403,
+      ApiError<
+        | 'AUTH_APIKEY_TENANT_MISMATCH'
+        | 'AUTH_CSRF_REJECTED'
+        | 'AUTH_SCOPE_REQUIRED'
+        | 'FILE_INFECTED'
+        | 'TENANT_ACCESS_DENIED'
+      >
+    >
+  | Failure<404, ApiError<'FILE_NOT_FOUND'>>
+  | Failure<413, ApiError<'PAYLOAD_TOO_LARGE'>>
+  | Failure<415, ApiError<'UNSUPPORTED_MEDIA_TYPE'>>
+  | Failure<423, ApiError<'FILE_NOT_SCANNED'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface DeleteFileInput extends RequestOptions {
+  params: T.DeleteFileParams;
+}
+
+export type DeleteFileResponse =
+  | Success<204, undefined>
+  | Failure<400, ValidationError>
+  | Failure<
+      400,
+      ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'FILE_TENANT_REQUIRED' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>
+    >
+  | Failure<401, ApiError<'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<
+      403,
+      ApiError<
+        'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_CSRF_REJECTED' | 'AUTH_SCOPE_REQUIRED' | 'TENANT_ACCESS_DENIED'
+      >
+    >
+  | Failure<404, ApiError<'FILE_NOT_FOUND'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
+export interface OpenFileUrlInput extends RequestOptions {
+  params: T.OpenFileUrlParams;
+  query?: T.OpenFileUrlQuery;
+}
+
+export type OpenFileUrlResponse =
+  | Success<200, StreamedBody>
+  | Failure<400, ValidationError>
+  | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
+  | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
+  | Failure<
+      403,
+      ApiError<'AUTH_APIKEY_TENANT_MISMATCH' | 'FILE_INFECTED' | 'FILE_URL_INVALID' | 'TENANT_ACCESS_DENIED'>
+    >
+  | Failure<404, ApiError<'FILE_NOT_FOUND'>>
+  | Failure<423, ApiError<'FILE_NOT_SCANNED'>>
+  | Failure<429, ApiError<'RATE_LIMITED'>>
+  | Failure<500, ApiError<'INTERNAL_ERROR'>>
+  | Unexpected;
+
 export interface Client {
   /** GET /notes: List my notes (or my team's) */
   listNotes(input?: ListNotesInput): Promise<ListNotesResponse>;
@@ -1041,6 +1244,32 @@ export interface Client {
   removeMember(input: RemoveMemberInput): Promise<RemoveMemberResponse>;
   /** POST /tenants/:tenantId/leave: Leave a team */
   leaveTenant(input: LeaveTenantInput): Promise<LeaveTenantResponse>;
+  /** GET /files: The files I may see */
+  listFiles(input?: ListFilesInput): Promise<ListFilesResponse>;
+  /** GET /files/:id: A file's metadata */
+  getFile(input: GetFileInput): Promise<GetFileResponse>;
+  /**
+   * GET /files/:id/content: A file's content, as an attachment
+   *
+   * Streamed with `Content-Disposition: attachment` and `X-Content-Type-Options: nosniff`. Under quarantine a file without a clean scan answers 423 FILE_NOT_SCANNED or 403 FILE_INFECTED before any byte.
+   */
+  downloadFile(input: DownloadFileInput): Promise<DownloadFileResponse>;
+  /**
+   * POST /files: Upload files
+   *
+   * multipart/form-data: every file part is stored, whatever its field name; text fields are ignored. The request succeeds whole or stores nothing.
+   */
+  uploadFiles(input: UploadFilesInput): Promise<UploadFilesResponse>;
+  /** POST /files/:id/url: A temporary URL of a file's content */
+  createFileUrl(input: CreateFileUrlInput): Promise<CreateFileUrlResponse>;
+  /** DELETE /files/:id: Delete a file */
+  deleteFile(input: DeleteFileInput): Promise<DeleteFileResponse>;
+  /**
+   * GET /files/:id/signed: A file's content through a temporary URL
+   *
+   * The URL's signature is the credential: no other is needed or read. A tampered or expired URL answers 403 FILE_URL_INVALID. Answers carry `Cache-Control: private, no-store`.
+   */
+  openFileUrl(input: OpenFileUrlInput): Promise<OpenFileUrlResponse>;
 }
 
 /** Declared statuses with the body each carries, and error statuses with the codes answered with each. */
@@ -1846,6 +2075,169 @@ const routeTable: Record<keyof Client, RouteInfo> = {
       '500': ['INTERNAL_ERROR'],
     },
   },
+  listFiles: {
+    method: 'GET',
+    path: '/files',
+    parts: ['files'],
+    responses: { '200': 'json' },
+    errors: {
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'FILE_TENANT_REQUIRED', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_APIKEY_TENANT_MISMATCH', 'AUTH_SCOPE_REQUIRED', 'TENANT_ACCESS_DENIED'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  getFile: {
+    method: 'GET',
+    path: '/files/:id',
+    parts: ['files', { param: 'id' }],
+    responses: { '200': 'json' },
+    errors: {
+      '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
+        'FILE_TENANT_REQUIRED',
+        'HTTP_VALIDATION',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+      ],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_APIKEY_TENANT_MISMATCH', 'AUTH_SCOPE_REQUIRED', 'TENANT_ACCESS_DENIED'],
+      '404': ['FILE_NOT_FOUND'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  downloadFile: {
+    method: 'GET',
+    path: '/files/:id/content',
+    parts: ['files', { param: 'id' }, 'content'],
+    accept: '*/*, application/json',
+    responses: { '200': 'stream' },
+    errors: {
+      '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
+        'FILE_TENANT_REQUIRED',
+        'HTTP_VALIDATION',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+      ],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_APIKEY_TENANT_MISMATCH', 'AUTH_SCOPE_REQUIRED', 'FILE_INFECTED', 'TENANT_ACCESS_DENIED'],
+      '404': ['FILE_NOT_FOUND'],
+      '423': ['FILE_NOT_SCANNED'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  uploadFiles: {
+    method: 'POST',
+    path: '/files',
+    parts: ['files'],
+    body: 'upload',
+    responses: { '201': 'json' },
+    errors: {
+      '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
+        'FILE_TENANT_REQUIRED',
+        'IDEMPOTENCY_KEY_INVALID',
+        'MALFORMED_MULTIPART',
+        'STORAGE_CONTENT_LENGTH_INVALID',
+        'STORAGE_CONTENT_LENGTH_MISMATCH',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+        'TOO_MANY_FIELDS',
+        'TOO_MANY_FILES',
+      ],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '402': ['FILE_QUOTA_EXCEEDED'],
+      '403': [
+        'AUTH_APIKEY_TENANT_MISMATCH',
+        'AUTH_CSRF_REJECTED',
+        'AUTH_SCOPE_REQUIRED',
+        'TENANT_ACCESS_DENIED',
+      ],
+      '409': ['IDEMPOTENCY_CONFLICT'],
+      '413': ['FILE_TOO_LARGE', 'PAYLOAD_TOO_LARGE'],
+      '415': ['FILE_TYPE_MISMATCH', 'FILE_TYPE_NOT_ALLOWED', 'UNSUPPORTED_MEDIA_TYPE'],
+      '422': ['IDEMPOTENCY_KEY_REUSED'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+      '507': ['FILE_STORE_FULL'],
+    },
+  },
+  createFileUrl: {
+    method: 'POST',
+    path: '/files/:id/url',
+    parts: ['files', { param: 'id' }, 'url'],
+    responses: { '200': 'json' },
+    errors: {
+      '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
+        'BAD_REQUEST',
+        'FILE_TENANT_REQUIRED',
+        'FILE_URL_EXPIRY_INVALID',
+        'HTTP_VALIDATION',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+      ],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': [
+        'AUTH_APIKEY_TENANT_MISMATCH',
+        'AUTH_CSRF_REJECTED',
+        'AUTH_SCOPE_REQUIRED',
+        'FILE_INFECTED',
+        'TENANT_ACCESS_DENIED',
+      ],
+      '404': ['FILE_NOT_FOUND'],
+      '413': ['PAYLOAD_TOO_LARGE'],
+      '415': ['UNSUPPORTED_MEDIA_TYPE'],
+      '423': ['FILE_NOT_SCANNED'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  deleteFile: {
+    method: 'DELETE',
+    path: '/files/:id',
+    parts: ['files', { param: 'id' }],
+    responses: { '204': 'empty' },
+    errors: {
+      '400': [
+        'AUTH_APIKEY_AMBIGUOUS',
+        'FILE_TENANT_REQUIRED',
+        'HTTP_VALIDATION',
+        'TENANT_CONFLICT',
+        'TENANT_INVALID',
+      ],
+      '401': ['AUTH_REQUIRED', 'AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': [
+        'AUTH_APIKEY_TENANT_MISMATCH',
+        'AUTH_CSRF_REJECTED',
+        'AUTH_SCOPE_REQUIRED',
+        'TENANT_ACCESS_DENIED',
+      ],
+      '404': ['FILE_NOT_FOUND'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
+  openFileUrl: {
+    method: 'GET',
+    path: '/files/:id/signed',
+    parts: ['files', { param: 'id' }, 'signed'],
+    accept: '*/*, application/json',
+    responses: { '200': 'stream' },
+    errors: {
+      '400': ['AUTH_APIKEY_AMBIGUOUS', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
+      '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
+      '403': ['AUTH_APIKEY_TENANT_MISMATCH', 'FILE_INFECTED', 'FILE_URL_INVALID', 'TENANT_ACCESS_DENIED'],
+      '404': ['FILE_NOT_FOUND'],
+      '423': ['FILE_NOT_SCANNED'],
+      '429': ['RATE_LIMITED'],
+      '500': ['INTERNAL_ERROR'],
+    },
+  },
 };
 
 export function createClient(options: ClientOptions): Client {
@@ -1892,6 +2284,13 @@ export function createClient(options: ClientOptions): Client {
     updateMember: (input) => send<UpdateMemberResponse>(routeTable.updateMember, input),
     removeMember: (input) => send<RemoveMemberResponse>(routeTable.removeMember, input),
     leaveTenant: (input) => send<LeaveTenantResponse>(routeTable.leaveTenant, input),
+    listFiles: (input) => send<ListFilesResponse>(routeTable.listFiles, input),
+    getFile: (input) => send<GetFileResponse>(routeTable.getFile, input),
+    downloadFile: (input) => send<DownloadFileResponse>(routeTable.downloadFile, input),
+    uploadFiles: (input) => send<UploadFilesResponse>(routeTable.uploadFiles, input),
+    createFileUrl: (input) => send<CreateFileUrlResponse>(routeTable.createFileUrl, input),
+    deleteFile: (input) => send<DeleteFileResponse>(routeTable.deleteFile, input),
+    openFileUrl: (input) => send<OpenFileUrlResponse>(routeTable.openFileUrl, input),
   };
 }
 
@@ -1903,6 +2302,8 @@ interface RouteInfo {
   path: string;
   /** The path's segments: literal text, or the parameter that fills it. */
   parts: readonly (string | { param: string })[];
+  /** How the body is encoded; JSON when unset. */
+  body?: 'upload' | 'raw';
   /** The Accept header when the call sets none; default `application/json`. */
   accept?: string;
   /** The header of the idempotency key the client sends (`meta.idempotency`); none when unset. */
@@ -1934,14 +2335,17 @@ function sender(options: ClientOptions) {
     if (route.idempotencyKey !== undefined && !headers.has(route.idempotencyKey))
       headers.set(route.idempotencyKey, crypto.randomUUID());
     const url = baseUrl + expandPath(route.parts, input.params) + queryString(input.query);
-    const init: RequestInit = {
+    const init: RequestInit & { duplex?: 'half' } = {
       method: route.method,
       headers,
-      body: requestBody(input, headers),
+      body: requestBody(route, input, headers),
       signal: input.signal ?? null,
     };
+    // fetch sends a stream only when told it may go on sending while the answer arrives.
+    if (isReadableStream(init.body)) init.duplex = 'half';
     const repeatable =
-      route.method === 'GET' || route.method === 'HEAD' || route.idempotencyKey !== undefined;
+      (route.method === 'GET' || route.method === 'HEAD' || route.idempotencyKey !== undefined) &&
+      !isReadableStream(init.body);
     const attempts = repeatable ? retry.attempts : 1;
     // Called unbound: browsers refuse a fetch invoked as a method of another object.
     const fetchImpl = options.fetch ?? fetch;
@@ -2007,8 +2411,10 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
 type SentBody = NonNullable<RequestInit['body']> | null;
 
 /** The body to send, setting the content type it needs unless the caller set one. */
-function requestBody(input: CallInput, headers: Headers): SentBody {
+function requestBody(route: RouteInfo, input: CallInput, headers: Headers): SentBody {
   if (input.body === undefined) return null;
+  if (route.body === 'upload')
+    return uploadBody(input.body as UploadRequest<object> | FormData, headers, input.signal);
   if (!headers.has('content-type')) headers.set('content-type', 'application/json');
   return JSON.stringify(input.body);
 }
@@ -2051,6 +2457,8 @@ function scalarText(value: unknown): string {
 
 async function readResult(route: RouteInfo, response: Response): Promise<unknown> {
   const { status, headers } = response;
+  if (route.responses[status] === 'stream')
+    return { ok: true, status, data: streamedBody(response), headers };
   const body: ReceivedBody = route.method === 'HEAD' ? { kind: 'empty' } : await readBody(response);
   const codes = route.errors[status];
   if (codes !== undefined && body.kind === 'json' && isErrorEnvelope(body.value, codes)) {
@@ -2106,4 +2514,200 @@ function isErrorEnvelope(value: unknown, codes: readonly string[]): value is { e
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * multipart/form-data: a FormData as given; fields and Blob/File parts as FormData (fetch writes the
+ * boundary); with any ReadableStream part, a multipart stream written here as the parts are read.
+ */
+function uploadBody(
+  body: UploadRequest<object> | FormData,
+  headers: Headers,
+  signal: AbortSignal | undefined,
+): SentBody {
+  // The content type must carry the boundary of the body actually sent, so a hand-set one never survives.
+  headers.delete('content-type');
+  if (typeof FormData !== 'undefined' && body instanceof FormData) return body;
+  const upload = body as UploadRequest<object>;
+  const fields = Object.entries(upload.fields ?? {}).filter(([, value]) => value !== undefined);
+  if (upload.files.every((part) => isBlob(part.file))) {
+    const form = new FormData();
+    for (const [name, value] of fields) form.append(name, String(value));
+    for (const part of upload.files) {
+      const blob = part.file as Blob;
+      const file = part.type === undefined ? blob : blob.slice(0, blob.size, part.type);
+      form.append(part.field, file, part.filename ?? fileName(part.file) ?? 'blob');
+    }
+    return form;
+  }
+  const boundary = `svc-${randomHex(16)}`;
+  headers.set('content-type', `multipart/form-data; boundary=${boundary}`);
+  return multipartStream(boundary, fields, upload.files, signal);
+}
+
+/**
+ * A multipart/form-data body produced as it is read: fields, then each file's bytes as they come. Aborting
+ * the call (or fetch cancelling the body) cancels the file being read and every stream not read yet: fetch
+ * itself does not cancel a request body whose source is waiting.
+ */
+function multipartStream(
+  boundary: string,
+  fields: readonly [string, unknown][],
+  files: readonly UploadFile[],
+  signal: AbortSignal | undefined,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const unread = new Set(files.map((part) => part.file).filter(isReadableStream));
+  let stopped = false;
+  let stopReading: ((reason: unknown) => Promise<void>) | undefined;
+  const stop = async (reason: unknown): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    await stopReading?.(reason).catch(() => undefined);
+    for (const source of unread) await source.cancel(reason).catch(() => undefined);
+    unread.clear();
+  };
+  const onAbort = () => void stop(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  async function* chunks(): AsyncGenerator<Uint8Array, void, undefined> {
+    for (const [name, value] of fields) {
+      yield encoder.encode(
+        `--${boundary}\r\ncontent-disposition: form-data; name="${quotedText(name)}"\r\n\r\n${String(value)}\r\n`,
+      );
+    }
+    for (const part of files) {
+      if (stopped) return;
+      const blob = isBlob(part.file) ? part.file : undefined;
+      const filename = part.filename ?? fileName(part.file) ?? 'blob';
+      const type =
+        part.type ?? (blob !== undefined && blob.type !== '' ? blob.type : 'application/octet-stream');
+      yield encoder.encode(
+        `--${boundary}\r\ncontent-disposition: form-data; name="${quotedText(part.field)}"; filename="${quotedText(filename)}"\r\ncontent-type: ${type.replace(/[\r\n]/g, '')}\r\n\r\n`,
+      );
+      if (blob === undefined) unread.delete(part.file as ReadableStream<Uint8Array>);
+      const reader = (
+        (blob === undefined ? part.file : blob.stream()) as ReadableStream<Uint8Array>
+      ).getReader();
+      stopReading = (reason) => reader.cancel(reason);
+      let finished = false;
+      try {
+        for (;;) {
+          const next = await reader.read();
+          if (next.done) break;
+          yield next.value;
+        }
+        finished = true;
+      } finally {
+        stopReading = undefined;
+        // Sending stopped early (an abort, a failed request): the caller's stream is not read any further.
+        if (finished) reader.releaseLock();
+        else await reader.cancel().catch(() => undefined);
+      }
+      if (stopped) return;
+      yield encoder.encode('\r\n');
+    }
+    signal?.removeEventListener('abort', onAbort);
+    yield encoder.encode(`--${boundary}--\r\n`);
+  }
+  const iterator = chunks();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await iterator.next();
+      // Once stopped, what the iterator still hands back goes nowhere (a cancelled controller refuses it).
+      if (stopped) return;
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel(reason) {
+      await stop(reason);
+      await iterator.return(undefined);
+    },
+  });
+}
+
+/** A field name or file name inside a quoted header parameter, escaped as browsers escape it. */
+function quotedText(text: string): string {
+  return text.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+function fileName(file: unknown): string | undefined {
+  const name = (file as { name?: unknown }).name;
+  return typeof name === 'string' && name !== '' ? name : undefined;
+}
+
+/** A multipart boundary nobody can guess, so no file can contain it by design. */
+function randomHex(bytes: number): string {
+  const random = new Uint8Array(bytes);
+  globalThis.crypto.getRandomValues(random);
+  return Array.from(random, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+function isBlob(value: unknown): value is Blob {
+  return typeof Blob !== 'undefined' && value instanceof Blob;
+}
+
+function isReadableStream(value: unknown): value is ReadableStream<Uint8Array> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { getReader?: unknown }).getReader === 'function'
+  );
+}
+
+/** A declared stream: the body is handed over unread, with what its headers say about it. */
+function streamedBody(response: Response): StreamedBody {
+  const stream =
+    response.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+  const data: StreamedBody = {
+    stream,
+    contentType: response.headers.get('content-type') ?? 'application/octet-stream',
+  };
+  const filename = dispositionFilename(response.headers.get('content-disposition'));
+  if (filename !== undefined) data.filename = filename;
+  const length = response.headers.get('content-length');
+  if (length !== null && /^[0-9]{1,15}$/.test(length)) data.contentLength = Number(length);
+  return data;
+}
+
+/** The file name of a Content-Disposition header: `filename*` (RFC 5987) first, then `filename`. */
+function dispositionFilename(header: string | null): string | undefined {
+  if (header === null) return undefined;
+  const params = new Map<string, string>();
+  for (const match of header.matchAll(/;\s*([^\s=;]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^;]*)/g)) {
+    const name = (match[1] ?? '').toLowerCase();
+    const raw = (match[2] ?? '').trim();
+    const value = raw.startsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw;
+    if (!params.has(name)) params.set(name, value);
+  }
+  const extended = params.get('filename*');
+  const name = (extended === undefined ? undefined : extendedValue(extended)) ?? params.get('filename');
+  return name === undefined ? undefined : safeFilename(name);
+}
+
+/** `UTF-8''na%C3%AFve.txt` → `naïve.txt`; ISO-8859-1 too; undefined for other charsets or bad encoding. */
+function extendedValue(value: string): string | undefined {
+  const match = /^([A-Za-z0-9!#$%&+^_`{}~-]+)'[^']*'(.*)$/.exec(value);
+  const charset = match?.[1]?.toLowerCase();
+  const encoded = match?.[2] ?? '';
+  if (charset === 'utf-8') {
+    try {
+      return decodeURIComponent(encoded);
+    } catch {
+      return undefined;
+    }
+  }
+  if (charset === 'iso-8859-1')
+    return encoded.replace(/%([0-9A-Fa-f]{2})/g, (_match, hex: string) =>
+      String.fromCharCode(parseInt(hex, 16)),
+    );
+  return undefined;
+}
+
+/** A name safe to save under: the last path segment, without control or bidi characters; never `.` or `..`. */
+function safeFilename(name: string): string | undefined {
+  const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
+  const clean = base
+    .replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    .trim();
+  return clean === '' || clean === '.' || clean === '..' ? undefined : clean;
 }

@@ -55,6 +55,17 @@ export const configSpec: { readonly [key: string]: ConfigValue } = {
     idempotency: true,
     mcp: true,
     tenancy: { roles: ['owner', 'admin', 'member'], permissions: { 'notes:delete': ['owner', 'admin'] } },
+    files: {
+      disk: { driver: 'local', root: { $template: [{ env: 'SVC_FILES_DIR', default: '.svc/files' }] } },
+      validate: {
+        maxSize: '10MiB',
+        allowedTypes: ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'],
+        sniff: true,
+      },
+      maxTotalBytes: '100MiB',
+      scan: { $template: [{ env: 'SVC_CLAMD', default: '' }] },
+      routes: { upload: { maxBytes: '10MiB', maxFiles: 5 } },
+    },
     mail: { url: { $template: [{ env: 'SMTP_URL', default: '' }] } },
   },
 };

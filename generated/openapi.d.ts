@@ -552,6 +552,102 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/files': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The files I may see */
+    get: operations['listFiles'];
+    put?: never;
+    /**
+     * Upload files
+     * @description multipart/form-data: every file part is stored, whatever its field name; text fields are ignored. The request succeeds whole or stores nothing.
+     */
+    post: operations['uploadFiles'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/files/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A file's metadata */
+    get: operations['getFile'];
+    put?: never;
+    post?: never;
+    /** Delete a file */
+    delete: operations['deleteFile'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/files/{id}/content': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A file's content, as an attachment
+     * @description Streamed with `Content-Disposition: attachment` and `X-Content-Type-Options: nosniff`. Under quarantine a file without a clean scan answers 423 FILE_NOT_SCANNED or 403 FILE_INFECTED before any byte.
+     */
+    get: operations['downloadFile'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/files/{id}/url': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A temporary URL of a file's content */
+    post: operations['createFileUrl'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/files/{id}/signed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A file's content through a temporary URL
+     * @description The URL's signature is the credential: no other is needed or read. A tampered or expired URL answers 403 FILE_URL_INVALID. Answers carry `Cache-Control: private, no-store`.
+     */
+    get: operations['openFileUrl'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -849,6 +945,52 @@ export interface components {
     /** @description The member's new role. */
     MemberPatch: {
       role: string;
+    };
+    /** @description A stored file as the API shows it. Where the bytes are, their checksum, the tenant, the uploader and the scanner's own words stay on the server. */
+    PublicFile: {
+      id: string;
+      /** @description The sanitised file name. */
+      name: string;
+      /** @description The declared type, or the detected one when the service sniffs content. */
+      contentType: string;
+      /** @description The measured size in bytes. */
+      size: number;
+      /** Format: date-time */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description When a scan verdict was recorded.
+       */
+      scannedAt?: string;
+      /** @description The last scan verdict. */
+      scan?: {
+        clean: boolean;
+      };
+      /** @description `declaredType` when sniffing replaced the declared type, and the application's own entries. */
+      metadata?: {
+        [key: string]: unknown;
+      };
+    };
+    /** @description The files of the current tenant the caller may see, oldest first. */
+    FileList: {
+      items: components['schemas']['PublicFile'][];
+    };
+    /** @description How long the temporary URL lives, and whether a browser may display the file. */
+    FileUrlInput: {
+      /** @description Seconds (a positive number) or a duration such as 15m; default 15 minutes, and at most the service's longest lifetime (1 hour unless configured otherwise). */
+      expiresIn?: number | string;
+      /**
+       * @description attachment (the default) downloads the file; inline lets a browser display it.
+       * @enum {string}
+       */
+      disposition?: 'attachment' | 'inline';
+    };
+    /** @description A temporary URL of the file's content; whoever holds it may download the file until it expires. */
+    FileUrl: {
+      /** @description The URL (a path unless the service knows its origin). */
+      url: string;
+      /** Format: date-time */
+      expiresAt: string;
     };
     /** @description Every error answer: a stable code, a human-readable message and optional public details. */
     ErrorEnvelope: {
@@ -7355,6 +7497,1231 @@ export interface operations {
             error?: {
               /** @enum {unknown} */
               code?: 'IDEMPOTENCY_KEY_REUSED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 429:
+       *
+       *     - `RATE_LIMITED`: Too many requests.
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (sent with RATE_LIMITED). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 500:
+       *
+       *     - `INTERNAL_ERROR`: Internal server error.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+    };
+  };
+  listFiles: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FileList'];
+        };
+      };
+      /**
+       * @description Error codes answered with status 400:
+       *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
+       *     - `FILE_TENANT_REQUIRED`: A tenant is required.
+       *     - `TENANT_CONFLICT`: The request names two different tenants.
+       *     - `TENANT_INVALID`: The tenant id is malformed.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_APIKEY_AMBIGUOUS' | 'FILE_TENANT_REQUIRED' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 401:
+       *
+       *     - `AUTH_REQUIRED`: Authentication required.
+       *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
+       *     - `AUTH_TOKEN_INVALID`: Token is invalid.
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
+       *     - `AUTH_SCOPE_REQUIRED`: API key lacks a required scope.
+       *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_SCOPE_REQUIRED' | 'TENANT_ACCESS_DENIED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 429:
+       *
+       *     - `RATE_LIMITED`: Too many requests.
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (sent with RATE_LIMITED). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 500:
+       *
+       *     - `INTERNAL_ERROR`: Internal server error.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+    };
+  };
+  uploadFiles: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * @description multipart/form-data, read as a stream once the route's guards have passed.
+     *
+     *     - whole body: at most 51332 KiB
+     *     - files: at most 5, each at most 10 MiB
+     *     - text fields: at most 10
+     *     - text field value: at most 1 KiB
+     *     - header block of each part: at most 8 KiB
+     */
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The file parts: at most 5, each at most 10 MiB. Any field name is accepted; the handler reads each part's own. */
+          files?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FileList'];
+        };
+      };
+      /**
+       * @description Error codes answered with status 400:
+       *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
+       *     - `FILE_TENANT_REQUIRED`: A tenant is required.
+       *     - `IDEMPOTENCY_KEY_INVALID`: Idempotency key is invalid.
+       *     - `MALFORMED_MULTIPART`: Malformed multipart body.
+       *     - `STORAGE_CONTENT_LENGTH_INVALID`: Declared content length is invalid.
+       *     - `STORAGE_CONTENT_LENGTH_MISMATCH`: Body size does not match the declared content length.
+       *     - `TENANT_CONFLICT`: The request names two different tenants.
+       *     - `TENANT_INVALID`: The tenant id is malformed.
+       *     - `TOO_MANY_FIELDS`: Too many fields.
+       *     - `TOO_MANY_FILES`: Too many files.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?:
+                | 'AUTH_APIKEY_AMBIGUOUS'
+                | 'FILE_TENANT_REQUIRED'
+                | 'IDEMPOTENCY_KEY_INVALID'
+                | 'MALFORMED_MULTIPART'
+                | 'STORAGE_CONTENT_LENGTH_INVALID'
+                | 'STORAGE_CONTENT_LENGTH_MISMATCH'
+                | 'TENANT_CONFLICT'
+                | 'TENANT_INVALID'
+                | 'TOO_MANY_FIELDS'
+                | 'TOO_MANY_FILES';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 401:
+       *
+       *     - `AUTH_REQUIRED`: Authentication required.
+       *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
+       *     - `AUTH_TOKEN_INVALID`: Token is invalid.
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 402:
+       *
+       *     - `FILE_QUOTA_EXCEEDED`: Storage quota exceeded.
+       */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'FILE_QUOTA_EXCEEDED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
+       *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       *     - `AUTH_SCOPE_REQUIRED`: API key lacks a required scope.
+       *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?:
+                | 'AUTH_APIKEY_TENANT_MISMATCH'
+                | 'AUTH_CSRF_REJECTED'
+                | 'AUTH_SCOPE_REQUIRED'
+                | 'TENANT_ACCESS_DENIED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 409:
+       *
+       *     - `IDEMPOTENCY_CONFLICT`: A request with this idempotency key is still in progress.
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'IDEMPOTENCY_CONFLICT';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 413:
+       *
+       *     - `FILE_TOO_LARGE`: File is too large.
+       *     - `PAYLOAD_TOO_LARGE`: Request body is too large.
+       */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'FILE_TOO_LARGE' | 'PAYLOAD_TOO_LARGE';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 415:
+       *
+       *     - `FILE_TYPE_MISMATCH`: File content does not match its declared type.
+       *     - `FILE_TYPE_NOT_ALLOWED`: File type is not allowed.
+       *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type.
+       */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'FILE_TYPE_MISMATCH' | 'FILE_TYPE_NOT_ALLOWED' | 'UNSUPPORTED_MEDIA_TYPE';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 422:
+       *
+       *     - `IDEMPOTENCY_KEY_REUSED`: This idempotency key was already used for a different request.
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'IDEMPOTENCY_KEY_REUSED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 429:
+       *
+       *     - `RATE_LIMITED`: Too many requests.
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (sent with RATE_LIMITED). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 500:
+       *
+       *     - `INTERNAL_ERROR`: Internal server error.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 507:
+       *
+       *     - `FILE_STORE_FULL`: The file store is full.
+       */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'FILE_STORE_FULL';
+            };
+          };
+        };
+      };
+    };
+  };
+  getFile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PublicFile'];
+        };
+      };
+      /**
+       * @description Error codes answered with status 400:
+       *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
+       *     - `FILE_TENANT_REQUIRED`: A tenant is required.
+       *     - `HTTP_VALIDATION`: Request validation failed.
+       *     - `TENANT_CONFLICT`: The request names two different tenants.
+       *     - `TENANT_INVALID`: The tenant id is malformed.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | components['schemas']['ValidationErrorEnvelope']
+            | (components['schemas']['ErrorEnvelope'] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?:
+                    'AUTH_APIKEY_AMBIGUOUS' | 'FILE_TENANT_REQUIRED' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                };
+              });
+        };
+      };
+      /**
+       * @description Error codes answered with status 401:
+       *
+       *     - `AUTH_REQUIRED`: Authentication required.
+       *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
+       *     - `AUTH_TOKEN_INVALID`: Token is invalid.
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
+       *     - `AUTH_SCOPE_REQUIRED`: API key lacks a required scope.
+       *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_APIKEY_TENANT_MISMATCH' | 'AUTH_SCOPE_REQUIRED' | 'TENANT_ACCESS_DENIED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 404:
+       *
+       *     - `FILE_NOT_FOUND`: File not found.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'FILE_NOT_FOUND';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 429:
+       *
+       *     - `RATE_LIMITED`: Too many requests.
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (sent with RATE_LIMITED). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 500:
+       *
+       *     - `INTERNAL_ERROR`: Internal server error.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+    };
+  };
+  deleteFile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No Content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /**
+       * @description Error codes answered with status 400:
+       *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
+       *     - `FILE_TENANT_REQUIRED`: A tenant is required.
+       *     - `HTTP_VALIDATION`: Request validation failed.
+       *     - `TENANT_CONFLICT`: The request names two different tenants.
+       *     - `TENANT_INVALID`: The tenant id is malformed.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | components['schemas']['ValidationErrorEnvelope']
+            | (components['schemas']['ErrorEnvelope'] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?:
+                    'AUTH_APIKEY_AMBIGUOUS' | 'FILE_TENANT_REQUIRED' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                };
+              });
+        };
+      };
+      /**
+       * @description Error codes answered with status 401:
+       *
+       *     - `AUTH_REQUIRED`: Authentication required.
+       *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
+       *     - `AUTH_TOKEN_INVALID`: Token is invalid.
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
+       *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       *     - `AUTH_SCOPE_REQUIRED`: API key lacks a required scope.
+       *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?:
+                | 'AUTH_APIKEY_TENANT_MISMATCH'
+                | 'AUTH_CSRF_REJECTED'
+                | 'AUTH_SCOPE_REQUIRED'
+                | 'TENANT_ACCESS_DENIED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 404:
+       *
+       *     - `FILE_NOT_FOUND`: File not found.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'FILE_NOT_FOUND';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 429:
+       *
+       *     - `RATE_LIMITED`: Too many requests.
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (sent with RATE_LIMITED). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 500:
+       *
+       *     - `INTERNAL_ERROR`: Internal server error.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+    };
+  };
+  downloadFile: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK: streamed *\/*. */
+      200: {
+        headers: {
+          /** @description Sent when the 200 answer names a file: `attachment` or `inline`, with `filename` and, for names that are not ASCII, `filename*`. */
+          'Content-Disposition'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': string;
+        };
+      };
+      /**
+       * @description Error codes answered with status 400:
+       *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
+       *     - `FILE_TENANT_REQUIRED`: A tenant is required.
+       *     - `HTTP_VALIDATION`: Request validation failed.
+       *     - `TENANT_CONFLICT`: The request names two different tenants.
+       *     - `TENANT_INVALID`: The tenant id is malformed.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | components['schemas']['ValidationErrorEnvelope']
+            | (components['schemas']['ErrorEnvelope'] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?:
+                    'AUTH_APIKEY_AMBIGUOUS' | 'FILE_TENANT_REQUIRED' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                };
+              });
+        };
+      };
+      /**
+       * @description Error codes answered with status 401:
+       *
+       *     - `AUTH_REQUIRED`: Authentication required.
+       *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
+       *     - `AUTH_TOKEN_INVALID`: Token is invalid.
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
+       *     - `AUTH_SCOPE_REQUIRED`: API key lacks a required scope.
+       *     - `FILE_INFECTED`: File failed its scan.
+       *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?:
+                | 'AUTH_APIKEY_TENANT_MISMATCH'
+                | 'AUTH_SCOPE_REQUIRED'
+                | 'FILE_INFECTED'
+                | 'TENANT_ACCESS_DENIED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 404:
+       *
+       *     - `FILE_NOT_FOUND`: File not found.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'FILE_NOT_FOUND';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 423:
+       *
+       *     - `FILE_NOT_SCANNED`: File has not been scanned yet.
+       */
+      423: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'FILE_NOT_SCANNED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 429:
+       *
+       *     - `RATE_LIMITED`: Too many requests.
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (sent with RATE_LIMITED). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 500:
+       *
+       *     - `INTERNAL_ERROR`: Internal server error.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+    };
+  };
+  createFileUrl: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['FileUrlInput'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FileUrl'];
+        };
+      };
+      /**
+       * @description Error codes answered with status 400:
+       *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
+       *     - `BAD_REQUEST`: Malformed request body.
+       *     - `FILE_TENANT_REQUIRED`: A tenant is required.
+       *     - `FILE_URL_EXPIRY_INVALID`: The link lifetime is not allowed.
+       *     - `HTTP_VALIDATION`: Request validation failed.
+       *     - `TENANT_CONFLICT`: The request names two different tenants.
+       *     - `TENANT_INVALID`: The tenant id is malformed.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | components['schemas']['ValidationErrorEnvelope']
+            | (components['schemas']['ErrorEnvelope'] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?:
+                    | 'AUTH_APIKEY_AMBIGUOUS'
+                    | 'BAD_REQUEST'
+                    | 'FILE_TENANT_REQUIRED'
+                    | 'FILE_URL_EXPIRY_INVALID'
+                    | 'TENANT_CONFLICT'
+                    | 'TENANT_INVALID';
+                };
+              });
+        };
+      };
+      /**
+       * @description Error codes answered with status 401:
+       *
+       *     - `AUTH_REQUIRED`: Authentication required.
+       *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
+       *     - `AUTH_TOKEN_INVALID`: Token is invalid.
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_REQUIRED' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
+       *     - `AUTH_CSRF_REJECTED`: Cross-site request rejected.
+       *     - `AUTH_SCOPE_REQUIRED`: API key lacks a required scope.
+       *     - `FILE_INFECTED`: File failed its scan.
+       *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?:
+                | 'AUTH_APIKEY_TENANT_MISMATCH'
+                | 'AUTH_CSRF_REJECTED'
+                | 'AUTH_SCOPE_REQUIRED'
+                | 'FILE_INFECTED'
+                | 'TENANT_ACCESS_DENIED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 404:
+       *
+       *     - `FILE_NOT_FOUND`: File not found.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'FILE_NOT_FOUND';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 413:
+       *
+       *     - `PAYLOAD_TOO_LARGE`: Request body is too large.
+       */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'PAYLOAD_TOO_LARGE';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 415:
+       *
+       *     - `UNSUPPORTED_MEDIA_TYPE`: Unsupported media type.
+       */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'UNSUPPORTED_MEDIA_TYPE';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 423:
+       *
+       *     - `FILE_NOT_SCANNED`: File has not been scanned yet.
+       */
+      423: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'FILE_NOT_SCANNED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 429:
+       *
+       *     - `RATE_LIMITED`: Too many requests.
+       */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying (sent with RATE_LIMITED). */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'RATE_LIMITED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 500:
+       *
+       *     - `INTERNAL_ERROR`: Internal server error.
+       */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'INTERNAL_ERROR';
+            };
+          };
+        };
+      };
+    };
+  };
+  openFileUrl: {
+    parameters: {
+      query?: {
+        tenant?: string;
+        expires?: string;
+        disposition?: string;
+        signature?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK: streamed *\/*. */
+      200: {
+        headers: {
+          /** @description Sent when the 200 answer names a file: `attachment` or `inline`, with `filename` and, for names that are not ASCII, `filename*`. */
+          'Content-Disposition'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': string;
+        };
+      };
+      /**
+       * @description Error codes answered with status 400:
+       *
+       *     - `AUTH_APIKEY_AMBIGUOUS`: Two different API keys were presented.
+       *     - `HTTP_VALIDATION`: Request validation failed.
+       *     - `TENANT_CONFLICT`: The request names two different tenants.
+       *     - `TENANT_INVALID`: The tenant id is malformed.
+       */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | components['schemas']['ValidationErrorEnvelope']
+            | (components['schemas']['ErrorEnvelope'] & {
+                error?: {
+                  /** @enum {unknown} */
+                  code?: 'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID';
+                };
+              });
+        };
+      };
+      /**
+       * @description Error codes answered with status 401:
+       *
+       *     - `AUTH_TOKEN_EXPIRED`: Token has expired.
+       *     - `AUTH_TOKEN_INVALID`: Token is invalid.
+       */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 403:
+       *
+       *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
+       *     - `FILE_INFECTED`: File failed its scan.
+       *     - `FILE_URL_INVALID`: The file link is invalid or has expired.
+       *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
+       */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?:
+                'AUTH_APIKEY_TENANT_MISMATCH' | 'FILE_INFECTED' | 'FILE_URL_INVALID' | 'TENANT_ACCESS_DENIED';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 404:
+       *
+       *     - `FILE_NOT_FOUND`: File not found.
+       */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'FILE_NOT_FOUND';
+            };
+          };
+        };
+      };
+      /**
+       * @description Error codes answered with status 423:
+       *
+       *     - `FILE_NOT_SCANNED`: File has not been scanned yet.
+       */
+      423: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorEnvelope'] & {
+            error?: {
+              /** @enum {unknown} */
+              code?: 'FILE_NOT_SCANNED';
             };
           };
         };

@@ -467,6 +467,74 @@ export interface MemberPatch {
   role: string;
 }
 
+/**
+ * A stored file as the API shows it. Where the bytes are, their checksum, the tenant, the uploader and the scanner's own words stay on the server.
+ */
+export interface PublicFile {
+  id: string;
+  /**
+   * The sanitised file name.
+   */
+  name: string;
+  /**
+   * The declared type, or the detected one when the service sniffs content.
+   */
+  contentType: string;
+  /**
+   * The measured size in bytes.
+   */
+  size: number;
+  createdAt: string;
+  /**
+   * When a scan verdict was recorded.
+   */
+  scannedAt?: string;
+  /**
+   * The last scan verdict.
+   */
+  scan?: {
+    clean: boolean;
+  };
+  /**
+   * `declaredType` when sniffing replaced the declared type, and the application's own entries.
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+}
+
+/**
+ * The files of the current tenant the caller may see, oldest first.
+ */
+export interface FileList {
+  items: PublicFile[];
+}
+
+/**
+ * How long the temporary URL lives, and whether a browser may display the file.
+ */
+export interface FileUrlInput {
+  /**
+   * Seconds (a positive number) or a duration such as 15m; default 15 minutes, and at most the service's longest lifetime (1 hour unless configured otherwise).
+   */
+  expiresIn?: number | string;
+  /**
+   * attachment (the default) downloads the file; inline lets a browser display it.
+   */
+  disposition?: 'attachment' | 'inline';
+}
+
+/**
+ * A temporary URL of the file's content; whoever holds it may download the file until it expires.
+ */
+export interface FileUrl {
+  /**
+   * The URL (a path unless the service knows its origin).
+   */
+  url: string;
+  expiresAt: string;
+}
+
 export interface ListNotesQuery {
   limit?: number;
   cursor?: string;
@@ -773,3 +841,64 @@ export type LeaveTenantResponse204 = void;
 
 /** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
 export type LeaveTenantResult = LeaveTenantResponse204;
+
+export type ListFilesResponse200 = FileList;
+
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
+export type ListFilesResult = ListFilesResponse200;
+
+export interface GetFileParams {
+  id: string;
+}
+
+export type GetFileResponse200 = PublicFile;
+
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
+export type GetFileResult = GetFileResponse200;
+
+export interface DownloadFileParams {
+  id: string;
+}
+
+/** What the handler returns besides stream() or sse(): the body of its JSON success (2xx) responses. */
+export type DownloadFileResult = never;
+
+export type UploadFilesResponse201 = FileList;
+
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
+export type UploadFilesResult = UploadFilesResponse201;
+
+export interface CreateFileUrlParams {
+  id: string;
+}
+
+export type CreateFileUrlBody = FileUrlInput;
+
+export type CreateFileUrlResponse200 = FileUrl;
+
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
+export type CreateFileUrlResult = CreateFileUrlResponse200;
+
+export interface DeleteFileParams {
+  id: string;
+}
+
+export type DeleteFileResponse204 = void;
+
+/** What the handler returns: the body of its success (2xx) response (nothing after a redirect). */
+export type DeleteFileResult = DeleteFileResponse204;
+
+export interface OpenFileUrlParams {
+  id: string;
+}
+
+export interface OpenFileUrlQuery {
+  tenant?: string;
+  expires?: string;
+  disposition?: string;
+  signature?: string;
+  [k: string]: unknown;
+}
+
+/** What the handler returns besides stream() or sse(): the body of its JSON success (2xx) responses. */
+export type OpenFileUrlResult = never;

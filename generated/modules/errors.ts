@@ -304,6 +304,9 @@ export const catalog = {
     module: 'files',
   },
   FILE_TENANT_RESERVED: { status: 400, message: 'Tenant id is reserved.', module: 'files' },
+  FILE_STORE_FULL: { status: 507, message: 'The file store is full.', module: 'files' },
+  FILE_URL_INVALID: { status: 403, message: 'The file link is invalid or has expired.', module: 'files' },
+  FILE_URL_EXPIRY_INVALID: { status: 400, message: 'The link lifetime is not allowed.', module: 'files' },
   STORAGE_CONTENT_LENGTH_INVALID: {
     status: 400,
     message: 'Declared content length is invalid.',
@@ -943,6 +946,20 @@ export const errors = {
       400,
       'FILE_TENANT_RESERVED',
       options.message ?? catalog.FILE_TENANT_RESERVED.message,
+      options,
+    ),
+  /** Named here. The in-memory metadata store holds its `maxRecords` records already; records are never evicted (that would lose files), so a new one is refused until files are deleted. */
+  FILE_STORE_FULL: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(507, 'FILE_STORE_FULL', options.message ?? catalog.FILE_STORE_FULL.message, options),
+  /** Named here. A temporary file URL whose signature does not match what it names (id, tenant, expiry, disposition), or whose expiry has passed. The answer never says which. */
+  FILE_URL_INVALID: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(403, 'FILE_URL_INVALID', options.message ?? catalog.FILE_URL_INVALID.message, options),
+  /** Named here. `expiresIn` of a temporary URL is not a positive number of seconds or duration, or is longer than `maxUrlTtl`; `details.maxSeconds` says the longest allowed. */
+  FILE_URL_EXPIRY_INVALID: (options: ErrorFactoryOptions = {}) =>
+    new HttpError(
+      400,
+      'FILE_URL_EXPIRY_INVALID',
+      options.message ?? catalog.FILE_URL_EXPIRY_INVALID.message,
       options,
     ),
   STORAGE_CONTENT_LENGTH_INVALID: (options: ErrorFactoryOptions = {}) =>

@@ -11,6 +11,7 @@ import { bindRoutes } from '../http/route.js';
 import { openStores, type Stores } from '../stores/open.js';
 import { completeHandlers } from './handlers.js';
 import {
+  FILES_OVERRIDES,
   MODULE_OVERRIDES,
   SERVICE_OPTIONS,
   TENANCY_OVERRIDES,
@@ -21,7 +22,7 @@ import {
 } from './options.js';
 
 /** The modules a spec may enable; the loader refuses others, this catches a hand-made config. */
-const MODULES = ['auth', 'tenancy', 'mail', 'edge', 'idempotency', 'mcp'] as const;
+const MODULES = ['auth', 'tenancy', 'files', 'mail', 'edge', 'idempotency', 'mcp'] as const;
 
 /** The module's own reading of its setting: `true` or a mapping is on, `false` or nothing off. */
 function isOn(setting: unknown, name: string): boolean {
@@ -122,6 +123,23 @@ async function compose<H extends object>(
       plugins.push(built.plugin);
     }
   }
+  // Files after both: their routes act for the signed-in caller in the tenant the request names.
+  let files: ServiceContext['files'];
+  if (isOn(modules.files, 'files')) {
+    const { filesModule } = await import('../files/config.js');
+    const overridden = overrides.files ?? {};
+    rejectUnknownOptions(overridden, FILES_OVERRIDES, 'createService(): modules.files');
+    const built = filesModule(modules.files, {
+      projectDir,
+      secret,
+      ...(stores.files === undefined ? {} : { store: stores.files }),
+      ...overridden,
+    });
+    if (built) {
+      files = built.files;
+      plugins.push(built.plugin);
+    }
+  }
   // Mail follows the modules that send it: with auth on, a development service logs its mails by default
   // and a production one refuses to start without a way to send them.
   if (isOn(modules.mail, 'mail') || auth !== undefined) {
@@ -171,7 +189,7 @@ async function compose<H extends object>(
   // Requests still in flight when the app starts closing use the stores until they are answered.
   app.hooks.on('app:closed', () => stores.close());
   for (const plugin of plugins) app.register(plugin);
-  const service: ServiceContext = { app, config, stores, auth, tenancy };
+  const service: ServiceContext = { app, config, stores, auth, tenancy, files };
   for (const plugin of options.plugins === undefined ? [] : await resolve(options.plugins, service))
     app.register(plugin);
   const handlers = await resolve(options.handlers, service);

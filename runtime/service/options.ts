@@ -7,6 +7,9 @@ import type { UserSource } from '../auth/stores/users.js';
 import { optionKeys } from '../config/known-options.js';
 import type { SvcConfig } from '../config/svc-config.js';
 import type { HealthCheck } from '../edge/health/index.js';
+import type { FileRoutesOptions } from '../files/http/route-options.js';
+import type { FilesPluginOptions } from '../files/plugin.js';
+import type { FileService } from '../files/service/api.js';
 import type { RouteDefinition } from '../http/route.js';
 import type { Logger } from '../log/logger.js';
 import type { MailTransport } from '../mail/index.js';
@@ -27,6 +30,8 @@ export interface ServiceContext {
   readonly auth: Auth | undefined;
   /** Teams, members and roles, when `modules.tenancy` is on. */
   readonly tenancy: Tenancy | undefined;
+  /** The file service, when `modules.files` is on (usable once the app booted: from handlers and hooks). */
+  readonly files: FileService | undefined;
 }
 
 /** A value, or a function building it from the service's pieces. */
@@ -50,6 +55,15 @@ export interface ModuleOverrides {
     authorize?: PermissionCheck;
     /** Team routes left out or answered by the app's own handler, one by one. */
     routes?: TenancyRoutesOptions;
+  };
+  files?: {
+    /**
+     * Who may reach a file, replacing owner-only (or `routes.shared`); what the routes answer about one; file
+     * routes left out or answered by the app's own handler, one by one.
+     */
+    routes?: Pick<FileRoutesOptions, 'authorize' | 'present' | 'omit' | 'replace'>;
+    /** A custom quota check after `maxTotalBytes`; throw to refuse the upload. */
+    checkQuota?: FilesPluginOptions['checkQuota'];
   };
   mail?: {
     /** Sends the mails instead of the transport `modules.mail` selects. */
@@ -97,6 +111,7 @@ export const SERVICE_OPTIONS = optionKeys<ServiceOptions<object>>({
 export const MODULE_OVERRIDES = optionKeys<ModuleOverrides>({
   auth: true,
   tenancy: true,
+  files: true,
   mail: true,
   edge: true,
 });
@@ -105,6 +120,11 @@ export const TENANCY_OVERRIDES = optionKeys<NonNullable<ModuleOverrides['tenancy
   resolveTenant: true,
   authorize: true,
   routes: true,
+});
+
+export const FILES_OVERRIDES = optionKeys<NonNullable<ModuleOverrides['files']>>({
+  routes: true,
+  checkQuota: true,
 });
 
 /** What `svc build` hands over in generated/service.ts. */

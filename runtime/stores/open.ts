@@ -19,6 +19,7 @@ import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import type { StoresConfig } from '../config/svc-config.js';
 import type { HealthCheck } from '../edge/health/index.js';
 import type { RateLimitStore } from '../edge/rate-limit/store.js';
+import type { FileStore } from '../files/store/store.js';
 import { MemoryIdempotencyStore } from '../idempotency/memory-store.js';
 import type { IdempotencyStore } from '../idempotency/store.js';
 import type { Logger } from '../log/logger.js';
@@ -109,6 +110,11 @@ export interface Stores {
    * `stores.database: memory`: the auth module then keeps them in this process's memory.
    */
   readonly accountLinks?: AccountLinkStore;
+  /**
+   * File metadata (records and quota reservations): durable data, so in the database (never Redis). Undefined
+   * with `stores.database: memory`: the file service then keeps it in this process's memory.
+   */
+  readonly files?: FileStore;
   /** Readiness checks for /readyz, one per backend in use (`database`, `redis`). */
   readonly healthChecks: Readonly<Record<string, HealthCheck>>;
   /** Stops the sweeper and closes the connections. Called again, answers the first call's promise. */
@@ -312,6 +318,7 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
     webauthnChallenges: hot?.webauthnChallenges,
     apiKeys: sql?.apiKeys,
     accountLinks: sql?.accountLinks,
+    files: sql?.files,
     healthChecks,
     // Once: a second call (a shutdown hook and a test's cleanup both closing) waits for the first.
     close() {

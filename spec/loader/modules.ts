@@ -1,9 +1,10 @@
 // Built-in modules an application enables under `modules:` whose routes svckit declares in a module spec
-// (spec/modules/<name>.yaml, today `auth`). Each is loaded and merged into what the application describes
+// (spec/modules/<name>.yaml). Each is loaded and merged into what the application describes
 // (types, openapi.json, client, tools) minus the routes it omits, so its route ids, paths and resource names
 // must not clash with the application's: a clash is a problem at the application's declaration that names
 // the module's too. A module spec's `features` (`mfa: [mfaEnroll, ...]`) names routes that exist only when
-// the module option of that name is `true` (or the mapping of its settings); the rest are always there.
+// the module option of that name is `true` (or the mapping of its settings); the rest are always there. The
+// files module decides some of its routes through settings under `routes` (files-module.ts).
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -20,6 +21,7 @@ import {
 import { withOfferedScopes } from './api-key-input.js';
 import { toConfig } from './config.js';
 import { asMap, asScalar, entry, type LoadContext } from './context.js';
+import { checkFilesModule, FILES_ROUTE_SETTINGS, filesRoutesOff, withFilesSettings } from './files-module.js';
 import { moduleSettingsOf } from './module-settings.js';
 import { packageRoot } from '../../shared/package-root.js';
 import { displayPath } from './problems.js';
@@ -59,6 +61,9 @@ const OPTION_NEEDS: Record<string, Record<string, string>> = {
   auth: { requireMfa: 'mfa' },
 };
 
+/** Keys of `modules.<module>.routes` that are settings of the module rather than route ids. */
+const ROUTE_SETTINGS: Record<string, readonly string[]> = { files: FILES_ROUTE_SETTINGS };
+
 export interface AppDeclarations {
   routes: readonly RouteIR[];
   resources: readonly ResourceIR[];
@@ -86,9 +91,11 @@ export async function loadEnabledModules(
     const options = asMap(item.value);
     checkDurations(ctx, item.key, options);
     checkOptionNeeds(ctx, item.key, options);
+    if (item.key === 'files') checkFilesModule(ctx, section, item);
     const spec = withApplicationSettings(await loadModule(file), item.key, modulesNode);
     const omitted = omittedRoutes(ctx, item.key, options, spec);
     const featureOff = routesOfFeaturesOff(ctx, item.key, options, spec);
+    if (item.key === 'files') for (const id of filesRoutesOff(options)) featureOff.add(id);
     const routes = spec.routes.filter((route) => !omitted.has(route.id) && !featureOff.has(route.id));
     for (const route of routes) checkRouteClash(ctx, route, spec.name, taken, app.routesNode);
     taken.push(...routes.map((route) => ({ route, owner: spec.name })));
@@ -121,8 +128,12 @@ export async function loadEnabledModules(
   return modules;
 }
 
-/** The module spec as this application's settings shape it: the auth module lists the offered key scopes. */
+/**
+ * The module spec as this application's settings shape it: the auth module lists the offered key scopes, the
+ * files module's upload route takes the application's limits.
+ */
 function withApplicationSettings(spec: SpecIR, module: string, modulesNode: Node | undefined): SpecIR {
+  if (module === 'files') return withFilesSettings(spec, asMap(entry(asMap(modulesNode), 'files')));
   if (module !== 'auth') return spec;
   const apiKeys = moduleSettingsOf(toConfig(modulesNode!)).auth?.apiKeys;
   if (apiKeys === undefined) return spec;
@@ -146,7 +157,9 @@ function omittedRoutes(
   const routesNode = asMap(entry(options, 'routes'));
   if (!routesNode) return omitted;
   const ids = spec.routes.map((route) => route.id);
+  const settings = ROUTE_SETTINGS[module] ?? [];
   for (const item of routesNode.entries) {
+    if (settings.includes(item.key)) continue;
     if (!ids.includes(item.key)) {
       ctx.problems.add(
         item.keyLoc,

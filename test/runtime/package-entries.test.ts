@@ -15,6 +15,7 @@ const PARTS = [
   'core',
   'auth',
   'tenancy',
+  'files',
   'edge',
   'idempotency',
   'stores',

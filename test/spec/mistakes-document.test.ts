@@ -141,11 +141,11 @@ describe('unknown keys', () => {
   });
 
   it('names the modules there are, and the plugins and options of modules.edge', async () => {
-    await expectOnly(`${HEAD}routes: {}\nmodules:\n  files: {}\n`, {
+    await expectOnly(`${HEAD}routes: {}\nmodules:\n  storage: {}\n`, {
       line: 6,
       column: 3,
-      message: "unknown key 'files' in modules",
-      hint: 'allowed keys: auth, edge, idempotency, mcp, mail, tenancy',
+      message: "unknown key 'storage' in modules",
+      hint: 'allowed keys: auth, edge, idempotency, mcp, mail, tenancy, files',
     });
     await expectOnly(`${HEAD}routes: {}\nmodules:\n  edge:\n    metrcs: true\n`, {
       line: 7,

@@ -17,6 +17,8 @@ export const KEY_PURPOSES = Object.freeze({
   sessionId: 'svc session id v1',
   /** The MCP endpoint's key for anonymous callers' fingerprints, so sessions are recognised on every process. */
   mcpCallerFingerprint: 'svc mcp caller fingerprint v1',
+  /** The file service's temporary URLs, so every process of a service opens the links the others made. */
+  fileUrl: 'svc files url v1',
 });
 
 const DERIVED_KEY_BYTES = 32;

@@ -4,9 +4,9 @@
 // passed, and the abort signal honoured even while the source is stalled. On any failure the source is
 // cancelled, so a client upload stops flowing rather than being drained.
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { invalidOption, invalidOptions } from '../../config/option-errors.js';
+import { chunkSource, nextOrAbort } from './content-source.js';
 import type { DiskContent, DiskPutOptions, DiskPutResult } from './disk.js';
 import { contentLengthInvalid, contentLengthMismatch, contentNotBytes, tooLarge } from './disk-errors.js';
 
@@ -68,7 +68,7 @@ export async function readContent(
   if (content instanceof Uint8Array) {
     if (content.byteLength > 0) await take(content);
   } else {
-    const source = sourceOf(content);
+    const source = chunkSource(content);
     try {
       for (;;) {
         const step = await nextOrAbort(source.iterator, signal);
@@ -85,72 +85,4 @@ export async function readContent(
   }
   if (contentLength !== undefined && size !== contentLength) throw contentLengthMismatch();
   return { size, checksum: hash.digest('hex') };
-}
-
-/** A source being read: its chunks, and how to stop it, which works even while a read is pending. */
-interface Source {
-  iterator: AsyncIterator<unknown>;
-  cancel(): void;
-}
-
-/**
- * One iterator over every stream form a disk accepts. Streams are cancelled through their own handle
- * (destroy, reader.cancel) rather than the iterator's `return`, which waits behind a stalled read.
- */
-function sourceOf(input: Exclude<DiskContent, Uint8Array>): Source {
-  // Checked by shape: a caller's value may be any of the forms whatever its static type.
-  const content: unknown = input;
-  if (content === null || typeof content !== 'object') throw contentNotBytes();
-  if (content instanceof Readable) {
-    return { iterator: content[Symbol.asyncIterator](), cancel: () => content.destroy() };
-  }
-  if (isWebStream(content)) {
-    const reader = content.getReader();
-    return {
-      iterator: { next: () => reader.read() as Promise<IteratorResult<unknown>> },
-      cancel: () => void reader.cancel().catch(() => undefined),
-    };
-  }
-  if (isAsyncIterable(content)) {
-    const iterator = content[Symbol.asyncIterator]();
-    return { iterator, cancel: () => void Promise.resolve(iterator.return?.()).catch(() => undefined) };
-  }
-  if (isNodeStream(content)) return sourceOf(new Readable().wrap(content));
-  throw contentNotBytes();
-}
-
-function isAsyncIterable(value: object): value is AsyncIterable<unknown> {
-  return typeof (value as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function';
-}
-
-function isWebStream(value: object): value is ReadableStream<Uint8Array> {
-  return typeof (value as Partial<ReadableStream>).getReader === 'function';
-}
-
-function isNodeStream(value: object): value is NodeJS.ReadableStream {
-  const stream = value as Partial<NodeJS.ReadableStream>;
-  return typeof stream.on === 'function' && typeof stream.pause === 'function';
-}
-
-/** The next chunk, or the signal's reason as soon as it aborts, whichever comes first. */
-function nextOrAbort(
-  iterator: AsyncIterator<unknown>,
-  signal: AbortSignal | undefined,
-): Promise<IteratorResult<unknown>> {
-  const next = iterator.next();
-  if (signal === undefined) return next;
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    next.then(
-      (step) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(step);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

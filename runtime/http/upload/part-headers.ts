@@ -14,7 +14,7 @@ export interface PartHeaders {
   filename: string | undefined;
   /** Lower-cased media type without parameters; undefined when the part sent no Content-Type. */
   contentType: string | undefined;
-  /** The part's own Content-Length when it is a plain decimal. */
+  /** The part's own Content-Length (plain decimal digits; any other value is refused as malformed). */
   contentLength: number | undefined;
 }
 
@@ -80,6 +80,17 @@ function readContentType(value: string | undefined): string | undefined {
   return type;
 }
 
+/**
+ * A part's own Content-Length: plain decimal digits, or absent. Anything else (a sign, a fraction, a list)
+ * is malformed rather than ignored, so a length the sender got wrong is never taken for no length at all.
+ */
+function readContentLength(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const length = parseContentLength(value.trim());
+  if (length === undefined) throw malformed('part-content-length-invalid');
+  return length;
+}
+
 /** Parses the bytes between a delimiter line and the blank line (the final CRLF excluded). */
 export function parsePartHeaders(block: Buffer): PartHeaders {
   const headers = readLines(block);
@@ -89,6 +100,5 @@ export function parsePartHeaders(block: Buffer): PartHeaders {
   if (encoding !== undefined && !IDENTITY_ENCODINGS.has(encoding.toLowerCase())) {
     throw malformed('transfer-encoding-invalid');
   }
-  const contentLength = parseContentLength(headers.get('content-length'));
-  return { name, filename, contentType, contentLength };
+  return { name, filename, contentType, contentLength: readContentLength(headers.get('content-length')) };
 }

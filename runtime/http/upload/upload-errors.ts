@@ -20,6 +20,7 @@ export type MalformedReason =
   | 'name-missing'
   | 'nested-multipart'
   | 'part-content-type-invalid'
+  | 'part-content-length-invalid'
   | 'transfer-encoding-invalid';
 
 export function malformed(reason: MalformedReason, cause?: unknown): HttpError {

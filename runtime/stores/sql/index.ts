@@ -32,3 +32,4 @@ export { SqlMfaStore } from './mfa.js';
 export { SqlPasskeyStore, SqlChallengeStore } from './passkeys.js';
 export { SqlApiKeyStore } from './api-keys.js';
 export { SqlAccountLinkStore } from './account-links.js';
+export { SqlFileStore } from './files.js';

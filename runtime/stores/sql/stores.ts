@@ -4,6 +4,7 @@ import type { SqlClient } from './client.js';
 import type { McpSessionLimits } from '../../mcp/server/session-store.js';
 import { SqlAccountLinkStore } from './account-links.js';
 import { SqlApiKeyStore } from './api-keys.js';
+import { SqlFileStore } from './files.js';
 import { SqlIdempotencyStore } from './idempotency.js';
 import { SqlMcpSessionStore } from './mcp-sessions.js';
 import { SqlMembershipStore } from './memberships.js';
@@ -49,6 +50,8 @@ export interface SqlStores {
   apiKeys: SqlApiKeyStore;
   /** Social sign-in: which account each provider identity (provider and subject) signs in to. */
   accountLinks: SqlAccountLinkStore;
+  /** File metadata: the records of stored files and the tenants' quota reservations. */
+  files: SqlFileStore;
 }
 
 /** The keys of SqlStoresOptions; any other is refused. */
@@ -73,5 +76,6 @@ export function sqlStores(client: SqlClient, options: SqlStoresOptions = {}): Sq
     webauthnChallenges: new SqlChallengeStore(client),
     apiKeys: new SqlApiKeyStore(client),
     accountLinks: new SqlAccountLinkStore(client),
+    files: new SqlFileStore(client),
   };
 }

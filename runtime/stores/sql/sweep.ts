@@ -23,6 +23,7 @@ export const EXPIRING_TABLES = [
   'svc_mcp_sessions',
   'svc_webauthn_challenges',
   'svc_api_keys',
+  'svc_file_reservations',
 ] as const;
 
 export type ExpiringTable = (typeof EXPIRING_TABLES)[number];

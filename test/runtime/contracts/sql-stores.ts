@@ -309,6 +309,7 @@ export function sqlStoreContracts(backend: string, client: () => SqlClient): voi
         svc_mcp_sessions: 2,
         svc_webauthn_challenges: 0,
         svc_api_keys: 0,
+        svc_file_reservations: 0,
       });
       for (const [table, column] of Object.entries(KEY_COLUMNS)) {
         const { rows } = await db.query<{ id: string }>(`SELECT ${column} AS id FROM ${table}`);

@@ -10,6 +10,7 @@ import { sql as mfa } from './0007-mfa.js';
 import { sql as passkeys } from './0008-passkeys.js';
 import { sql as apiKeys } from './0009-api-keys.js';
 import { sql as accountLinks } from './0010-account-links.js';
+import { sql as files } from './0011-files.js';
 
 export interface Migration {
   /** Applied in ascending order; recorded in svc_migrations. */
@@ -29,4 +30,5 @@ export const migrations: readonly Migration[] = [
   { id: 8, name: '0008-passkeys', sql: passkeys },
   { id: 9, name: '0009-api-keys', sql: apiKeys },
   { id: 10, name: '0010-account-links', sql: accountLinks },
+  { id: 11, name: '0011-files', sql: files },
 ];
