@@ -1,18 +1,19 @@
 // `npm run bench [-- <bench>...]`: runs the named benches (fastify, express, hono, serialize, serializers, edge,
-// edge-memory, edge-security, edge-metrics, edge-tracing, auth, apikeys, tenancy, mcp, login, mfa-login, upload,
+// edge-memory, edge-security, edge-metrics, edge-tracing, auth, apikeys, tenancy, mcp, login, mfa-login, upload, files,
 // stores-jwt, stores-session, tenancy-postgres, stores-login, startup, make; all by default)
 // and writes their sections of bench/RESULTS.md.
 // The stores-* and tenancy-postgres benches need PostgreSQL (DATABASE_URL, default
 // postgres://postgres@127.0.0.1:5432/test; they create and drop a database svc_bench on that server) and Redis
 // (REDIS_URL, default redis://127.0.0.1:6379).
 // BENCH_DURATION (seconds per HTTP measurement, default 4) and BENCH_RUNS (rounds, default 12 for the HTTP
-// pairs, 3 for login, 4 for mfa-login, 6 for stores-login, 5 for the upload and make, 15 for startup) shorten or
+// pairs, 3 for login, 4 for mfa-login, 6 for stores-login, 5 for the upload and make, 3 for files, 15 for startup) shorten or
 // lengthen them; BENCH_ONLY_SERVER_BOUND=1 skips the unthrottled regime.
 import { cpus, loadavg } from 'node:os';
 import { prepareBenchSpec, runHttpPair, type HttpPair } from './http.js';
 import { pinSelf } from './lib/processes.js';
 import { writeSection } from './lib/results.js';
 import { runUploadBench } from './upload.js';
+import { FILES_ID, runFilesBench } from './files.js';
 import { runSerializersBench, SERIALIZERS_ID } from './serializers.js';
 import { NEW_PRODUCT } from './servers/shared.js';
 import { runStartupBench, STARTUP_ID } from './startup.js';
@@ -128,6 +129,7 @@ const KNOWN = [
   LOGIN_ID,
   MFA_LOGIN_ID,
   UPLOAD_ID,
+  FILES_ID,
   ...STORES_IDS,
   STARTUP_ID,
   MAKE_ID,
@@ -192,6 +194,10 @@ if (selected.includes(MFA_LOGIN_ID)) {
 if (selected.includes(UPLOAD_ID)) {
   process.stdout.write(`bench ${UPLOAD_ID}\n`);
   await report(UPLOAD_ID, await runUploadBench({ runs: runsOverride ?? 5 }));
+}
+if (selected.includes(FILES_ID)) {
+  process.stdout.write(`bench ${FILES_ID}\n`);
+  await report(FILES_ID, await runFilesBench({ runs: runsOverride ?? 3 }));
 }
 if (selected.some((id) => STORES_IDS.includes(id))) {
   const cleanup = await prepareBenchStores();
