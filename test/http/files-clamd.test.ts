@@ -8,8 +8,8 @@ import { clamdScanner } from '../../runtime/files/scan/index.js';
 import { INTERNAL_SCAN_KEY } from '../../runtime/files/record.js';
 import { startClamd, type TestClamd } from '../helpers/clamd.js';
 import { bearer, get, post } from './auth-harness.js';
-import { status, upload, uploadOne } from './files-harness.js';
-import { WatchedFileStore, withRulesFiles } from './files-rules-harness.js';
+import { status, upload, uploadOne, withFiles } from './files-harness.js';
+import { WatchedFileStore } from './files-rules-harness.js';
 import { adapters } from './harness.js';
 
 /** Stands in for EICAR: clamd is given this marker as its only signature. */
@@ -25,7 +25,7 @@ afterAll(() => clamd?.stop());
 
 describe.each(adapters)('file scanning with clamd over HTTP on $name', (adapter) => {
   it('an infected upload stays 403 FILE_INFECTED and a clean one becomes downloadable', async () => {
-    await withRulesFiles(
+    await withFiles(
       adapter,
       async (server) => {
         const alice = bearer(server.alice.token);
@@ -74,7 +74,7 @@ describe.each(adapters)('file scanning with clamd over HTTP on $name', (adapter)
     const own = await startClamd({ signatures: [MARKER] });
     const store = new WatchedFileStore();
     try {
-      await withRulesFiles(
+      await withFiles(
         adapter,
         async (server) => {
           const alice = bearer(server.alice.token);

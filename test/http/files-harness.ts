@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { Auth, authPlugin, tenancyPlugin, type Plugin, type Route } from 'svckit';
 import { memoryDisk, type MemoryDisk } from '../../runtime/files/disks/index.js';
 import { filesPlugin, type FilesPluginOptions } from '../../runtime/files/plugin.js';
-import type { FileService } from '../../runtime/files/service/api.js';
+import type { FileEventName, FileService } from '../../runtime/files/service/api.js';
 import { FAST_HASH, SECRET, bearer, codeOf, register } from './auth-harness.js';
 import { call, withServer, type AdapterUnderTest } from './harness.js';
 
@@ -30,6 +30,8 @@ export interface FilesServer {
   advance(ms: number): void;
   /** The file events the app's hook bus carried, as `<event> <file name or id>`. */
   events: string[];
+  /** Resolves once the app's hook bus carried `event` for the file `id` (before or after this call). */
+  announced(event: FileEventName, id: string): Promise<void>;
 }
 
 export interface ServerOptions {
@@ -39,13 +41,44 @@ export interface ServerOptions {
   routes?: Route[];
 }
 
-/** Records the file events of the app's hook bus. */
-function eventRecorder(events: string[]): Plugin {
+export /** Promises settled by a later signal, asked for before or after it came. */
+class Signals<T> {
+  private readonly seen = new Map<string, T>();
+  private readonly waiting = new Map<string, ((value: T) => void)[]>();
+
+  signal(key: string, value: T): void {
+    this.seen.set(key, value);
+    for (const resolve of this.waiting.get(key) ?? []) resolve(value);
+    this.waiting.delete(key);
+  }
+
+  next(key: string): Promise<T> {
+    if (this.seen.has(key)) return Promise.resolve(this.seen.get(key)!);
+    return new Promise((resolve) => {
+      const list = this.waiting.get(key) ?? [];
+      list.push(resolve);
+      this.waiting.set(key, list);
+    });
+  }
+}
+
+/** Records each file event of the hook bus as `<event> <file name or id>` and signals it per file id. */
+function eventWatcher(events: string[], signals: Signals<void>): Plugin {
   return {
-    name: 'record-file-events',
+    name: 'watch-file-events',
     setup(app) {
-      app.hooks.on('file:uploaded', ({ file }) => void events.push(`file:uploaded ${file.name}`));
-      app.hooks.on('file:deleted', ({ id }) => void events.push(`file:deleted ${id}`));
+      app.hooks.on('file:uploaded', ({ file }) => {
+        events.push(`file:uploaded ${file.name}`);
+        signals.signal(`file:uploaded ${file.id}`, undefined);
+      });
+      app.hooks.on('file:scanned', ({ file }) => {
+        events.push(`file:scanned ${file.name} ${file.scan?.clean === true ? 'clean' : 'infected'}`);
+        signals.signal(`file:scanned ${file.id}`, undefined);
+      });
+      app.hooks.on('file:deleted', ({ id }) => {
+        events.push(`file:deleted ${id}`);
+        signals.signal(`file:deleted ${id}`, undefined);
+      });
     },
   };
 }
@@ -67,7 +100,8 @@ export async function withFiles(
     ...options.files,
   });
   const events: string[] = [];
-  const plugins: Plugin[] = [authPlugin({ auth }), eventRecorder(events)];
+  const signals = new Signals<void>();
+  const plugins: Plugin[] = [authPlugin({ auth }), eventWatcher(events, signals)];
   if (options.tenancy === true) plugins.push(tenancyPlugin({ users: auth.users }));
   plugins.push(plugin);
   await withServer(adapter, { routes: options.routes ?? [], plugins }, async (url) => {
@@ -84,6 +118,7 @@ export async function withFiles(
       bob: bob!,
       advance: (ms) => void (now += ms),
       events,
+      announced: (event, id) => signals.next(`${event} ${id}`),
     });
   });
 }

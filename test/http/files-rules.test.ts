@@ -8,8 +8,19 @@ import { errors } from '../../generated/modules/errors.js';
 import { filesOf } from '../../runtime/files/plugin.js';
 import { INTERNAL_SCAN_KEY, SINGLE_TENANT, toPublicFile } from '../../runtime/files/record.js';
 import { bearer, get, post } from './auth-harness.js';
-import { HTML, PNG, TEXT, UPLOAD, del, status, upload, uploadOne, urlOf } from './files-harness.js';
-import { rawFilePart, WatchedFileStore, withRulesFiles } from './files-rules-harness.js';
+import {
+  HTML,
+  PNG,
+  TEXT,
+  UPLOAD,
+  del,
+  status,
+  upload,
+  uploadOne,
+  urlOf,
+  withFiles,
+} from './files-harness.js';
+import { rawFilePart, WatchedFileStore } from './files-rules-harness.js';
 import { adapters, call } from './harness.js';
 
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n');
@@ -20,7 +31,7 @@ const items = (answer: { json: unknown }) => (answer.json as { items: Record<str
 
 describe.each(adapters)('file service rules over HTTP on $name', (adapter) => {
   it('validate.maxSize: a bigger file, or a part declaring more, is 413 FILE_TOO_LARGE and stores nothing', async () => {
-    await withRulesFiles(
+    await withFiles(
       adapter,
       async (server) => {
         const alice = bearer(server.alice.token);
@@ -52,7 +63,7 @@ describe.each(adapters)('file service rules over HTTP on $name', (adapter) => {
   });
 
   it("a part declaring more than the route's maxBytes is 413 FILE_TOO_LARGE before any quota is reserved for it", async () => {
-    await withRulesFiles(
+    await withFiles(
       adapter,
       async (server) => {
         const alice = bearer(server.alice.token);
@@ -76,7 +87,7 @@ describe.each(adapters)('file service rules over HTTP on $name', (adapter) => {
   });
 
   it("a part's own Content-Length must match its bytes and be a safe integer (400 STORAGE_CONTENT_LENGTH_*)", async () => {
-    await withRulesFiles(adapter, async (server) => {
+    await withFiles(adapter, async (server) => {
       const alice = bearer(server.alice.token);
       for (const length of [3, 7]) {
         const answer = await rawFilePart(
@@ -101,7 +112,7 @@ describe.each(adapters)('file service rules over HTTP on $name', (adapter) => {
   });
 
   it('validate.allowedTypes answers 415 FILE_TYPE_NOT_ALLOWED, judging the detected type when sniffing', async () => {
-    await withRulesFiles(
+    await withFiles(
       adapter,
       async (server) => {
         const alice = bearer(server.alice.token);
@@ -127,7 +138,7 @@ describe.each(adapters)('file service rules over HTTP on $name', (adapter) => {
   });
 
   it('sniffing refuses disguises (HTML as image/png, an executable as application/pdf or octet-stream)', async () => {
-    await withRulesFiles(
+    await withFiles(
       adapter,
       async (server) => {
         const alice = bearer(server.alice.token);
@@ -169,7 +180,7 @@ describe.each(adapters)('file service rules over HTTP on $name', (adapter) => {
   });
 
   it('quarantine on temporary URLs: no URL of an infected file, and a URL made while clean stops after a bad rescan', async () => {
-    await withRulesFiles(
+    await withFiles(
       adapter,
       async (server) => {
         const alice = bearer(server.alice.token);
@@ -195,7 +206,7 @@ describe.each(adapters)('file service rules over HTTP on $name', (adapter) => {
   });
 
   it('announces upload, scan and delete on the hook bus; a second DELETE is 404 and announces nothing', async () => {
-    await withRulesFiles(
+    await withFiles(
       adapter,
       async (server) => {
         const alice = bearer(server.alice.token);
@@ -225,7 +236,7 @@ describe.each(adapters)('file service rules over HTTP on $name', (adapter) => {
 
   it('every route answers the public projection: no server-side field, scan detail or internal scan entry', async () => {
     const store = new WatchedFileStore();
-    await withRulesFiles(
+    await withFiles(
       adapter,
       async (server) => {
         const alice = bearer(server.alice.token);
@@ -278,7 +289,7 @@ describe.each(adapters)('file service rules over HTTP on $name', (adapter) => {
   });
 
   it('owner-only: a file stored without an uploader is reachable by no caller', async () => {
-    await withRulesFiles(adapter, async (server) => {
+    await withFiles(adapter, async (server) => {
       const { id } = await server.files.upload(Buffer.from('system'), {
         name: 'system.txt',
         contentType: 'text/plain',
@@ -299,7 +310,7 @@ describe.each(adapters)('file service rules over HTTP on $name', (adapter) => {
 
   it('authorize is asked for download and url too; a refusal answers 404 like a missing file', async () => {
     const asked: string[] = [];
-    await withRulesFiles(
+    await withFiles(
       adapter,
       async (server) => {
         const id = await uploadOne(server, server.alice, TEXT);
@@ -329,7 +340,7 @@ describe.each(adapters)('file service rules over HTTP on $name', (adapter) => {
   });
 
   it("shared: a member reads a colleague's metadata and makes its URL", async () => {
-    await withRulesFiles(
+    await withFiles(
       adapter,
       async (server) => {
         const id = await uploadOne(server, server.alice, TEXT);
@@ -344,7 +355,7 @@ describe.each(adapters)('file service rules over HTTP on $name', (adapter) => {
   });
 
   it('present shapes the list and the upload answer as well', async () => {
-    await withRulesFiles(
+    await withFiles(
       adapter,
       async (server) => {
         const alice = bearer(server.alice.token);
@@ -362,7 +373,7 @@ describe.each(adapters)('file service rules over HTTP on $name', (adapter) => {
 
   it('checkQuota: a custom check that throws refuses the upload with its error and stores nothing', async () => {
     const checked: [string, number][] = [];
-    await withRulesFiles(
+    await withFiles(
       adapter,
       async (server) => {
         const alice = bearer(server.alice.token);
@@ -403,7 +414,7 @@ describe.each(adapters)('file service rules over HTTP on $name', (adapter) => {
         }),
       }),
     ];
-    await withRulesFiles(
+    await withFiles(
       adapter,
       async (server) => {
         const alice = bearer(server.alice.token);
@@ -432,7 +443,7 @@ describe.each(adapters)('file service rules over HTTP on $name', (adapter) => {
         }),
       }),
     ];
-    await withRulesFiles(
+    await withFiles(
       adapter,
       async (server) => {
         const alice = bearer(server.alice.token);

@@ -4,33 +4,19 @@
 // service refuses a tampered or expired URL (403 FILE_URL_INVALID) without saying which.
 import { errors } from '../../../generated/modules/errors.js';
 import type { CreateFileUrlBody, OpenFileUrlQuery } from '../../../generated/modules/files/types.js';
-import { parseDuration } from '../../../shared/duration.js';
 import type { StreamResult } from '../../http/stream.js';
 import { SINGLE_TENANT } from '../record.js';
 import type { FileService, TemporaryUrl } from '../service/api.js';
+import { expirySeconds } from '../service/temporary-url.js';
 import { contentReply } from './content-reply.js';
 
 /** The lifetime of a URL when the request names none: 15 minutes, lowered to the longest allowed. */
 export const DEFAULT_URL_TTL_SECONDS = 15 * 60;
 
-/**
- * The lifetime asked for, in whole seconds: a positive number of seconds (also written as digits), or a
- * duration with a unit (`15m`, `90s`); at most `maxSeconds`. Anything else is FILE_URL_EXPIRY_INVALID,
- * saying the longest allowed.
- */
+/** The lifetime asked for, by the service's rule for `expiresIn`, at most the route's `maxUrlTtl`. */
 export function urlLifetimeSeconds(expiresIn: unknown, maxSeconds: number): number {
   if (expiresIn === undefined) return Math.min(DEFAULT_URL_TTL_SECONDS, maxSeconds);
-  let seconds: number | undefined;
-  if (typeof expiresIn === 'number') seconds = expiresIn;
-  else if (typeof expiresIn === 'string' && /^[0-9]+$/.test(expiresIn)) seconds = Number(expiresIn);
-  else if (typeof expiresIn === 'string') {
-    const ms = parseDuration(expiresIn);
-    seconds = ms === undefined ? undefined : ms / 1000;
-  }
-  if (seconds === undefined || !Number.isSafeInteger(seconds) || seconds <= 0 || seconds > maxSeconds) {
-    throw errors.FILE_URL_EXPIRY_INVALID({ details: { maxSeconds } });
-  }
-  return seconds;
+  return expirySeconds(expiresIn, maxSeconds);
 }
 
 /** Makes the URL of a file the caller was allowed to share; quarantine refuses it as it refuses downloads. */

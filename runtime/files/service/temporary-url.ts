@@ -30,9 +30,10 @@ export interface UrlGrant {
 
 /**
  * `expiresIn` in whole seconds: a positive number of seconds, a string of digits (seconds) or a duration
- * string ('15m') of whole seconds, at most MAX_TEMPORARY_URL_SECONDS; else FILE_URL_EXPIRY_INVALID.
+ * string ('15m') of whole seconds, at most `maxSeconds` (MAX_TEMPORARY_URL_SECONDS unless a route allows
+ * less); else FILE_URL_EXPIRY_INVALID, saying the longest allowed.
  */
-export function expirySeconds(expiresIn: unknown): number {
+export function expirySeconds(expiresIn: unknown, maxSeconds = MAX_TEMPORARY_URL_SECONDS): number {
   let seconds: number | undefined;
   if (typeof expiresIn === 'number') seconds = expiresIn;
   else if (typeof expiresIn === 'string' && /^[0-9]+$/.test(expiresIn)) seconds = Number(expiresIn);
@@ -40,13 +41,8 @@ export function expirySeconds(expiresIn: unknown): number {
     const ms = parseDuration(expiresIn);
     seconds = ms === undefined ? undefined : ms / 1000;
   }
-  if (
-    seconds === undefined ||
-    !Number.isSafeInteger(seconds) ||
-    seconds <= 0 ||
-    seconds > MAX_TEMPORARY_URL_SECONDS
-  ) {
-    throw errors.FILE_URL_EXPIRY_INVALID({ details: { maxSeconds: MAX_TEMPORARY_URL_SECONDS } });
+  if (seconds === undefined || !Number.isSafeInteger(seconds) || seconds <= 0 || seconds > maxSeconds) {
+    throw errors.FILE_URL_EXPIRY_INVALID({ details: { maxSeconds } });
   }
   return seconds;
 }
