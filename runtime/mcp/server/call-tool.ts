@@ -29,8 +29,8 @@ export class ToolCallCancelled extends Error {
 }
 
 export interface ToolCallOptions {
-  /** How the call can be cancelled; none when nothing can cancel it. */
-  cancellation?: CallCancellation;
+  /** How the call can be cancelled; undefined when nothing can cancel it. */
+  cancellation?: CallCancellation | undefined;
   /** Include `structuredContent` (protocol 2025-06-18 and later). */
   structured: boolean;
 }
@@ -47,32 +47,46 @@ export function runToolCall(
   caller: ToolCaller,
   options: ToolCallOptions,
 ): Promise<CallToolResult> {
-  const { cancellation } = options;
+  const { cancellation, structured } = options;
   if (cancellation?.isCancelled === true) return Promise.reject(new ToolCallCancelled());
   const request = toolRequest(entry, args, caller, context.container, cancellation);
   const reply = new ToolReply(entry.route.successStatus ?? 200);
 
-  const answered = (async (): Promise<CallToolResult> => {
-    try {
-      await entry.compiled.execute(request, reply);
-    } catch (error) {
-      const failed = resultFromError(error, entry.redact, options.structured);
-      if (failed.status >= 500) {
-        report(context.reporter, {
-          error,
-          code: failed.code,
-          status: failed.status,
-          requestId: request.context.requestId,
-          method: request.method,
-          route: entry.route.url,
-          internalDetails: internalDetailsOf(error),
-        });
-      }
-      return failed.result;
+  const failed = (error: unknown): CallToolResult => {
+    const result = resultFromError(error, entry.redact, structured);
+    if (result.status >= 500) {
+      report(context.reporter, {
+        error,
+        code: result.code,
+        status: result.status,
+        requestId: request.context.requestId,
+        method: request.method,
+        route: entry.route.url,
+        internalDetails: internalDetailsOf(error),
+      });
     }
-    const response = reply.response ?? { status: reply.statusCode, body: undefined, contentType: undefined };
-    return resultFromResponse(response, options.structured);
-  })();
+    return result.result;
+  };
+  const answeredResult = (): CallToolResult =>
+    resultFromResponse(
+      reply.response ?? {
+        status: reply.statusCode,
+        body: undefined,
+        contentType: undefined,
+        serializedJson: false,
+      },
+      structured,
+    );
+
+  // A route with no asynchronous step answers synchronously: no promise to wait for.
+  const started = (): Promise<CallToolResult> | undefined => {
+    try {
+      return entry.compiled.execute(request, reply)?.then(answeredResult, failed);
+    } catch (error) {
+      return Promise.resolve(failed(error));
+    }
+  };
+  const answered = started() ?? Promise.resolve(answeredResult());
 
   if (cancellation === undefined) return answered;
   return new Promise<CallToolResult>((resolve, reject) => {

@@ -7,6 +7,7 @@ import { DEFAULT_MCP_PATH } from '../../../shared/module-defaults.js';
 import { errors } from '../../../generated/modules/errors.js';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { mediaTypeOf } from '../../http/body.js';
+import { JSON_CONTENT_TYPE } from '../../http/reply-mapping.js';
 import { isRouteVisible } from '../../http/visibility.js';
 import type { HandlerInput, Route, RouteMeta, SvcReply, SvcRequest } from '../../http/types.js';
 import {
@@ -29,6 +30,7 @@ import { requireMcpService, type McpService } from './plugin.js';
 import type { MessageScope } from './server.js';
 import { SessionTable, type McpSession, type McpSessionOptions } from './sessions.js';
 import { forwardedHeaders } from './tool-request.js';
+import { jsonRpcText } from './response-text.js';
 import { headerValue } from './header-value.js';
 import { positiveWholeNumber } from '../../config/whole-number.js';
 import { invalidOption, invalidOptions } from '../../config/option-errors.js';
@@ -213,7 +215,11 @@ export function mcpRoutes(options: McpRoutesOptions = {}): Route[] {
   }
 
   function respond(reply: SvcReply, payload: JsonRpcResponse | JsonRpcResponse[] | undefined): unknown {
-    if (payload !== undefined) return payload;
+    if (payload !== undefined) {
+      // Written here, so a tool result's JSON is spliced in rather than parsed and serialized again.
+      reply.header('content-type', JSON_CONTENT_TYPE);
+      return jsonRpcText(payload);
+    }
     // Only notifications and responses: accepted, nothing to answer.
     reply.status(202);
     return undefined;

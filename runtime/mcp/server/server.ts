@@ -13,7 +13,7 @@ import {
   type JsonRpcResponse,
   isJsonObject,
 } from '../protocol/json-rpc.js';
-import type { Implementation, InitializeResult } from '../protocol/types.js';
+import type { CallToolResult, Implementation, InitializeResult } from '../protocol/types.js';
 import { hasStructuredContent, negotiateVersion, type ProtocolVersion } from '../protocol/versions.js';
 import { runToolCall, ToolCallCancelled, type ToolCallContext } from './call-tool.js';
 import { CallCancellation } from './cancellation.js';
@@ -82,14 +82,25 @@ export class McpServer {
   }
 
   /** Answers a request (a promise of its response) or acts on a notification (undefined). Never rejects. */
-  async handle(
+  handle(
     message: JsonRpcRequest | JsonRpcNotification,
     scope: MessageScope,
   ): Promise<JsonRpcResponse | undefined> {
-    if (!('id' in message)) {
-      this.notify(message, scope);
-      return undefined;
+    // Not an async function: a tool call's promise is handed on as it is, without extra ticks.
+    try {
+      if (!('id' in message)) {
+        this.notify(message, scope);
+        return Promise.resolve(undefined);
+      }
+      if (message.method === 'tools/call') return this.call(message.id, message.params, scope);
+      return Promise.resolve(this.answer(message, scope));
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
+  }
+
+  /** Every request other than tools/call, answered at once. */
+  private answer(message: JsonRpcRequest, scope: MessageScope): JsonRpcResponse {
     const { id, method, params } = message;
     switch (method) {
       case 'initialize': {
@@ -102,8 +113,6 @@ export class McpServer {
         return success(id, {});
       case 'tools/list':
         return success(id, { tools: this.visibleTools(scope) });
-      case 'tools/call':
-        return this.call(id, params, scope);
       default:
         return failure(id, JSON_RPC_ERROR.METHOD_NOT_FOUND, `Method not found: ${method}`);
     }
@@ -122,47 +131,65 @@ export class McpServer {
     scope.connection?.running.get(requestId)?.cancel();
   }
 
-  private async call(
+  private call(
     id: JsonRpcId,
     params: Record<string, unknown> | undefined,
     scope: MessageScope,
   ): Promise<JsonRpcResponse> {
     const name = params?.name;
     if (typeof name !== 'string')
-      return failure(id, JSON_RPC_ERROR.INVALID_PARAMS, 'params.name must be a tool name.');
+      return Promise.resolve(failure(id, JSON_RPC_ERROR.INVALID_PARAMS, 'params.name must be a tool name.'));
     const entry = this.tools.get(name);
-    if (entry === undefined) return failure(id, JSON_RPC_ERROR.INVALID_PARAMS, `Unknown tool: ${name}`);
+    if (entry === undefined)
+      return Promise.resolve(failure(id, JSON_RPC_ERROR.INVALID_PARAMS, `Unknown tool: ${name}`));
     // Left out means no arguments; null is not an object, so it is refused like any other non-object.
     const args = params?.arguments === undefined ? {} : params.arguments;
     if (!isJsonObject(args))
-      return failure(id, JSON_RPC_ERROR.INVALID_PARAMS, 'params.arguments must be an object.');
+      return Promise.resolve(
+        failure(id, JSON_RPC_ERROR.INVALID_PARAMS, 'params.arguments must be an object.'),
+      );
 
     // Only a connection can carry notifications/cancelled; without one (stateless HTTP) nothing can cancel.
     const running = scope.connection?.running;
     const cancellation = running === undefined ? undefined : new CallCancellation();
     if (cancellation !== undefined) running?.set(id, cancellation);
+    const settled = () => {
+      if (cancellation !== undefined && running?.get(id) === cancellation) running.delete(id);
+    };
+    let called: Promise<CallToolResult>;
     try {
-      const result = await runToolCall(this.callContext, entry, args, scope.caller, {
-        ...(cancellation === undefined ? {} : { cancellation }),
+      called = runToolCall(this.callContext, entry, args, scope.caller, {
+        cancellation,
         structured: hasStructuredContent(scope.protocolVersion),
       });
-      return success(id, result);
     } catch (error) {
-      if (error instanceof ToolCallCancelled)
-        return failure(id, JSON_RPC_ERROR.REQUEST_CANCELLED, 'Request cancelled.');
-      // runToolCall answers every route error as a result; this is a bug in svc itself.
-      report(this.callContext.reporter, {
-        error,
-        code: 'INTERNAL_ERROR',
-        status: 500,
-        requestId: undefined,
-        method: 'tools/call',
-        route: entry.route.url,
-        internalDetails: undefined,
-      });
-      return failure(id, JSON_RPC_ERROR.INTERNAL_ERROR, 'Internal error.');
-    } finally {
-      if (cancellation !== undefined && running?.get(id) === cancellation) running.delete(id);
+      called = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
+    return called.then(
+      (result): JsonRpcResponse => {
+        settled();
+        return success(id, result);
+      },
+      (error: unknown): JsonRpcResponse => {
+        settled();
+        return this.callFailed(id, entry, error);
+      },
+    );
+  }
+
+  private callFailed(id: JsonRpcId, entry: ToolEntry, error: unknown): JsonRpcResponse {
+    if (error instanceof ToolCallCancelled)
+      return failure(id, JSON_RPC_ERROR.REQUEST_CANCELLED, 'Request cancelled.');
+    // runToolCall answers every route error as a result; this is a bug in svc itself.
+    report(this.callContext.reporter, {
+      error,
+      code: 'INTERNAL_ERROR',
+      status: 500,
+      requestId: undefined,
+      method: 'tools/call',
+      route: entry.route.url,
+      internalDetails: undefined,
+    });
+    return failure(id, JSON_RPC_ERROR.INTERNAL_ERROR, 'Internal error.');
   }
 }

@@ -16,6 +16,7 @@ import {
 import { LineReader } from '../protocol/line-reader.js';
 import { allowsBatches, LATEST_PROTOCOL_VERSION } from '../protocol/versions.js';
 import { batchTooLarge, DEFAULT_MAX_BATCH_SIZE } from './batch.js';
+import { jsonRpcText } from './response-text.js';
 import { requireMcpService } from './plugin.js';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import type { McpConnection, MessageScope } from './server.js';
@@ -101,8 +102,7 @@ export async function serveMcpStdio(app: App, options: McpStdioOptions = {}): Pr
   const pending = new Set<Promise<void>>();
   let active = 0;
 
-  const send = (message: JsonRpcResponse | JsonRpcResponse[]) =>
-    void writeLine(`${JSON.stringify(message)}\n`);
+  const send = (message: JsonRpcResponse | JsonRpcResponse[]) => void writeLine(`${jsonRpcText(message)}\n`);
 
   function track(work: Promise<void>): void {
     pending.add(work);

@@ -3,6 +3,7 @@
 // is one message, not a download.
 import type { Readable } from 'node:stream';
 import { lowerHeaderName } from '../../http/header-name.js';
+import { JSON_CONTENT_TYPE } from '../../http/reply-mapping.js';
 import { checkedStatus } from '../../http/status.js';
 import type { ReplySink } from '../../http/types.js';
 
@@ -13,13 +14,19 @@ export interface CapturedResponse {
   status: number;
   body: string | Buffer | undefined;
   contentType: string | undefined;
+  /**
+   * The body is JSON the pipeline's reply mapping wrote (JSON.stringify or the route's compiled serializer),
+   * so it can be spliced into the tool result unparsed. Never true for bytes the handler sent itself.
+   */
+  serializedJson: boolean;
 }
 
 export class ToolReply implements ReplySink {
   statusCode: number;
   statusChosen = false;
   sent = false;
-  private readonly headers = new Map<string, string | number | string[]>();
+  /** Made on the first header set: most routes set none. */
+  private headers: Map<string, string | number | string[]> | undefined;
   private captured: CapturedResponse | undefined;
 
   constructor(successStatus: number) {
@@ -38,25 +45,40 @@ export class ToolReply implements ReplySink {
   }
 
   header(name: string, value: string | number | readonly string[]): this {
+    this.headers ??= new Map();
     this.headers.set(lowerHeaderName(name), typeof value === 'object' ? [...value] : value);
     return this;
   }
 
   getHeader(name: string): string | number | string[] | undefined {
-    return this.headers.get(lowerHeaderName(name));
+    return this.headers === undefined ? undefined : this.headers.get(lowerHeaderName(name));
   }
 
   removeHeader(name: string): this {
-    this.headers.delete(lowerHeaderName(name));
+    this.headers?.delete(lowerHeaderName(name));
     return this;
   }
 
+  /** The handler's own bytes: passed on as they are, never taken for serialized JSON. */
   send(payload?: string | Buffer): void {
     const contentType = this.getHeader('content-type');
-    this.finish(this.statusCode, payload, typeof contentType === 'string' ? contentType : undefined);
+    this.capture(this.statusCode, payload, typeof contentType === 'string' ? contentType : undefined, false);
   }
 
+  /**
+   * The pipeline's answer. The reply mapping passes JSON_CONTENT_TYPE exactly when it wrote the handler's
+   * value as JSON itself; handlers only see `send()`.
+   */
   finish(status: number, body: string | Buffer | undefined, contentType: string | undefined): void {
+    this.capture(status, body, contentType, contentType === JSON_CONTENT_TYPE && typeof body === 'string');
+  }
+
+  private capture(
+    status: number,
+    body: string | Buffer | undefined,
+    contentType: string | undefined,
+    serializedJson: boolean,
+  ): void {
     if (this.sent) return;
     this.sent = true;
     this.statusCode = status;
@@ -65,6 +87,7 @@ export class ToolReply implements ReplySink {
       status,
       body,
       contentType: contentType ?? (typeof declared === 'string' ? declared : undefined),
+      serializedJson,
     };
   }
 
@@ -82,6 +105,6 @@ export class ToolReply implements ReplySink {
     } finally {
       source.destroy();
     }
-    this.finish(status, Buffer.concat(chunks), undefined);
+    this.capture(status, Buffer.concat(chunks), undefined, false);
   }
 }

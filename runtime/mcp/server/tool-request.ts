@@ -2,9 +2,9 @@
 // concrete url built from the arguments, the caller's ip and only the forwarded headers. Arguments are split
 // into path parameters, query and body by the route's own parts, and path and query values are turned back
 // into text, so the route's coercion and validators see exactly what an HTTP request would give them.
-import { randomUUID } from 'node:crypto';
 import type { Scope } from '../../app/container.js';
 import { createRequestContext } from '../../http/context.js';
+import { uuidv7 } from '../../http/uuid.js';
 import type { HttpMethod, RequestContext, RequestHeaders, SvcRequest } from '../../http/types.js';
 import { fillPathTemplate } from '../../../shared/path-template.js';
 import type { ToolEntry } from './tool-set.js';
@@ -84,7 +84,8 @@ export function toolRequest(
   const params: Record<string, string> = Object.create(null) as Record<string, string>;
   const query: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   const body: Record<string, unknown> = {};
-  const search = new URLSearchParams();
+  // Made only for a call with query arguments: most calls have none.
+  let search: URLSearchParams | undefined;
   let bodyArgs = 0;
   for (const [name, value] of Object.entries(args)) {
     if (value === undefined) continue;
@@ -94,14 +95,17 @@ export function toolRequest(
       // Without a body, an unknown argument goes to the query, where a closed schema refuses it.
       const values = Array.isArray(value) ? value.map(asText) : asText(value);
       query[name] = values;
+      search ??= new URLSearchParams();
       for (const text of Array.isArray(values) ? values : [values]) search.append(name, text);
     } else if (name !== '__proto__') {
       body[name] = value;
       bodyArgs++;
     }
   }
-  const path = fillPathTemplate(route.url, params);
-  const queryString = search.toString();
+  // A template without parameters or wildcard is its own path.
+  const literal = entry.paramNames.length === 0 && route.url.startsWith('/') && !route.url.includes('*');
+  const path = literal ? route.url : fillPathTemplate(route.url, params);
+  const queryString = search === undefined ? '' : search.toString();
   const url = queryString === '' ? path : `${path}?${queryString}`;
   // A required body is always sent (possibly empty), so a missing field is reported by name, not as "body
   // is required"; an optional body with no arguments for it stays absent.
@@ -109,7 +113,8 @@ export function toolRequest(
   const headers: RequestHeaders = sendBody
     ? { ...caller.headers, 'content-type': 'application/json' }
     : caller.headers;
-  const requestId = randomUUID();
+  // A UUIDv7 from the pooled random bytes, as an HTTP request's id.
+  const requestId = uuidv7();
   const context = createRequestContext(requestId, caller.correlationId ?? requestId, container);
   const request = new ToolRequest(
     route.method,

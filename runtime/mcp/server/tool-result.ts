@@ -1,12 +1,14 @@
 // Turning what a route answered into a tool result: a JSON object becomes
 // `structuredContent` (anything else is wrapped as `{ result }`), always with a text copy in `content`;
 // status 400 and above, or a throw, sets `isError`. A thrown error is answered as its HTTP envelope with the
-// details redacted; a body the handler sent itself is passed on as it is.
+// details redacted; a body the handler sent itself is passed on as it is. JSON svc wrote itself is kept as
+// text and spliced into the response (SplicedToolResult); anything else is parsed to be checked.
 import { toErrorResponse, type DetailsRedactor } from '../../http/envelope.js';
 import { isJsonMediaType, mediaTypeOf } from '../../http/body.js';
 import type { CallToolResult } from '../protocol/types.js';
 import type { CapturedResponse } from './tool-reply.js';
 import { isJsonObject } from '../protocol/json-rpc.js';
+import { SplicedToolResult } from './spliced-result.js';
 
 function textOf(body: string | Buffer | undefined): string {
   if (body === undefined) return '';
@@ -15,7 +17,10 @@ function textOf(body: string | Buffer | undefined): string {
 
 /** The result of a route that answered (with any status). */
 export function resultFromResponse(response: CapturedResponse, structured: boolean): CallToolResult {
-  const text = textOf(response.body);
+  const { body } = response;
+  if (structured && response.serializedJson && typeof body === 'string' && body !== '')
+    return new SplicedToolResult(body, response.status >= 400);
+  const text = textOf(body);
   const result: CallToolResult = { content: text === '' ? [] : [{ type: 'text', text }] };
   if (structured && text !== '' && isJsonMediaType(mediaTypeOf(response.contentType))) {
     try {
@@ -37,7 +42,8 @@ export function resultFromError(
 ): { result: CallToolResult; status: number; code: string } {
   const { status, body } = toErrorResponse(error, { redactDetails });
   const text = JSON.stringify(body);
-  const result: CallToolResult = { content: [{ type: 'text', text }], isError: true };
-  if (structured) result.structuredContent = body as unknown as Record<string, unknown>;
+  const result: CallToolResult = structured
+    ? new SplicedToolResult(text, true)
+    : { content: [{ type: 'text', text }], isError: true };
   return { result, status, code: body.error.code };
 }
