@@ -32,7 +32,8 @@ export class Hooks {
   }
 
   async emit<E extends HookName>(event: E, payload: HookEvents[E]): Promise<void> {
-    for (const handler of this.handlers.get(event) ?? []) {
+    // A copy: a handler that unsubscribes itself (or another) must not make the walk skip the next one.
+    for (const handler of [...(this.handlers.get(event) ?? [])]) {
       await (handler as HookHandler<E>)(payload);
     }
   }

@@ -16,7 +16,8 @@ export const MAX_TEMPORARY_URL_SECONDS = MAX_URL_TTL_MS / 1000;
 /** Changes whenever the signed encoding does, so an old signature can never verify under a new meaning. */
 const SIGNATURE_VERSION = 'svc-file-url-v1';
 const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
-const EXPIRES = /^[0-9]{1,15}$/;
+// No leading zeros: the signed text holds the number as String() writes it, so each link has one spelling.
+const EXPIRES = /^(?:0|[1-9][0-9]{0,14})$/;
 
 export type Disposition = 'attachment' | 'inline';
 
@@ -97,8 +98,10 @@ export function verifiedGrant(key: Uint8Array, query: TemporaryUrlQuery, nowMs: 
     throw invalid();
   }
   const grant: UrlGrant = { id, tenantId: tenant, expires: Number(expires), disposition };
-  const expected = signatureOf(key, grant);
-  const given = Buffer.from(signature, 'base64url');
+  // Compared as text: base64url decoding ignores the last character's unused bits, so decoding first would let
+  // several spellings of one signature pass (an altered link must never verify).
+  const expected = Buffer.from(signatureOf(key, grant).toString('base64url'));
+  const given = Buffer.from(signature);
   if (given.byteLength !== expected.byteLength || !timingSafeEqual(given, expected)) throw invalid();
   if (grant.expires * 1000 <= nowMs) throw invalid();
   return grant;

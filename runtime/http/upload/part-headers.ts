@@ -86,7 +86,8 @@ function readContentType(value: string | undefined): string | undefined {
  */
 function readContentLength(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const length = parseContentLength(value.trim());
+  // readLines already stripped the spaces and tabs around it: any other space (a no-break space) is refused.
+  const length = parseContentLength(value);
   if (length === undefined) throw malformed('part-content-length-invalid');
   return length;
 }

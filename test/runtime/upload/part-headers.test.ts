@@ -96,6 +96,11 @@ describe('refused part headers', () => {
       'part-content-length-invalid',
     ],
     [
+      'a part Content-Length followed by a no-break space',
+      { disposition: FILE, headers: ['Content-Length: 1\u00a0'] },
+      'part-content-length-invalid',
+    ],
+    [
       'an empty part Content-Length',
       { disposition: FILE, headers: ['Content-Length:'] },
       'part-content-length-invalid',
