@@ -35,8 +35,6 @@ export interface FilesBenchOptions {
   runs: number;
 }
 
-type Samples = FilesSamples;
-
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs `transfer` against `server` once, with its CPU, the client's CPU and the server's RSS around it. */
@@ -66,8 +64,13 @@ async function measured(server: BenchServer, transfer: () => Promise<number>): P
 }
 
 /** Uploads `bytes` to the side's server; the answer's file id (the routes) or byte count, checked. */
-async function upload(side: UploadSide, server: BenchServer, bytes: number, seed: number) {
-  const headers = side === 'routes' ? await benchBearerHeaders() : {};
+async function upload(
+  side: UploadSide,
+  server: BenchServer,
+  bytes: number,
+  seed: number,
+  headers: Record<string, string>,
+) {
   const answer = await postUpload(`${server.url}${UPLOAD_SERVERS[side].path}`, bytes, seed, headers);
   const stored = storedOf(side, answer);
   if (answer.status !== 201 || stored.size !== bytes) {
@@ -111,24 +114,25 @@ function filesBySize(directory: string): Map<number, string> {
 }
 
 /** One upload side on a fresh server; for the routes also the download through it and the plain download. */
-async function measureSide(side: UploadSide, round: number, samples: Samples): Promise<void> {
+async function measureSide(side: UploadSide, round: number, samples: FilesSamples): Promise<void> {
   const directory = mkdtempSync(join(tmpdir(), 'svc-bench-files-'));
   const env = { BENCH_UPLOAD_DIR: directory };
   let server: BenchServer | undefined;
   try {
     server = await startServer(`${side} upload`, UPLOAD_SERVERS[side].script, undefined, env);
     const running = server;
-    const warmUp = await upload(side, running, WARM_UP_BYTES, round + 1);
+    // Signed once, outside the measured transfers: only the routes check a bearer token.
+    const headers = side === 'routes' ? await benchBearerHeaders() : {};
+    const warmUp = await upload(side, running, WARM_UP_BYTES, round + 1, headers);
     let fileId: string | undefined;
     samples.upload[side].push(
       await measured(running, async () => {
-        const done = await upload(side, running, FILE_BYTES, round + 1);
+        const done = await upload(side, running, FILE_BYTES, round + 1, headers);
         fileId = done.id;
         return done.seconds;
       }),
     );
     if (side !== 'routes') return;
-    const headers = await benchBearerHeaders();
     const content = (id: string | undefined) => `${running.url}/files/${id}/content`;
     await download(content(warmUp.id), WARM_UP_BYTES, headers);
     samples.download.svc.push(await measured(running, () => download(content(fileId), FILE_BYTES, headers)));
@@ -160,7 +164,7 @@ async function measurePlainDownload(stored: Map<number, string>): Promise<Transf
 const ORDER: UploadSide[] = ['plain', 'routes', 'service', 'durable'];
 
 export async function runFilesBench(options: FilesBenchOptions): Promise<string> {
-  const samples: Samples = {
+  const samples: FilesSamples = {
     upload: { plain: [], durable: [], routes: [], service: [] },
     download: { plain: [], svc: [] },
   };

@@ -4,11 +4,10 @@
 // Throughput: file MiB over the wall time from the first byte sent to the whole answer received.
 // Memory: the server's RSS after the warm-up, and its peak during the measured upload (lib/memory.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { trackPeak, residentBytes } from './lib/memory.js';
-import { multipartSource } from './lib/multipart-source.js';
+import { postUpload } from './lib/http-transfer.js';
 import { startServer, type BenchServer } from './lib/processes.js';
 import { median } from './lib/results.js';
 
@@ -43,42 +42,20 @@ function cpuSecondsSince(before: NodeJS.CpuUsage): number {
 }
 
 /** POSTs a generated upload of `fileBytes`; resolves with the wall seconds once the answer arrived whole. */
-function sendUpload(url: string, fileBytes: number, seed: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let started = 0;
-    const source = multipartSource(fileBytes, seed, () => (started = performance.now()));
-    const outgoing = request(`${url}/upload`, {
-      method: 'POST',
-      agent: false,
-      headers: { 'content-type': source.contentType, 'content-length': source.contentLength },
-    });
-    outgoing.on('error', reject);
-    outgoing.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', reject);
-      response.on('end', () => {
-        const seconds = (performance.now() - started) / 1000;
-        const text = Buffer.concat(chunks).toString();
-        let bytes: unknown;
-        try {
-          bytes = (JSON.parse(text) as { bytes?: unknown }).bytes;
-        } catch {
-          bytes = undefined;
-        }
-        if (response.statusCode !== 201 || bytes !== fileBytes) {
-          reject(
-            new Error(
-              `${url}: expected 201 with { bytes: ${fileBytes} }, got ${response.statusCode} ${text.slice(0, 300)}`,
-            ),
-          );
-          return;
-        }
-        resolve(seconds);
-      });
-    });
-    source.stream.pipe(outgoing);
-  });
+async function sendUpload(url: string, fileBytes: number, seed: number): Promise<number> {
+  const answer = await postUpload(`${url}/upload`, fileBytes, seed);
+  let bytes: unknown;
+  try {
+    bytes = (JSON.parse(answer.text) as { bytes?: unknown }).bytes;
+  } catch {
+    bytes = undefined;
+  }
+  if (answer.status !== 201 || bytes !== fileBytes) {
+    throw new Error(
+      `${url}: expected 201 with { bytes: ${fileBytes} }, got ${answer.status} ${answer.text.slice(0, 300)}`,
+    );
+  }
+  return answer.seconds;
 }
 
 async function measureOnce(side: Side, round: number): Promise<Sample> {

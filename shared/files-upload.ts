@@ -4,6 +4,9 @@
 // text fields (ignored by the route), so its limit is derived here, once, for the build (which documents it)
 // and the runtime (which enforces it). Dependency-free.
 
+/** Keys of `modules.files.routes` that are settings, not route ids to leave out. */
+export const FILES_ROUTE_SETTINGS: readonly string[] = ['upload', 'download', 'shared', 'maxUrlTtl'];
+
 /** Files per request when `maxFiles` is not given. */
 export const DEFAULT_FILES_PER_UPLOAD = 1;
 

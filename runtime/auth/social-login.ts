@@ -297,25 +297,15 @@ export class SocialSignIn {
     }
     const now = this.host.clock();
     const { host } = this;
-    const mfaWasOn = (await host.mfa?.isEnabled(user.id)) === true;
-    const [, , , , , mfaRemoved, passkeysRemoved, linksRemoved] = await Promise.all([
+    // What a password reset revokes, then what the owner proving the address revokes (with their events).
+    await Promise.all([
       host.sessions.deleteByUser(user.id),
       host.refreshTokens.revokeUser(user.id, now),
       host.oneTimeTokens.deleteByUser(user.id, 'reset-password'),
       host.oneTimeTokens.deleteByUser(user.id, 'verify-email'),
       host.apiKeys?.revokeAllOf(user.id),
-      host.mfa?.revoke(user.id),
-      this.removePasskeys(user.id),
-      this.takeLinks(user.id),
     ]);
-    const previous = publicUser(user);
-    for (const { provider, subject } of linksRemoved) {
-      await host.emit('auth:account_unlinked', { user: previous, provider, subject });
-    }
-    for (const passkeyId of passkeysRemoved) {
-      await host.emit('auth:passkey_removed', { user: previous, passkeyId });
-    }
-    if (mfaWasOn && mfaRemoved === true) await host.emit('auth:mfa_disabled', { user: previous });
+    await this.revokeUnprovedFactors(publicUser(user));
     const updated = await update(user.id, { emailVerified: true });
     if (updated === null) throw errors.AUTH_INVALID_CREDENTIALS();
     await host.emit('auth:account_adopted', { user: publicUser(updated), provider: identity?.provider });

@@ -4,7 +4,7 @@
 // URLs are signed with a key derived from the service secret, so every process of the service accepts the
 // URLs of the others; the routes act for signed-in callers, so the module needs the auth module.
 import { resolve } from 'node:path';
-import { parseDuration } from '../../shared/duration.js';
+import { FILES_ROUTE_SETTINGS } from '../../shared/files-upload.js';
 import { parseSize, SIZE_FORMS } from '../../shared/size.js';
 import { routeDefinitions } from '../../generated/modules/files/routes.js';
 import { deriveKey, KEY_PURPOSES } from '../auth/tokens/secret.js';
@@ -42,7 +42,6 @@ export interface FilesModuleContext {
 }
 
 const SETTINGS = ['disk', 'validate', 'maxTotalBytes', 'requireScan', 'scan', 'routes'];
-const ROUTE_SETTINGS = ['upload', 'download', 'shared', 'maxUrlTtl'];
 
 /** The files plugin `modules.files` enables, or undefined when it is off. */
 export function filesModule(
@@ -147,35 +146,22 @@ function routeOptions(value: unknown): FileRoutesOptions {
   if (!isMapping(value)) throw invalidSetting('files', 'routes must be a mapping');
   const ids = routeDefinitions.map((definition) => definition.id);
   const omit: FilesRouteId[] = [];
+  // The values of the settings (upload limits, booleans, the URL lifetime) are fileRoutes()'s to check: one
+  // owner per rule, its OptionError becoming CONFIG_INVALID through fromSettings.
+  const settings: Record<string, unknown> = {};
   for (const [key, setting] of Object.entries(value)) {
-    if (ROUTE_SETTINGS.includes(key)) continue;
+    if (FILES_ROUTE_SETTINGS.includes(key)) {
+      settings[key] = setting;
+      continue;
+    }
     if (!ids.includes(key))
       throw invalidSetting(
         'files',
-        `routes: no file route or setting "${key}" (${[...ROUTE_SETTINGS, ...ids].join(', ')})`,
+        `routes: no file route or setting "${key}" (${[...FILES_ROUTE_SETTINGS, ...ids].join(', ')})`,
       );
     if (setting !== false && setting !== true)
       throw invalidSetting('files', `routes.${key} must be false (to leave the route out) or true`);
     if (setting === false) omit.push(key as FilesRouteId);
   }
-  const { upload, download, shared, maxUrlTtl } = value;
-  const options: FileRoutesOptions = { omit };
-  if (upload !== undefined && upload !== false) {
-    if (!isMapping(upload))
-      throw invalidSetting('files', 'routes.upload must be false or { maxBytes, maxFiles, allowedTypes }');
-    options.upload = upload as unknown as NonNullable<FileRoutesOptions['upload']>;
-  }
-  const downloadOn = optionalBoolean(download, 'routes.download');
-  if (downloadOn !== undefined) options.download = downloadOn;
-  const sharedOn = optionalBoolean(shared, 'routes.shared');
-  if (sharedOn !== undefined) options.shared = sharedOn;
-  if (maxUrlTtl !== undefined) {
-    if (parseDuration(maxUrlTtl) === undefined)
-      throw invalidSetting(
-        'files',
-        `routes.maxUrlTtl must be a duration such as 1h; got ${JSON.stringify(maxUrlTtl)}`,
-      );
-    options.maxUrlTtl = maxUrlTtl as string | number;
-  }
-  return options;
+  return { ...(settings as Omit<FileRoutesOptions, 'omit'>), omit };
 }

@@ -29,6 +29,7 @@ export {
 export {
   INTERNAL_SCAN_KEY,
   SINGLE_TENANT,
+  tenantArgumentOf,
   toPublicFile,
   type FileRecord,
   type PublicFile,

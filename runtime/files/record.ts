@@ -51,6 +51,14 @@ export interface FileRecord {
   metadata?: Record<string, unknown>;
 }
 
+/**
+ * How server-side code holding a record names its tenant to the service: the tenant id, or nothing for the
+ * single-tenant key (the service takes `@single` only implicitly and refuses it as an argument).
+ */
+export function tenantArgumentOf(record: FileRecord): string | undefined {
+  return record.tenantId === SINGLE_TENANT ? undefined : record.tenantId;
+}
+
 /** What routes answer about a file (unless the application shapes it with `present`). */
 export interface PublicFile {
   id: string;

@@ -4,14 +4,13 @@
 // in the application's openapi.json and client; `routes.download: false` leaves the content route out;
 // the other keys of `routes` that are settings rather than route ids; and the URL lifetime bound.
 import { parseDuration } from '../../shared/duration.js';
-import { filesUploadLimits, MAX_URL_TTL_MS } from '../../shared/files-upload.js';
+import { FILES_ROUTE_SETTINGS, filesUploadLimits, MAX_URL_TTL_MS } from '../../shared/files-upload.js';
 import type { RouteIR, SpecIR } from '../../shared/ir.js';
 import { parseSize } from '../../shared/size.js';
 import { asMap, asScalar, entry, type LoadContext } from './context.js';
 import type { MapNode, Node } from './yaml-tree.js';
 
-/** Keys of `modules.files.routes` that are settings, not route ids to leave out. */
-export const FILES_ROUTE_SETTINGS: readonly string[] = ['upload', 'download', 'shared', 'maxUrlTtl'];
+export { FILES_ROUTE_SETTINGS };
 
 /** The settings of `modules.files` that decide documents must be written out: a `${VAR}` there is refused. */
 const DOCUMENTED = ['upload', 'download'];

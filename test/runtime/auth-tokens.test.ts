@@ -157,7 +157,10 @@ describe('signing secret', () => {
     expect(jwtKey).toHaveLength(32);
     expect(deriveKey(SECRET, KEY_PURPOSES.accessToken).equals(jwtKey)).toBe(true);
     expect(sessionKey.equals(jwtKey)).toBe(false);
-    expect(deriveKey(SECRET, 'svc oauth state v1').equals(jwtKey)).toBe(false);
+    expect(deriveKey(SECRET, KEY_PURPOSES.oauthState).equals(jwtKey)).toBe(false);
+    // One label per use: no two uses of the secret share a key.
+    const labels = Object.values(KEY_PURPOSES);
+    expect(new Set(labels).size).toBe(labels.length);
     expect(deriveKey(OTHER_SECRET, KEY_PURPOSES.accessToken).equals(jwtKey)).toBe(false);
     expect(jwtKey.equals(Buffer.from(SECRET).subarray(0, 32))).toBe(false);
     expect(() => deriveKey(SECRET, '')).toThrow(TypeError);

@@ -94,6 +94,9 @@ describe('modules.files settings', () => {
       [{ routes: { upload: { maxBytes: 0 } } }, /upload\.maxBytes/],
       [{ routes: { upload: { maxBytes: '1KiB', maxFile: 2 } } }, /unknown option "maxFile"/],
       [{ routes: { maxUrlTtl: '500ms' } }, /maxUrlTtl/],
+      [{ routes: { maxUrlTtl: 'soon' } }, /maxUrlTtl must be .*duration/],
+      [{ routes: { download: 'no' } }, /download must be true or false/],
+      [{ routes: { upload: true } }, /upload must be false or \{ maxBytes/],
       [{ scan: 'http://scanner' }, /scan must be clamd:\/\/host:port/],
       [{ requireScan: 'yes' }, /requireScan must be true or false/],
     ];

@@ -3,7 +3,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeDraining } from '../../runtime/adapters/fastify/close.js';
 import { sweepIdleConnections } from '../../runtime/adapters/node/idle-sweep.js';
 
@@ -39,12 +39,16 @@ describe('closing while a download stalls', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     await stalledDownload((server.address() as AddressInfo).port);
-    let stop = () => {};
     const closing = new Promise<void>((resolve) => server.close(() => resolve()));
-    stop = sweepIdleConnections(server, 300);
-    expect(await outcome(closing, 100)).toBe('pending');
-    expect(await outcome(closing, 2_000)).toBe('closed');
-    stop();
+    const stop = sweepIdleConnections(server, 300);
+    try {
+      expect(await outcome(closing, 100)).toBe('pending');
+      expect(await outcome(closing, 2_000)).toBe('closed');
+    } finally {
+      stop();
+      // Should the deadline not have cut it, the stalled connection must not outlive the test.
+      server.closeAllConnections();
+    }
   });
 
   it('Fastify closes after its drain deadline although an answer never ends', async () => {
@@ -56,6 +60,37 @@ describe('closing while a download stalls', () => {
     });
     await instance.listen({ port: 0, host: '127.0.0.1' });
     await stalledDownload((instance.server.address() as AddressInfo).port);
-    expect(await outcome(closeDraining(instance, 200), 3_000)).toBe('closed');
+    try {
+      expect(await outcome(closeDraining(instance, 200), 3_000)).toBe('closed');
+    } finally {
+      instance.server.closeAllConnections();
+    }
+  });
+});
+
+describe('sweepIdleConnections', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('closes idle connections at once and then every few ms, cuts every connection at the deadline only', () => {
+    vi.useFakeTimers();
+    const server = { closeIdleConnections: vi.fn(), closeAllConnections: vi.fn() };
+    const stop = sweepIdleConnections(server, 1_000);
+    expect(server.closeIdleConnections).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(100);
+    expect(server.closeIdleConnections.mock.calls.length).toBeGreaterThan(2);
+    vi.advanceTimersByTime(899);
+    expect(server.closeAllConnections).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(server.closeAllConnections).toHaveBeenCalledTimes(1);
+    stop();
+  });
+
+  it('once stopped (the server closed), neither sweeps nor cuts anything', () => {
+    vi.useFakeTimers();
+    const server = { closeIdleConnections: vi.fn(), closeAllConnections: vi.fn() };
+    sweepIdleConnections(server, 1_000)();
+    vi.advanceTimersByTime(5_000);
+    expect(server.closeIdleConnections).toHaveBeenCalledTimes(1);
+    expect(server.closeAllConnections).not.toHaveBeenCalled();
   });
 });

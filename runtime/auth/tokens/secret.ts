@@ -19,6 +19,10 @@ export const KEY_PURPOSES = Object.freeze({
   mcpCallerFingerprint: 'svc mcp caller fingerprint v1',
   /** The file service's temporary URLs, so every process of a service opens the links the others made. */
   fileUrl: 'svc files url v1',
+  /** Social sign-in: the state's signature, the PKCE verifiers and the nonces, each from its own key. */
+  oauthState: 'svc oauth state v1',
+  oauthVerifier: 'svc oauth pkce verifier v1',
+  oauthNonce: 'svc oauth nonce v1',
 });
 
 const DERIVED_KEY_BYTES = 32;

@@ -7,6 +7,7 @@ import {
 } from '../../../generated/modules/files/routes.js';
 import { DURATION_FORMS, parseDuration } from '../../../shared/duration.js';
 import {
+  DEFAULT_FILES_PER_UPLOAD,
   DEFAULT_MAX_URL_TTL_MS,
   MAX_URL_TTL_MS,
   filesUploadLimits,
@@ -15,6 +16,7 @@ import {
 import { parseSize, SIZE_FORMS } from '../../../shared/size.js';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { invalidOption } from '../../config/option-errors.js';
+import { positiveWholeNumber } from '../../config/whole-number.js';
 import { isAllowedTypePattern } from '../../http/upload/index.js';
 import type { FileRecord } from '../record.js';
 import type { FileAuthorize, FileCaller } from './policy.js';
@@ -129,9 +131,7 @@ function uploadLimits(upload: FileRoutesOptions['upload']): FilesUploadLimits | 
       `${SIZE_FORMS}, at least 1 byte`,
       `got ${show(upload.maxBytes)}`,
     );
-  const maxFiles = upload.maxFiles ?? 1;
-  if (!Number.isSafeInteger(maxFiles) || maxFiles < 1)
-    throw invalidOption(OWNER, 'upload.maxFiles', 'a whole number, 1 or more', `got ${show(maxFiles)}`);
+  const maxFiles = positiveWholeNumber(upload.maxFiles, DEFAULT_FILES_PER_UPLOAD, OWNER, 'upload.maxFiles');
   const allowedTypes = upload.allowedTypes;
   if (
     allowedTypes !== undefined &&

@@ -5,7 +5,7 @@
 import { errors } from '../../../generated/modules/errors.js';
 import type { CreateFileUrlBody, OpenFileUrlQuery } from '../../../generated/modules/files/types.js';
 import type { StreamResult } from '../../http/stream.js';
-import { SINGLE_TENANT } from '../record.js';
+import { tenantArgumentOf } from '../record.js';
 import type { FileService, TemporaryUrl } from '../service/api.js';
 import { expirySeconds } from '../service/temporary-url.js';
 import { contentReply } from './content-reply.js';
@@ -44,11 +44,11 @@ export async function openFileUrl(
     throw errors.FILE_URL_INVALID();
   const granted = await files.openTemporaryUrl({ id, tenant, expires, disposition, signature });
   const { record } = granted;
+  const tenantId = tenantArgumentOf(record);
   return contentReply({
     files,
     id: record.id,
-    // The service takes the single-tenant key only implicitly (an explicit one is refused as reserved).
-    ...(record.tenantId === SINGLE_TENANT ? {} : { tenantId: record.tenantId }),
+    ...(tenantId === undefined ? {} : { tenantId }),
     disposition: granted.disposition,
   });
 }

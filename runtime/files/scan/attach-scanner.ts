@@ -8,7 +8,7 @@ import { isLogger, type Logger } from '../../log/logger.js';
 import { defaultLogger } from '../../log/json-logger.js';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { invalidOption } from '../../config/option-errors.js';
-import { SINGLE_TENANT, type FileRecord } from '../record.js';
+import { tenantArgumentOf, type FileRecord } from '../record.js';
 import type { FileService } from '../service/api.js';
 import type { ScanContent } from './clamd-client.js';
 import type { FileScanner, ScanResult } from './scanner.js';
@@ -97,8 +97,7 @@ async function scanStoredFile(
   record: FileRecord,
 ): Promise<FileScanResult> {
   const file = { fileId: record.id, tenantId: record.tenantId, size: record.size, scanner: scanner.name };
-  // The service refuses its reserved single-tenant key as an argument: such a file is reached without one.
-  const tenantId = record.tenantId === SINGLE_TENANT ? undefined : record.tenantId;
+  const tenantId = tenantArgumentOf(record);
   let result: ScanResult;
   try {
     result =

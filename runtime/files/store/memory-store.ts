@@ -2,7 +2,7 @@
 // them), for tests, development and single-process services. Each operation is synchronous up to its answer,
 // so reserve, commit and remove are atomic in one process. Records are never evicted (that would lose files):
 // past `maxRecords` a new record is refused with FILE_STORE_FULL. Reservations end when committed, released
-// or expired; expired ones are dropped whenever their tenant's usage is computed.
+// or expired; expired ones (of every tenant) are dropped whenever a tenant's usage is computed.
 import { errors } from '../../../generated/modules/errors.js';
 import { invalidOption } from '../../config/option-errors.js';
 import { rejectUnknownOptions } from '../../config/known-options.js';

@@ -103,6 +103,21 @@ describe('OAuth state', () => {
     await expect(service.finish('corp', { ...flow })).resolves.toMatchObject({ subject: 'user-1' });
   });
 
+  it('spends a state once however many callbacks race with it: one exchange, the others 400', async () => {
+    const { service } = setUp();
+    const flow = await started(service, 'corp', fake);
+    const exchangesBefore = fake.tokenRequests.length;
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 5 }, () => service.finish('corp', { ...flow })),
+    );
+    const signedIn = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+    expect(signedIn).toHaveLength(1);
+    for (const outcome of outcomes) {
+      if (outcome.status === 'rejected') expect(outcome.reason).toMatchObject(STATE_INVALID);
+    }
+    expect(fake.tokenRequests.length - exchangesBefore).toBe(1);
+  });
+
   it('refuses a state signed with another secret', async () => {
     const { service } = setUp();
     const flow = await started(service, 'corp', fake);
