@@ -50,14 +50,14 @@ describe('modules.auth.oauth at start', () => {
       );
     };
     expect(await limits({})).toEqual({
-      oauthStart: { limit: 10, windowMs: 60000 },
-      oauthCallback: { limit: 10, windowMs: 60000 },
-      oauthMfa: { limit: 30, windowMs: 60000 },
+      oauthStart: { limit: 10, windowMs: 60000, exact: true },
+      oauthCallback: { limit: 10, windowMs: 60000, exact: true },
+      oauthMfa: { limit: 30, windowMs: 60000, exact: true },
     });
     expect(await limits({ rateLimit: false })).toEqual({
       oauthStart: undefined,
       oauthCallback: undefined,
-      oauthMfa: { limit: 30, windowMs: 60000 },
+      oauthMfa: { limit: 30, windowMs: 60000, exact: true },
     });
   });
 

@@ -155,7 +155,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       account: true,
       mfa: false,
       idempotency: false,
-      rateLimit: { limit: 20, windowMs: 3600000 },
+      rateLimit: { limit: 20, windowMs: 3600000, exact: true },
     },
   },
   {
@@ -173,7 +173,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       account: true,
       mfa: false,
       idempotency: false,
-      rateLimit: { limit: 30, windowMs: 60000 },
+      rateLimit: { limit: 30, windowMs: 60000, exact: true },
     },
   },
   {
@@ -226,7 +226,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       tags: ['auth'],
       account: true,
       mfa: false,
-      rateLimit: { limit: 5, windowMs: 900000 },
+      rateLimit: { limit: 5, windowMs: 900000, exact: true },
     },
   },
   {
@@ -254,7 +254,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       tags: ['auth'],
       account: true,
       mfa: false,
-      rateLimit: { limit: 5, windowMs: 900000 },
+      rateLimit: { limit: 5, windowMs: 900000, exact: true },
     },
   },
   {
@@ -342,7 +342,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       mfa: true,
       apiKey: false,
       account: true,
-      rateLimit: { limit: 10, windowMs: 900000, key: 'user' },
+      rateLimit: { limit: 10, windowMs: 900000, key: 'user', exact: true },
     },
   },
   {
@@ -361,7 +361,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       account: true,
       mfa: false,
       idempotency: false,
-      rateLimit: { limit: 10, windowMs: 900000, key: 'user' },
+      rateLimit: { limit: 10, windowMs: 900000, key: 'user', exact: true },
     },
   },
   {
@@ -390,7 +390,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       account: true,
       mfa: false,
       idempotency: false,
-      rateLimit: { limit: 10, windowMs: 900000, key: 'user' },
+      rateLimit: { limit: 10, windowMs: 900000, key: 'user', exact: true },
     },
   },
   {
@@ -409,7 +409,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       account: true,
       mfa: false,
       idempotency: false,
-      rateLimit: { limit: 30, windowMs: 60000 },
+      rateLimit: { limit: 30, windowMs: 60000, exact: true },
     },
   },
   {
@@ -437,7 +437,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       account: true,
       mfa: false,
       idempotency: false,
-      rateLimit: { limit: 30, windowMs: 60000 },
+      rateLimit: { limit: 30, windowMs: 60000, exact: true },
     },
   },
   {
@@ -471,7 +471,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       apiKey: false,
       account: true,
       mfa: false,
-      rateLimit: { limit: 30, windowMs: 60000, key: 'user' },
+      rateLimit: { limit: 30, windowMs: 60000, key: 'user', exact: true },
     },
   },
   {
@@ -489,7 +489,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       auth: true,
       apiKey: false,
       idempotency: false,
-      rateLimit: { limit: 30, windowMs: 60000, key: 'user' },
+      rateLimit: { limit: 30, windowMs: 60000, key: 'user', exact: true },
     },
   },
   {
@@ -524,7 +524,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       apiKey: false,
       account: true,
       mfa: false,
-      rateLimit: { limit: 10, windowMs: 60000 },
+      rateLimit: { limit: 10, windowMs: 60000, exact: true },
     },
   },
   {
@@ -554,7 +554,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       apiKey: false,
       account: true,
       mfa: false,
-      rateLimit: { limit: 10, windowMs: 60000 },
+      rateLimit: { limit: 10, windowMs: 60000, exact: true },
     },
   },
   {
@@ -573,7 +573,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       account: true,
       mfa: false,
       idempotency: false,
-      rateLimit: { limit: 30, windowMs: 60000 },
+      rateLimit: { limit: 30, windowMs: 60000, exact: true },
     },
   },
   {
@@ -610,7 +610,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       apiKey: false,
       account: true,
       mfa: false,
-      rateLimit: { limit: 30, windowMs: 60000, key: 'user' },
+      rateLimit: { limit: 30, windowMs: 60000, key: 'user', exact: true },
     },
   },
 ];

@@ -94,7 +94,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
       auth: true,
       can: 'tenant:members',
       apiKey: false,
-      rateLimit: { limit: 30, windowMs: 60000, key: 'user' },
+      rateLimit: { limit: 30, windowMs: 60000, key: 'user', exact: true },
     },
   },
   {

@@ -14,22 +14,26 @@ export interface RouteRateLimit {
   windowMs: number;
   /** Default 'ip'. */
   key?: RateLimitKey;
+  /** Hit the store on every request even when it leases (sign-in, codes): no hit reserved and lost. Default false. */
+  exact?: boolean;
 }
 
 export interface ResolvedRouteRateLimit {
   limit: number;
   windowMs: number;
   key: RateLimitKey;
+  exact: boolean;
 }
 
 const NAMED_KEYS: readonly string[] = ['ip', 'user', 'tenant', 'user+tenant'];
 
 function resolve(value: unknown): ResolvedRouteRateLimit | undefined {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  const { limit, windowMs, key = 'ip' } = value as Record<string, unknown>;
+  const { limit, windowMs, key = 'ip', exact = false } = value as Record<string, unknown>;
   if (!isPositiveWholeNumber(limit) || !isPositiveWholeNumber(windowMs)) return undefined;
   if (typeof key !== 'function' && !(typeof key === 'string' && NAMED_KEYS.includes(key))) return undefined;
-  return { limit, windowMs, key: key as RateLimitKey };
+  if (typeof exact !== 'boolean') return undefined;
+  return { limit, windowMs, key: key as RateLimitKey, exact };
 }
 
 const cache = new WeakMap<Route, ResolvedRouteRateLimit | null>();

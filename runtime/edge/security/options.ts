@@ -54,6 +54,11 @@ export interface RateLimitOptions {
   windowMs?: number;
   /** Where buckets are counted; default an in-memory store (100000 buckets). Route buckets use it too. */
   store?: RateLimitStore;
+  /**
+   * Hit the store on every request for the global bucket, even when the store leases hits (Redis, SQL).
+   * Default false: the global bucket is counted from leased hits, one round trip per lease.
+   */
+  exact?: boolean;
 }
 
 export const DEFAULT_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
@@ -88,7 +93,7 @@ export interface ResolvedCors {
 
 export interface ResolvedRateLimit {
   /** The global bucket; undefined when only route buckets (`meta.rateLimit`) are counted. */
-  global: { limit: number; windowMs: number } | undefined;
+  global: { limit: number; windowMs: number; exact: boolean } | undefined;
   store: RateLimitStore;
 }
 
@@ -123,6 +128,7 @@ const RATE_LIMIT_OPTIONS = optionKeys<RateLimitOptions>({
   limit: true,
   windowMs: true,
   store: true,
+  exact: true,
 });
 
 /** RFC 9110 token: a header or method name. */
@@ -276,21 +282,26 @@ function resolveCors(value: unknown): ResolvedCors | undefined {
   };
 }
 
-/** A store may be a class instance, so any object with a hit method passes. */
+/** A store may be a class instance, so any object with a hit method (and, if any, a lease method) passes. */
 function isStoreLike(value: unknown): value is RateLimitStore {
-  return (
-    value !== null && typeof value === 'object' && typeof (value as { hit?: unknown }).hit === 'function'
-  );
+  if (value === null || typeof value !== 'object') return false;
+  const { hit, lease } = value as { hit?: unknown; lease?: unknown };
+  return typeof hit === 'function' && (lease === undefined || typeof lease === 'function');
 }
 
 function resolveRateLimit(value: unknown): ResolvedRateLimit {
   if (value === undefined) return { global: undefined, store: new MemoryRateLimitStore() };
   if (!isPlainObject(value)) throw invalidOption(OWNER, 'rateLimit', 'an object { limit, windowMs }');
   rejectUnknownOptions(value, RATE_LIMIT_OPTIONS, `${OWNER}: rateLimit`);
-  const { limit, windowMs, store } = value;
+  const { limit, windowMs, store, exact = false } = value;
   if (store !== undefined && !isStoreLike(store)) {
-    throw invalidOption(OWNER, 'rateLimit.store', 'an object with a hit(key, windowMs, limit) method');
+    throw invalidOption(
+      OWNER,
+      'rateLimit.store',
+      'an object with a hit(key, windowMs, limit) method, and lease(key, windowMs, limit, want) if any',
+    );
   }
+  if (typeof exact !== 'boolean') throw invalidOption(OWNER, 'rateLimit.exact', 'a boolean');
   // `{ store }` alone: no global bucket, but route buckets (`meta.rateLimit`) count in that store.
   if (limit === undefined && windowMs === undefined && store !== undefined)
     return { global: undefined, store };
@@ -299,7 +310,7 @@ function resolveRateLimit(value: unknown): ResolvedRateLimit {
   if (!isPositiveWholeNumber(windowMs)) {
     throw invalidOption(OWNER, 'rateLimit.windowMs', 'a whole number of milliseconds, 1 or more');
   }
-  return { global: { limit, windowMs }, store: store ?? new MemoryRateLimitStore() };
+  return { global: { limit, windowMs, exact }, store: store ?? new MemoryRateLimitStore() };
 }
 
 /** Checks every option and resolves the defaults; throws an OptionError naming the first bad option. */
