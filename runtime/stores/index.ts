@@ -4,3 +4,4 @@ export * from './open.js';
 export * from './sql/index.js';
 export * from './redis/index.js';
 export * from './memory/index.js';
+export * from './cache/index.js';

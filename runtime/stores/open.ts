@@ -16,6 +16,7 @@ import type { SessionStore } from '../auth/stores/sessions.js';
 import type { UserSource } from '../auth/stores/users.js';
 import type { ThrottleStore } from '../auth/throttle/store.js';
 import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
+import { positiveWholeNumber } from '../config/whole-number.js';
 import type { StoresConfig } from '../config/svc-config.js';
 import type { HealthCheck } from '../edge/health/index.js';
 import type { RateLimitStore } from '../edge/rate-limit/store.js';
@@ -28,7 +29,20 @@ import type { McpSessionStoreFactory } from '../mcp/server/session-store.js';
 import type { MembershipStore } from '../tenancy/memberships.js';
 import { invalidOption } from '../config/option-errors.js';
 import { appMemoryDatabase, type SharedSqlClient } from './app-memory-database.js';
-import { closeRedis, openRedis, pingRedis, redisStores } from './redis/index.js';
+import type { InvalidationBus } from './cache/bus.js';
+import { DEFAULT_CACHE_MAX_AGE_MS } from './cache/hot-cache.js';
+import { cachedStores, type CachedHotPathStores } from './cache/index.js';
+import { localBus } from './cache/local-bus.js';
+import { openPgBus } from './cache/pg-bus.js';
+import { openRedisBus } from './cache/redis-bus.js';
+import {
+  closeRedis,
+  DEFAULT_REDIS_PREFIX,
+  openRedis,
+  pingRedis,
+  redisStores,
+  type RedisClient,
+} from './redis/index.js';
 import { defaultAppMigrationsDir, loadAppMigrations, type AppMigration } from './sql/app-migrations.js';
 import { checkSchema, migrate, openSqlClient, SqlSweeper, sqlStores, type SqlClient } from './sql/index.js';
 
@@ -57,6 +71,23 @@ export interface OpenStoresOptions {
   sweepIntervalMs?: number;
   /** Where the stores' own trouble is logged (a failed sweep): pass `app.logger`. Default: JSON on stderr. */
   logger?: Logger;
+  /**
+   * The per-process hot cache of users, sessions, API keys and roles (docs/stores.md, "Hot cache"), kept
+   * honest by an invalidation bus: Redis pub/sub with `stores.redis`, else PostgreSQL LISTEN/NOTIFY, else (a
+   * PGlite directory, one process) in-process. On by default with a database or Redis; nothing to cache with
+   * everything in memory. `false` turns it off. `maxEntries` (per store, default 10 000), `maxAgeMs` (how long
+   * an entry is trusted while the bus is up, default 30 000), `fallbackTtlMs` (while it is down, default
+   * 1 000), `heartbeatMs` (how often the bus checks it hears itself, default 1 000).
+   */
+  cache?: false | StoresCacheOptions;
+}
+
+/** The hot cache's settings (OpenStoresOptions.cache). */
+export interface StoresCacheOptions {
+  maxEntries?: number;
+  maxAgeMs?: number;
+  fallbackTtlMs?: number;
+  heartbeatMs?: number;
 }
 
 export interface Stores {
@@ -115,6 +146,11 @@ export interface Stores {
    * with `stores.database: memory`: the file service then keeps it in this process's memory.
    */
   readonly files?: FileStore;
+  /**
+   * The bus that keeps every process's hot cache honest (publish a topic of cache/bus.ts to drop what it
+   * names everywhere); undefined when nothing is cached (`cache: false`, or everything in memory).
+   */
+  readonly invalidation: InvalidationBus | undefined;
   /** Readiness checks for /readyz, one per backend in use (`database`, `redis`). */
   readonly healthChecks: Readonly<Record<string, HealthCheck>>;
   /** Stops the sweeper and closes the connections. Called again, answers the first call's promise. */
@@ -130,8 +166,30 @@ const OPEN_STORES_OPTIONS = optionKeys<OpenStoresOptions>({
   redisPrefix: true,
   sweepIntervalMs: true,
   logger: true,
+  cache: true,
 });
 const STORES_CONFIG_KEYS = optionKeys<StoresConfig>({ database: true, redis: true });
+const CACHE_OPTIONS = optionKeys<StoresCacheOptions>({
+  maxEntries: true,
+  maxAgeMs: true,
+  fallbackTtlMs: true,
+  heartbeatMs: true,
+});
+
+/** OpenStoresOptions.cache checked before anything opens; undefined when turned off. */
+function cacheSettings(option: unknown): StoresCacheOptions | undefined {
+  if (option === false) return undefined;
+  if (option === undefined) return {};
+  if (option === null || typeof option !== 'object' || Array.isArray(option)) {
+    throw invalidOption('openStores()', 'cache', 'false or an object of cache settings');
+  }
+  rejectUnknownOptions(option, CACHE_OPTIONS, 'openStores(): cache');
+  const given = option as Record<keyof StoresCacheOptions, unknown>;
+  for (const key of CACHE_OPTIONS as (keyof StoresCacheOptions)[]) {
+    if (given[key] !== undefined) positiveWholeNumber(given[key], 1, 'openStores()', `cache.${key}`);
+  }
+  return option as StoresCacheOptions;
+}
 
 /**
  * A refused URL as a message shows it: with its password as `***` and its query cut (`?password=…` is a
@@ -236,6 +294,7 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
   if (config.redis !== undefined) checkRedisUrl(config.redis);
   // Read before anything opens: a misnamed migration file refuses to boot at once.
   const appMigrations = appMigrationsFor(options.appMigrations, projectDir);
+  const cache = cacheSettings(options.cache);
   const healthChecks: Record<string, HealthCheck> = {};
   const closers: (() => Promise<void>)[] = [];
 
@@ -285,6 +344,7 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
     if (failure !== undefined) throw failure.error;
   };
   let redis: ReturnType<typeof redisStores> | undefined;
+  let redisClient: RedisClient | undefined;
   if (config.redis !== undefined) {
     // Should Redis not open, the database opened above is closed rather than left holding its directory.
     const client = await openRedis(config.redis).catch(async (error: unknown) => {
@@ -292,6 +352,7 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
       throw error;
     });
     redis = redisStores(client, { prefix: options.redisPrefix });
+    redisClient = client;
     closers.push(() => closeRedis(client)); // waits for replies still in flight
     healthChecks.redis = async () => {
       await pingRedis(client);
@@ -300,25 +361,53 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
   }
 
   const hot = redis ?? sql;
+  let cached: CachedHotPathStores | undefined;
+  let invalidation: InvalidationBus | undefined;
+  // Nothing to cache when every store is this process's memory.
+  if (cache !== undefined && (database !== 'memory' || redisClient !== undefined)) {
+    const { heartbeatMs, ...cacheOptions } = cache;
+    // A failed invalidation is retried as long as a cache may still serve what it names.
+    const retryForMs = cacheOptions.maxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS;
+    const bus = await openBus(url, redisClient, options.redisPrefix, { heartbeatMs, retryForMs }).catch(
+      async (error: unknown) => {
+        await closeAll().catch(() => undefined);
+        throw error;
+      },
+    );
+    invalidation = bus;
+    const opened = cachedStores(
+      { users: sql?.users, sessions: hot?.sessions, apiKeys: sql?.apiKeys, memberships: sql?.memberships },
+      bus,
+      cacheOptions,
+    );
+    cached = opened;
+    // Pushed last, so closed first: the bus before the Redis or SQL client it sends on.
+    closers.push(async () => {
+      opened.close();
+      await bus.close();
+    });
+  }
+
   return {
     database,
     redis: redis !== undefined,
     sql: shared,
-    users: sql?.users,
-    sessions: hot?.sessions,
+    users: cached?.users ?? sql?.users,
+    sessions: cached?.sessions ?? hot?.sessions,
     refreshTokens: hot?.refreshTokens,
     oneTimeTokens: hot?.oneTimeTokens,
     throttle: hot?.throttle,
     rateLimit: hot?.rateLimit,
     idempotency: (ttlMs) => hot?.idempotency(ttlMs) ?? new MemoryIdempotencyStore({ ttlMs }),
     mcpSessions: (limits) => hot?.mcpSessions(limits) ?? memoryMcpSessions(limits),
-    memberships: sql?.memberships,
+    memberships: cached?.memberships ?? sql?.memberships,
     mfa: sql?.mfa,
     passkeys: sql?.passkeys,
     webauthnChallenges: hot?.webauthnChallenges,
-    apiKeys: sql?.apiKeys,
+    apiKeys: cached?.apiKeys ?? sql?.apiKeys,
     accountLinks: sql?.accountLinks,
     files: sql?.files,
+    invalidation,
     healthChecks,
     // Once: a second call (a shutdown hook and a test's cleanup both closing) waits for the first.
     close() {
@@ -326,6 +415,26 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
       return closing;
     },
   };
+}
+
+/**
+ * The bus of the processes sharing these stores: Redis pub/sub when there is Redis (on the stores' client),
+ * else LISTEN/NOTIFY on the PostgreSQL server, else (a PGlite directory, which one process owns) in-process.
+ */
+function openBus(
+  url: string | undefined,
+  redisClient: RedisClient | undefined,
+  redisPrefix: string | undefined,
+  timing: { heartbeatMs: number | undefined; retryForMs: number },
+): Promise<InvalidationBus> {
+  if (redisClient !== undefined) {
+    return openRedisBus(redisClient, {
+      channel: `${redisPrefix ?? DEFAULT_REDIS_PREFIX}invalidate`,
+      ...timing,
+    });
+  }
+  if (url !== undefined && databaseKind(url) === 'postgres') return openPgBus(url, timing);
+  return Promise.resolve(localBus());
 }
 
 /** `client` without `close`: the stores own its lifetime. */

@@ -4,6 +4,7 @@
 // first holds that side's transaction before its COMMIT until the other waits on its lock.
 import { describe, expect, it } from 'vitest';
 import { openStores } from 'svckit';
+import type { CachedMembershipStore } from '../../runtime/stores/cache/cached-memberships.js';
 import { SqlMembershipStore, type SqlClient } from '../../runtime/stores/sql/index.js';
 import {
   emptyMembershipTables,
@@ -57,7 +58,7 @@ describe('memberships in openStores (PostgreSQL)', () => {
       { appMigrations: false, redisPrefix: `svc-memberships-${Date.now()}:`, sweepIntervalMs: 0 },
     );
     try {
-      expect(stores.memberships).toBeInstanceOf(SqlMembershipStore);
+      expect((stores.memberships as CachedMembershipStore).inner).toBeInstanceOf(SqlMembershipStore);
       const tenant = await stores.memberships!.createTenant({
         name: 'Acme',
         ownerId: 'alice',

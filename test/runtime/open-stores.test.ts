@@ -21,6 +21,8 @@ import {
   openStores,
 } from 'svckit';
 import { formatBootFailure } from 'svckit/core';
+import type { CachedSessionStore } from '../../runtime/stores/cache/cached-sessions.js';
+import type { CachedUserSource } from '../../runtime/stores/cache/cached-users.js';
 import { createDatabase } from '../backends.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -170,8 +172,9 @@ describe('openStores', () => {
     try {
       expect(existsSync(join(dir, 'data'))).toBe(true);
       expect(stores.database).toBe('pglite');
-      expect(stores.users).toBeInstanceOf(SqlUserSource);
-      expect(stores.sessions).toBeInstanceOf(SqlSessionStore);
+      // Wrapped in the hot cache (one process owns the directory: an in-process bus).
+      expect((stores.users as CachedUserSource).inner).toBeInstanceOf(SqlUserSource);
+      expect((stores.sessions as CachedSessionStore).inner).toBeInstanceOf(SqlSessionStore);
       expect(stores.idempotency(1000)).toBeInstanceOf(SqlIdempotencyStore);
       const mcpSessions = stores.mcpSessions({ ttlMs: 60_000, maxSessions: 5 });
       expect(mcpSessions).toBeInstanceOf(SqlMcpSessionStore);
@@ -199,8 +202,8 @@ describe('openStores', () => {
     );
     try {
       expect(stores.redis).toBe(true);
-      expect(stores.users).toBeInstanceOf(SqlUserSource);
-      expect(stores.sessions).toBeInstanceOf(RedisSessionStore);
+      expect((stores.users as CachedUserSource).inner).toBeInstanceOf(SqlUserSource);
+      expect((stores.sessions as CachedSessionStore).inner).toBeInstanceOf(RedisSessionStore);
       expect(stores.rateLimit).toBeInstanceOf(RedisRateLimitStore);
       expect(stores.idempotency(1000)).toBeInstanceOf(RedisIdempotencyStore);
       const mcpSessions = stores.mcpSessions({ ttlMs: 60_000, maxSessions: 5 });

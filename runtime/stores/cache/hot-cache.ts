@@ -10,6 +10,8 @@ import { EVERYTHING, type InvalidationBus } from './bus.js';
 export const DEFAULT_CACHE_MAX_ENTRIES = 10_000;
 export const DEFAULT_CACHE_MAX_AGE_MS = 30_000;
 export const DEFAULT_CACHE_FALLBACK_TTL_MS = 1_000;
+/** Invalidations remembered for the reads under way; past that, an overlapping read is not kept. */
+const MAX_RECENT_INVALIDATIONS = 1_000;
 
 export interface HotCacheOptions {
   /** Entries kept at most. Default 10 000. */
@@ -40,8 +42,15 @@ export class HotCache<V> {
   /** topic → the keys of the entries tagged with it. */
   private readonly byTopic = new Map<string, Set<string>>();
   private readonly loading = new Map<string, Load<V>>();
-  /** Counts the invalidations applied: a read that overlapped one is answered but not kept. */
+  /** Counts the invalidations applied. */
   private generation = 0;
+  /**
+   * The topics invalidated while reads were under way, oldest first: a read that overlapped an invalidation of
+   * one of its own topics is answered but not kept. Emptied whenever no read is under way.
+   */
+  private recent: { generation: number; topic: string }[] = [];
+  /** The generation before the oldest entry of `recent`: a read older than that cannot be checked. */
+  private recentSince = 0;
   private readonly maxEntries: number;
   private readonly maxAgeMs: number;
   private readonly fallbackTtlMs: number;
@@ -100,12 +109,15 @@ export class HotCache<V> {
     const epoch = this.bus.epoch;
     const promise = load().then(
       (value) => {
-        if (this.loading.get(key)?.promise === promise) this.loading.delete(key);
-        if (this.generation === generation && keep(value)) this.put(key, value, readAt, epoch, tags(value));
+        if (keep(value)) {
+          const topics = tags(value);
+          if (!this.invalidatedSince(generation, topics)) this.put(key, value, readAt, epoch, topics);
+        }
+        this.settled(key, promise);
         return value;
       },
       (error: unknown) => {
-        if (this.loading.get(key)?.promise === promise) this.loading.delete(key);
+        this.settled(key, promise);
         throw error;
       },
     );
@@ -129,6 +141,10 @@ export class HotCache<V> {
   /** Drops every entry tagged `topic` (every entry for EVERYTHING); reads under way are not kept. */
   invalidate(topic: string): void {
     this.generation++;
+    if (this.loading.size > 0) {
+      if (this.recent.length >= MAX_RECENT_INVALIDATIONS) this.recentSince = this.recent.shift()!.generation;
+      this.recent.push({ generation: this.generation, topic });
+    }
     if (topic === EVERYTHING) {
       this.entries.clear();
       this.byTopic.clear();
@@ -148,8 +164,28 @@ export class HotCache<V> {
     this.invalidate(EVERYTHING);
   }
 
+  /** Whether a read that started at `generation` overlapped an invalidation of one of `topics` (or of everything). */
+  private invalidatedSince(generation: number, topics: readonly string[]): boolean {
+    if (generation === this.generation) return false;
+    if (generation < this.recentSince) return true; // its invalidations were forgotten: assume the worst
+    for (const change of this.recent) {
+      if (change.generation <= generation) continue;
+      if (change.topic === EVERYTHING || topics.includes(change.topic)) return true;
+    }
+    return false;
+  }
+
+  private settled(key: string, promise: Promise<V>): void {
+    if (this.loading.get(key)?.promise === promise) this.loading.delete(key);
+    if (this.loading.size === 0 && this.recent.length > 0) {
+      this.recent = [];
+      this.recentSince = this.generation;
+    }
+  }
+
   private put(key: string, value: V, readAt: number, epoch: number, tags: readonly string[]): void {
     const previous = this.entries.get(key);
+    if (previous !== undefined && previous.readAt > readAt) return; // a later read already answered
     if (previous !== undefined) this.drop(key, previous);
     else if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next();
