@@ -4,10 +4,10 @@
 // publish made meanwhile is refused and sent once it is back, a server that is not there yet is waited for, and
 // the channel, part of the SQL text, must be an identifier.
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVERYTHING, type InvalidationBus } from '../../../runtime/stores/cache/bus.js';
+import { freePort } from '../../backends.js';
 import { openPgBus, type PgBusOptions } from '../../../runtime/stores/cache/pg-bus.js';
 import { rejectionOf } from '../contracts/rejection.js';
 
@@ -66,15 +66,6 @@ async function until(condition: () => boolean, ms = 1000): Promise<void> {
 }
 
 const isUp = (on: InvalidationBus) => on.isUp(Date.now());
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 describe('openPgBus', () => {
   it('delivers a publish to the other process, and to its own listeners synchronously and once', async () => {

@@ -2,14 +2,13 @@
 // of its own standing for one process: messages reach the other processes, a lost or silent subscription is
 // noticed (down, new epoch, '*') and recovered from, and a publish Redis refused is retried until it is sent.
 // The outage tests run a private `redis-server` on a free port, so pausing or stopping it disturbs no other file.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeRedis, openRedis, type RedisClient } from '../../../runtime/stores/redis/client.js';
 import { EVERYTHING, type InvalidationBus } from '../../../runtime/stores/cache/bus.js';
 import { openRedisBus, type RedisBusOptions } from '../../../runtime/stores/cache/redis-bus.js';
 import { rejectionOf } from '../contracts/rejection.js';
+import { freePort, startRedis, type TestRedis } from '../../backends.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /**
@@ -22,12 +21,12 @@ const FAST_HEARTBEAT_MS = 100;
 
 const clients: RedisClient[] = [];
 const buses: InvalidationBus[] = [];
-const servers = new Set<ChildProcess>();
+const servers: TestRedis[] = [];
 
 afterEach(async () => {
   await Promise.all(buses.splice(0).map((bus) => bus.close()));
   await Promise.all(clients.splice(0).map((client) => closeRedis(client)));
-  await Promise.all([...servers].map((server) => stopRedis(server)));
+  await Promise.all(servers.splice(0).map((server) => server.kill()));
 });
 
 function uniqueChannel(): string {
@@ -69,46 +68,6 @@ async function until(condition: () => boolean, ms = 1000): Promise<void> {
 }
 
 const isUp = (on: InvalidationBus) => on.isUp(Date.now());
-
-/** A port nothing listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  servers.add(child);
-  child.once('exit', () => servers.delete(child));
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${output}`)), 5000);
-    child.once('error', reject);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  });
-  return child;
-}
-
-async function stopRedis(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
 
 describe('openRedisBus: delivery', () => {
   it('delivers a publish to the other process, and to its own listeners synchronously and once', async () => {
@@ -240,9 +199,9 @@ describe('openRedisBus: outages', () => {
   });
 
   it('goes down within two heartbeats when its heartbeats silently stop, and back up after', async () => {
-    const port = await freePort();
-    await startRedis(port);
-    const url = `redis://127.0.0.1:${port}`;
+    const redis = await startRedis();
+    servers.push(redis);
+    const url = redis.url;
     const admin = await client(url);
     const b = await bus(await client(url), { channel: uniqueChannel(), heartbeatMs: FAST_HEARTBEAT_MS });
     await until(() => isUp(b));
@@ -265,8 +224,10 @@ describe('openRedisBus: outages', () => {
   });
 
   it('rejects a publish Redis cannot take with STORE_UNAVAILABLE, and sends it once Redis is back', async () => {
-    const port = await freePort();
-    const url = `redis://127.0.0.1:${port}`;
+    const redis = await startRedis();
+    servers.push(redis);
+    await redis.kill();
+    const url = redis.url;
     const a = await bus(await client(url), { channel: 'svc-test:bus:retry' });
     const onA = heard(a);
     expect(isUp(a)).toBe(false);
@@ -278,7 +239,7 @@ describe('openRedisBus: outages', () => {
     // This process's caches dropped the entry all the same.
     expect(onA).toEqual(['user:7']);
 
-    await startRedis(port);
+    await redis.start();
     const b = await bus(await client(url), { channel: 'svc-test:bus:retry' });
     const onB = heard(b);
     await until(() => onB.includes('user:7'), 2000);
