@@ -15,7 +15,7 @@ export const APIKEYS_ID = 'apikeys';
 const KEY_HEADER = 'x-api-key';
 /** Well-formed (`mk_live_` and 43 base64url characters) and issued by no server. */
 const UNREAD_API_KEY = `mk_live_${'A'.repeat(43)}`;
-const ROUTE = 'GET /hello (JSON), key in x-api-key';
+export const API_KEY_ROUTE = 'GET /hello (JSON), key in x-api-key';
 
 async function getHello(
   url: string,
@@ -26,7 +26,7 @@ async function getHello(
 }
 
 /** Runner side (the workload's `prepare`): the key server's key, once its route is seen to require it. */
-async function benchApiKeyHeaders(serverUrl: string): Promise<Record<string, string>> {
+export async function benchApiKeyHeaders(serverUrl: string): Promise<Record<string, string>> {
   const key = readBenchApiKey(serverUrl);
   const anonymous = await getHello(serverUrl, {});
   const unknown = await getHello(serverUrl, { [KEY_HEADER]: UNREAD_API_KEY });
@@ -53,7 +53,7 @@ export const APIKEYS_PAIR: HttpPair = {
   labels: { plain: 'svc, anonymous', svc: 'svc + auth + API key' },
   workloads: [
     {
-      name: ROUTE,
+      name: API_KEY_ROUTE,
       method: 'GET',
       path: '/hello',
       headers: { [KEY_HEADER]: UNREAD_API_KEY },

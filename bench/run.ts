@@ -24,6 +24,7 @@ import { tenantScopedWorkloads } from './servers/svc-fastify-tenancy-id.js';
 import { runLoginBench } from './login.js';
 import { MFA_LOGIN_ID, runMfaLoginBench } from './mfa-login.js';
 import { MCP_ID, MCP_PAIR, mcpNote } from './mcp.js';
+import { TWO_PROCESS_ID, runTwoProcessBench } from './two-process.js';
 import {
   STORES_IDS,
   STORES_LOGIN_ID,
@@ -131,6 +132,7 @@ const KNOWN = [
   UPLOAD_ID,
   FILES_ID,
   ...STORES_IDS,
+  TWO_PROCESS_ID,
   STARTUP_ID,
   MAKE_ID,
 ];
@@ -199,13 +201,20 @@ if (selected.includes(FILES_ID)) {
   process.stdout.write(`bench ${FILES_ID}\n`);
   await report(FILES_ID, await runFilesBench({ runs: runsOverride ?? 3 }));
 }
-if (selected.some((id) => STORES_IDS.includes(id))) {
+if (selected.some((id) => STORES_IDS.includes(id) || id === TWO_PROCESS_ID)) {
   const cleanup = await prepareBenchStores();
   try {
     for (const pair of STORES_PAIRS) {
       if (!selected.includes(pair.id)) continue;
       process.stdout.write(`bench ${pair.id}\n`);
       await report(pair.id, `${await runHttpPair(pair, httpOptions)}\n\n${storesPairNote(pair.id)}`);
+    }
+    if (selected.includes(TWO_PROCESS_ID)) {
+      process.stdout.write(`bench ${TWO_PROCESS_ID}\n`);
+      await report(
+        TWO_PROCESS_ID,
+        await runTwoProcessBench({ runs: runsOverride ?? 3, limit: 1000, requests: 5000, revocations: 50 }),
+      );
     }
     if (selected.includes(STORES_LOGIN_ID)) {
       process.stdout.write(`bench ${STORES_LOGIN_ID}\n`);

@@ -2,7 +2,7 @@
 // (bench/stores.ts) creates the database and removes it and the Redis keys afterwards; the servers read the
 // same locations from the same environment. BENCH_STORES picks the stores: `memory` (svc's defaults) or
 // `shared` (users in PostgreSQL; sessions, refresh tokens, login throttle and rate limits in Redis).
-import { Auth, LoginThrottle, openStores, sessionIdHash, type Stores } from 'svckit';
+import { Auth, LoginThrottle, openStores, sessionIdHash, type ApiKeys, type Stores } from 'svckit';
 import { BENCH_ACCESS_TTL, BENCH_AUTH_SECRET, LOGIN_USER } from './auth-secret.js';
 
 export type BenchStoresKind = 'memory' | 'shared';
@@ -32,6 +32,16 @@ export function benchStoresKind(value: string | undefined): BenchStoresKind {
   throw new Error(`${BENCH_STORES_ENV} must be memory or shared, got ${JSON.stringify(value)}`);
 }
 
+/** The stores `kind` names: svc's in-memory defaults, or PostgreSQL + Redis under the benches' names. */
+export async function openBenchStores(kind: BenchStoresKind): Promise<Stores> {
+  return kind === 'shared'
+    ? openStores(
+        { database: benchDatabaseUrl(), redis: benchRedisUrl() },
+        { redisPrefix: BENCH_REDIS_PREFIX, sweepIntervalMs: 0 },
+      )
+    : openStores({});
+}
+
 export interface BenchAuth {
   auth: Auth;
   stores: Stores;
@@ -42,15 +52,13 @@ export interface BenchAuth {
  * account never locks), the bench account registered (kept from an earlier start in PostgreSQL) and, when
  * the runner passed one, the bench session stored for it.
  */
-export async function benchAuth(kind: BenchStoresKind): Promise<BenchAuth> {
-  const stores =
-    kind === 'shared'
-      ? await openStores(
-          { database: benchDatabaseUrl(), redis: benchRedisUrl() },
-          { redisPrefix: BENCH_REDIS_PREFIX, sweepIntervalMs: 0 },
-        )
-      : await openStores({});
+export async function benchAuth(
+  kind: BenchStoresKind,
+  options: { stores?: Stores; apiKeys?: ApiKeys } = {},
+): Promise<BenchAuth> {
+  const stores = options.stores ?? (await openBenchStores(kind));
   const auth = new Auth({
+    ...(options.apiKeys === undefined ? {} : { apiKeys: options.apiKeys }),
     secret: BENCH_AUTH_SECRET,
     accessTtl: BENCH_ACCESS_TTL,
     users: stores.users,

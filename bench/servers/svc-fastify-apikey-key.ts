@@ -4,6 +4,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Plugin } from 'svckit';
 
 /** The scope the bench route requires and the bench key holds. */
 export const BENCH_KEY_SCOPE = 'notes:read';
@@ -22,4 +23,17 @@ export function publishBenchApiKey(serverUrl: string, key: string): void {
 /** Runner side: the key the API-key server at `serverUrl` issued. */
 export function readBenchApiKey(serverUrl: string): string {
   return readFileSync(apiKeyFile(serverUrl), 'utf8');
+}
+
+/**
+ * Publishes `key` on `app:listening`, which comes before the URL is announced: the runner finds it once it knows
+ * the URL.
+ */
+export function benchApiKeyPublisher(key: string): Plugin {
+  return {
+    name: 'bench:api-key',
+    setup(app) {
+      app.hooks.on('app:listening', ({ url }) => publishBenchApiKey(url, key));
+    },
+  };
 }

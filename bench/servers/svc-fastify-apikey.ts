@@ -4,10 +4,10 @@
 // request presents it in `x-api-key`, so the key enricher hashes it, finds it in the key store and reads its
 // user from the user store, and the guard checks its scopes. Compared with svc alone, answering the same
 // routes anonymously.
-import { ApiKeys, Auth, apiKeyPlugin, authPlugin, type Plugin } from 'svckit';
+import { ApiKeys, Auth, apiKeyPlugin, authPlugin } from 'svckit';
 import { fastifyPlugin } from 'svckit/fastify';
 import { BENCH_AUTH_SECRET } from './auth-secret.js';
-import { BENCH_KEY_SCOPE, publishBenchApiKey } from './svc-fastify-apikey-key.js';
+import { BENCH_KEY_SCOPE, benchApiKeyPublisher } from './svc-fastify-apikey-key.js';
 import { startSvcBenchServer } from './svc-server.js';
 
 const apiKeys = new ApiKeys({ scopes: [BENCH_KEY_SCOPE] });
@@ -15,13 +15,7 @@ const auth = new Auth({ secret: BENCH_AUTH_SECRET, apiKeys });
 const user = await auth.users.create({ email: 'bench@example.com', emailVerified: true });
 const { key } = await apiKeys.issue({ name: 'bench', scopes: [BENCH_KEY_SCOPE], userId: user.id });
 
-// Written on `app:listening`, which comes before the URL is announced: the runner finds it once it knows the URL.
-const keyPublisher: Plugin = {
-  name: 'bench:api-key',
-  setup(app) {
-    app.hooks.on('app:listening', ({ url }) => publishBenchApiKey(url, key));
-  },
-};
+const keyPublisher = benchApiKeyPublisher(key);
 
 await startSvcBenchServer({
   adapter: fastifyPlugin,

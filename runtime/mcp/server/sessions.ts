@@ -11,7 +11,7 @@ import type { ProtocolVersion } from '../protocol/versions.js';
 import { CallerKeys, type SessionCaller } from './caller.js';
 import type { CallCancellation } from './cancellation.js';
 import { memoryMcpSessions } from './memory-session-store.js';
-import type { McpConnection } from './server.js';
+import type { McpConnection, RunningCalls } from './server.js';
 import {
   DEFAULT_MAX_SESSIONS_PER_CALLER,
   type McpSessionStore,
@@ -118,25 +118,35 @@ export class SessionTable {
 
   /** A connection whose running-call map is shared by every request of the session in this process. */
   private connection(id: string, protocolVersion: ProtocolVersion): McpSession {
-    const table = this.running;
-    return {
-      id,
-      protocolVersion,
-      running: {
-        get: (requestId) => table.get(id)?.get(requestId),
-        set(requestId, cancellation) {
-          let calls = table.get(id);
-          if (calls === undefined) table.set(id, (calls = new Map()));
-          calls.set(requestId, cancellation);
-        },
-        delete(requestId) {
-          const calls = table.get(id);
-          if (calls === undefined) return false;
-          const deleted = calls.delete(requestId);
-          if (calls.size === 0) table.delete(id);
-          return deleted;
-        },
-      },
-    };
+    return { id, protocolVersion, running: new SessionCalls(this.running, id) };
+  }
+}
+
+/**
+ * The calls of one session running in this process: a view of the table's entry for it, made and dropped as
+ * calls come and go. A class, so a call pays one small object rather than three closures.
+ */
+class SessionCalls implements RunningCalls {
+  constructor(
+    private readonly table: Map<string, Map<JsonRpcId, CallCancellation>>,
+    private readonly id: string,
+  ) {}
+
+  get(requestId: JsonRpcId): CallCancellation | undefined {
+    return this.table.get(this.id)?.get(requestId);
+  }
+
+  set(requestId: JsonRpcId, cancellation: CallCancellation): void {
+    let calls = this.table.get(this.id);
+    if (calls === undefined) this.table.set(this.id, (calls = new Map()));
+    calls.set(requestId, cancellation);
+  }
+
+  delete(requestId: JsonRpcId): boolean {
+    const calls = this.table.get(this.id);
+    if (calls === undefined) return false;
+    const deleted = calls.delete(requestId);
+    if (calls.size === 0) this.table.delete(this.id);
+    return deleted;
   }
 }

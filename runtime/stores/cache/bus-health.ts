@@ -9,7 +9,10 @@
 // acknowledged applying it, or two beats have passed: the backend's reply alone does not prove the message
 // reached the others first (Redis may answer the publisher before it writes to the subscribers), and the
 // writer answers its client only after this, so a request the client sends next finds every cache dropped.
-// Wire messages: `<nonce> h` (heartbeat), `<nonce> i <seq> <topic>` (invalidation), `<nonce> a <origin> <seq>` (ack).
+// A process that (re)subscribes says hello and every other process answers with a heartbeat, so it knows whom
+// to wait for before its first write, not a beat later.
+// Wire messages: `<nonce> h` (heartbeat), `<nonce> H` (hello), `<nonce> i <seq> <topic>` (invalidation),
+// `<nonce> a <origin> <seq>` (ack).
 import { randomBytes } from 'node:crypto';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { invalidOption, invalidOptions } from '../../config/option-errors.js';
@@ -21,6 +24,8 @@ import { EVERYTHING, type InvalidationBus } from './bus.js';
 export const DEFAULT_BUS_HEARTBEAT_MS = 1000;
 export const DEFAULT_BUS_RETRY_FOR_MS = 30_000;
 const HEARTBEAT = 'h';
+/** The first heartbeat after (re)subscribing: every other process answers with a heartbeat of its own. */
+const HELLO = 'H';
 const INVALIDATION = 'i';
 const ACK = 'a';
 
@@ -118,7 +123,7 @@ export class BusHealth {
   listeningStarted(): void {
     if (this.closed) return;
     this.listening = true;
-    this.sendHeartbeat();
+    this.sendHeartbeat(HELLO);
   }
 
   /** The listening connection is gone: down at once. */
@@ -131,11 +136,15 @@ export class BusHealth {
   received(message: string): void {
     if (this.closed) return;
     const [sender, kind, first, second] = splitWire(message);
-    if (sender === undefined || (first === undefined && kind !== HEARTBEAT)) return;
+    const beat = kind === HEARTBEAT || kind === HELLO;
+    if (sender === undefined || (first === undefined && !beat)) return;
     const own = sender === this.nonce;
-    if (kind === HEARTBEAT) {
+    if (beat) {
       if (own) this.heard();
-      else this.peers.set(sender, this.settings.now());
+      else {
+        this.peers.set(sender, this.settings.now());
+        if (kind === HELLO) this.sendHeartbeat();
+      }
     } else if (kind === INVALIDATION && !own && second !== undefined) {
       // Our own listeners ran when we published; another process's message is applied, then acknowledged.
       this.dispatch(second);
@@ -276,9 +285,9 @@ export class BusHealth {
     this.sendHeartbeat();
   }
 
-  private sendHeartbeat(): void {
+  private sendHeartbeat(kind: typeof HEARTBEAT | typeof HELLO = HEARTBEAT): void {
     // A lost heartbeat is the signal itself: nothing to retry or report.
-    if (this.listening) this.send(`${this.nonce} ${HEARTBEAT}`).catch(() => undefined);
+    if (this.listening) this.send(`${this.nonce} ${kind}`).catch(() => undefined);
   }
 
   private retryInBackground(topic: string): void {
