@@ -64,13 +64,7 @@ async function spread(
   const worker = async () => {
     while (next < total) {
       const n = next++;
-      const { status } = await send(
-        servers[n % servers.length]!.url,
-        'GET',
-        '/hello',
-        headers,
-        address,
-      );
+      const { status } = await send(servers[n % servers.length]!.url, 'GET', '/hello', headers, address);
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
     }
   };
