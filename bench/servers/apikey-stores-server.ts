@@ -4,10 +4,11 @@
 // which goes to the runner (svc-fastify-apikey-key.ts); each request presents it. Only the stores differ: svc's
 // in-memory defaults, or PostgreSQL (users, keys) + Redis (rate limits), with the hot-path cache openStores
 // puts in front of them.
-import { ApiKeys, apiKeyPlugin, authPlugin, securityPlugin } from 'svckit';
+import { ApiKeys, apiKeyPlugin, authPlugin } from 'svckit';
 import { fastifyPlugin } from 'svckit/fastify';
 import { BENCH_KEY_SCOPE, benchApiKeyPublisher } from './svc-fastify-apikey-key.js';
 import { benchAuth, openBenchStores, type BenchStoresKind } from './stores-env.js';
+import { benchGlobalRateLimit } from './stores-server.js';
 import { startSvcBenchServer } from './svc-server.js';
 
 export async function startApiKeyStoresBenchServer(kind: BenchStoresKind): Promise<void> {
@@ -20,10 +21,7 @@ export async function startApiKeyStoresBenchServer(kind: BenchStoresKind): Promi
   await startSvcBenchServer({
     adapter: fastifyPlugin,
     plugins: [
-      securityPlugin({
-        headers: false,
-        rateLimit: { limit: 1e9, windowMs: 60_000, store: stores.rateLimit },
-      }),
+      benchGlobalRateLimit(stores),
       authPlugin({ auth, routes: false }),
       apiKeyPlugin({ auth }),
       keyPublisher,

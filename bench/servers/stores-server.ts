@@ -2,7 +2,7 @@
 // routes behind `meta.auth: true`) and a global per-IP rate limit too high ever to refuse, so every request
 // verifies its credential and counts one hit in the rate-limit store. Only the stores differ: svc's in-memory
 // defaults, or PostgreSQL + Redis (bench/servers/stores-env.ts).
-import { authPlugin, securityPlugin } from 'svckit';
+import { authPlugin, securityPlugin, type Plugin, type Stores } from 'svckit';
 import { fastifyPlugin } from 'svckit/fastify';
 import { benchAuth, type BenchStoresKind } from './stores-env.js';
 import { startSvcBenchServer } from './svc-server.js';
@@ -11,13 +11,15 @@ export async function startStoresBenchServer(kind: BenchStoresKind): Promise<voi
   const { auth, stores } = await benchAuth(kind);
   await startSvcBenchServer({
     adapter: fastifyPlugin,
-    plugins: [
-      securityPlugin({
-        headers: false,
-        rateLimit: { limit: 1e9, windowMs: 60_000, store: stores.rateLimit },
-      }),
-      authPlugin({ auth, routes: false }),
-    ],
+    plugins: [benchGlobalRateLimit(stores), authPlugin({ auth, routes: false })],
     meta: { auth: true },
+  });
+}
+
+/** The shared-stores benches' global per-IP rate limit: counted in `stores`, too high ever to refuse. */
+export function benchGlobalRateLimit(stores: Stores): Plugin {
+  return securityPlugin({
+    headers: false,
+    rateLimit: { limit: 1e9, windowMs: 60_000, store: stores.rateLimit },
   });
 }

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVERYTHING, type InvalidationBus } from '../../../runtime/stores/cache/bus.js';
 import { freePort } from '../../backends.js';
 import { openPgBus, type PgBusOptions } from '../../../runtime/stores/cache/pg-bus.js';
+import { heard, isUp, until } from './bus-watch.js';
 import { rejectionOf } from '../contracts/rejection.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -50,22 +51,6 @@ async function bus(url: string, options: PgBusOptions): Promise<InvalidationBus>
   buses.push(opened);
   return opened;
 }
-
-function heard(on: InvalidationBus): string[] {
-  const topics: string[] = [];
-  on.subscribe((topic) => topics.push(topic));
-  return topics;
-}
-
-async function until(condition: () => boolean, ms = 1000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-const isUp = (on: InvalidationBus) => on.isUp(Date.now());
 
 describe('openPgBus', () => {
   it('delivers a publish to the other process, and to its own listeners synchronously and once', async () => {

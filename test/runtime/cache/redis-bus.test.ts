@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeRedis, openRedis, type RedisClient } from '../../../runtime/stores/redis/client.js';
 import { EVERYTHING, type InvalidationBus } from '../../../runtime/stores/cache/bus.js';
 import { openRedisBus, type RedisBusOptions } from '../../../runtime/stores/cache/redis-bus.js';
+import { heard, isUp, until } from './bus-watch.js';
 import { rejectionOf } from '../contracts/rejection.js';
 import { freePort, startRedis, type TestRedis } from '../../backends.js';
 
@@ -50,24 +51,6 @@ async function bus(redis: RedisClient, options: RedisBusOptions): Promise<Invali
   buses.push(opened);
   return opened;
 }
-
-/** Every topic `bus` delivers to this process. */
-function heard(on: InvalidationBus): string[] {
-  const topics: string[] = [];
-  on.subscribe((topic) => topics.push(topic));
-  return topics;
-}
-
-/** Polls `condition` every few ms; fails after `ms`. */
-async function until(condition: () => boolean, ms = 1000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-const isUp = (on: InvalidationBus) => on.isUp(Date.now());
 
 describe('openRedisBus: delivery', () => {
   it('delivers a publish to the other process, and to its own listeners synchronously and once', async () => {
