@@ -416,14 +416,21 @@ export class Auth {
     const passwordHash = await hashPassword(newPassword, this.hashParams);
     // An account never verified may have been opened by someone else: the owner resetting gets it bare.
     if (!user.emailVerified) await this.social.revokeUnprovedFactors(publicUser(user));
-    const updated = await update(user.id, { passwordHash, emailVerified: true });
+    let updated: AuthUser | null;
+    try {
+      updated = await update(user.id, { passwordHash, emailVerified: true });
+    } finally {
+      // Whatever the update answered (a 503 when the new password is stored but its invalidation could not be
+      // confirmed to every process included), every session, token and key of the user ends: the stores
+      // decide who is signed in, and a reset that stops half-way must not leave the old holder signed in.
+      await Promise.all([
+        this.sessions.deleteByUser(user.id),
+        this.refreshTokens.revokeUser(user.id, this.clock()),
+        this.oneTimeTokens.deleteByUser(user.id, 'reset-password'),
+        this.apiKeys?.revokeAllOf(user.id),
+      ]);
+    }
     if (!updated) throw invalidLink();
-    await Promise.all([
-      this.sessions.deleteByUser(user.id),
-      this.refreshTokens.revokeUser(user.id, this.clock()),
-      this.oneTimeTokens.deleteByUser(user.id, 'reset-password'),
-      this.apiKeys?.revokeAllOf(user.id),
-    ]);
     const shown = publicUser(updated);
     await this.emit('auth:password_reset', { user: shown });
     return shown;

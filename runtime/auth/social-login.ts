@@ -285,8 +285,26 @@ export class SocialSignIn {
     // A source without `update` cannot take the password away: refused before anything is revoked.
     const update = this.host.users.update?.bind(this.host.users);
     if (update === undefined) throw errors.AUTH_UPDATE_UNSUPPORTED();
+    const { host } = this;
+    // What a password reset revokes. Run whatever the update answered: a 503 may come once the password is
+    // already gone (its invalidation not confirmed to every process), and the previous holder must not stay
+    // signed in because the adoption stopped there.
+    const revokeHolder = (at: number) =>
+      Promise.all([
+        host.sessions.deleteByUser(user.id),
+        host.refreshTokens.revokeUser(user.id, at),
+        host.oneTimeTokens.deleteByUser(user.id, 'reset-password'),
+        host.oneTimeTokens.deleteByUser(user.id, 'verify-email'),
+        host.apiKeys?.revokeAllOf(user.id),
+      ]);
     // The password first: from here on, whatever fails, the previous holder's password no longer signs in.
-    const stripped = await update(user.id, { passwordHash: null });
+    let stripped: AuthUser | null;
+    try {
+      stripped = await update(user.id, { passwordHash: null });
+    } catch (error) {
+      await revokeHolder(host.clock());
+      throw error;
+    }
     if (stripped === null) throw errors.AUTH_INVALID_CREDENTIALS();
     // A source that ignores null would leave the old password working beside the owner's link: stop here.
     if (stripped.passwordHash) {
@@ -295,16 +313,9 @@ export class SocialSignIn {
           'The user source did not remove the password: update(id, { passwordHash: null }) must remove it.',
       });
     }
-    const now = this.host.clock();
-    const { host } = this;
-    // What a password reset revokes, then what the owner proving the address revokes (with their events).
-    await Promise.all([
-      host.sessions.deleteByUser(user.id),
-      host.refreshTokens.revokeUser(user.id, now),
-      host.oneTimeTokens.deleteByUser(user.id, 'reset-password'),
-      host.oneTimeTokens.deleteByUser(user.id, 'verify-email'),
-      host.apiKeys?.revokeAllOf(user.id),
-    ]);
+    const now = host.clock();
+    await revokeHolder(now);
+    // Then what the owner proving the address revokes (with their events).
     await this.revokeUnprovedFactors(publicUser(user));
     const updated = await update(user.id, { emailVerified: true });
     if (updated === null) throw errors.AUTH_INVALID_CREDENTIALS();

@@ -9,10 +9,14 @@
 // acknowledged applying it, or two beats have passed: the backend's reply alone does not prove the message
 // reached the others first (Redis may answer the publisher before it writes to the subscribers), and the
 // writer answers its client only after this, so a request the client sends next finds every cache dropped.
-// A process that (re)subscribes says hello and every other process answers with a heartbeat, so it knows whom
-// to wait for before its first write, not a beat later.
-// Wire messages: `<nonce> h` (heartbeat), `<nonce> H` (hello), `<nonce> i <seq> <topic>` (invalidation),
-// `<nonce> a <origin> <seq>` (ack).
+// A process that (re)subscribes says hello and every other process answers with a heartbeat; its writes wait
+// until its own hello came back and the answers had time to (twice that round trip, at most one beat), so its
+// first write already knows whom to wait for. A heartbeat carries when it was sent and whether its sender's
+// bus is up: a process is up only while its own heartbeats come back at most two beats late (however regular
+// their arrival), and a process that is down is not waited for (it trusts its cache for the fallback window
+// only, so waiting for it protects nothing).
+// Wire messages: `<nonce> h <sentAt> <up 1|0>` (heartbeat), `<nonce> H <sentAt> <up>` (hello),
+// `<nonce> i <seq> <topic>` (invalidation), `<nonce> a <origin> <seq>` (ack).
 import { randomBytes } from 'node:crypto';
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { invalidOption, invalidOptions } from '../../config/option-errors.js';
@@ -96,6 +100,9 @@ export class BusHealth {
   private readonly peers = new Map<string, number>();
   private readonly pending = new Map<number, PendingAck>();
   private sequence = 0;
+  /** Writes wait for this after a (re)subscription: the answers to our hello, telling us the peers. */
+  private greeting: Promise<void> | undefined;
+  private endGreeting: (() => void) | undefined;
   private epoch = 0;
   /** Our own heartbeat was heard since the listening connection last came up (and not found stale). */
   private up = false;
@@ -123,12 +130,14 @@ export class BusHealth {
   listeningStarted(): void {
     if (this.closed) return;
     this.listening = true;
+    this.startGreeting();
     this.sendHeartbeat(HELLO);
   }
 
   /** The listening connection is gone: down at once. */
   listeningStopped(): void {
     this.listening = false;
+    this.finishGreeting();
     this.goDown();
   }
 
@@ -140,11 +149,12 @@ export class BusHealth {
     if (sender === undefined || (first === undefined && !beat)) return;
     const own = sender === this.nonce;
     if (beat) {
-      if (own) this.heard();
-      else {
+      if (own) this.heardOwn(Number(first), kind === HELLO);
+      else if (kind === HELLO || second === '1') {
+        // A hello counts at once: its sender is about to be up, and says so in its next beat.
         this.peers.set(sender, this.settings.now());
         if (kind === HELLO) this.sendHeartbeat();
-      }
+      } else this.peerDown(sender);
     } else if (kind === INVALIDATION && !own && second !== undefined) {
       // Our own listeners ran when we published; another process's message is applied, then acknowledged.
       this.dispatch(second);
@@ -181,6 +191,7 @@ export class BusHealth {
 
   private async publish(topic: string): Promise<void> {
     this.dispatch(topic);
+    if (this.greeting !== undefined) await this.greeting;
     const seq = ++this.sequence;
     // Registered before sending: an acknowledgement may come back before the backend's reply does.
     const acknowledged = this.awaitAcks(seq);
@@ -218,6 +229,26 @@ export class BusHealth {
     this.pending.delete(seq);
     clearTimeout(pending.timer);
     pending.done();
+  }
+
+  /** A peer whose bus is down: not waited for, by the publishes under way either. */
+  private peerDown(peer: string): void {
+    this.peers.delete(peer);
+    for (const seq of [...this.pending.keys()]) this.acknowledged(seq, peer);
+  }
+
+  private startGreeting(): void {
+    this.finishGreeting();
+    this.greeting = new Promise((resolve) => (this.endGreeting = resolve));
+    // Never longer than a beat: a hello that does not come back must not hold writes up.
+    setTimeout(() => this.finishGreeting(), this.settings.heartbeatMs).unref();
+  }
+
+  private finishGreeting(): void {
+    const end = this.endGreeting;
+    this.greeting = undefined;
+    this.endGreeting = undefined;
+    end?.();
   }
 
   private livePeers(): string[] {
@@ -264,11 +295,21 @@ export class BusHealth {
     this.dispatch(EVERYTHING);
   }
 
-  private heard(): void {
-    this.lastHeard = this.settings.now();
-    if (this.up || !this.listening) return;
+  /** Our own beat came back: up while it comes back at most two beats after it was sent. */
+  private heardOwn(sentAt: number, hello: boolean): void {
+    const now = this.settings.now();
+    this.lastHeard = Number.isFinite(sentAt) ? Math.min(sentAt, now) : now;
+    if (hello && this.endGreeting !== undefined) {
+      // The others answered our hello when they heard it, as we did: give their answers the same trip back.
+      const roundTrip = Math.max(0, now - this.lastHeard);
+      const grace = Math.min(this.settings.heartbeatMs, 2 * roundTrip + 5);
+      setTimeout(() => this.finishGreeting(), grace).unref();
+    }
+    // A beat that came back too late proves the path works but not that it is in time: stay down.
+    if (this.up || !this.listening || now - this.lastHeard > 2 * this.settings.heartbeatMs) return;
     this.up = true;
     this.newEpoch();
+    this.sendHeartbeat(); // the others count us from now on, not from our next beat
   }
 
   private goDown(): void {
@@ -287,7 +328,9 @@ export class BusHealth {
 
   private sendHeartbeat(kind: typeof HEARTBEAT | typeof HELLO = HEARTBEAT): void {
     // A lost heartbeat is the signal itself: nothing to retry or report.
-    if (this.listening) this.send(`${this.nonce} ${kind}`).catch(() => undefined);
+    const up = this.up && this.isUp(this.settings.now()) ? '1' : '0';
+    if (this.listening)
+      this.send(`${this.nonce} ${kind} ${this.settings.now()} ${up}`).catch(() => undefined);
   }
 
   private retryInBackground(topic: string): void {

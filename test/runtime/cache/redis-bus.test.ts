@@ -100,7 +100,7 @@ describe('openRedisBus: delivery', () => {
     await until(() => isUp(a));
     // A process that is alive on the channel but applies nothing (its listener is stuck).
     const ghost = await client();
-    await ghost.publish(channel, 'ghost-process h');
+    await ghost.publish(channel, `ghost-process h ${Date.now()} 1`);
     await new Promise((resolve) => setTimeout(resolve, 20)); // A has heard it
     let started = Date.now();
     await a.publish('session:x');
