@@ -29,7 +29,17 @@ export class QuotaHold {
 
   /** Makes sure exactly `total` bytes are covered: for a size known before writing. */
   async coverExactly(total: number): Promise<void> {
+    await this.renewIfOld();
     if (total > this.reserved && !(await this.grow(total - this.reserved))) throw quotaExceeded();
+  }
+
+  /**
+   * Right before the commit: a reservation that expired while the upload was read or written (a stall of an
+   * hour) no longer holds its room, which another upload may have taken; it is reserved again or the upload
+   * is refused, so the record is never committed on room nobody holds.
+   */
+  async confirm(): Promise<void> {
+    if (this.reservationId !== undefined) await this.renewIfOld();
   }
 
   /**

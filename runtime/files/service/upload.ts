@@ -113,6 +113,7 @@ export async function uploadFile(
     };
     if (input.uploadedBy !== undefined) record.uploadedBy = input.uploadedBy;
     if (type.declaredType !== undefined) record.metadata = { declaredType: type.declaredType };
+    await hold.confirm();
     await config.store.commit(record, hold.reservationId);
     return record;
   } catch (error) {

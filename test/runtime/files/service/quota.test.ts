@@ -165,6 +165,39 @@ describe('buffered path', () => {
   });
 });
 
+describe('a reservation that expired during a stall', () => {
+  it.each([
+    ['streamed, size declared', {}],
+    ['buffered for checkQuota', { checkQuota: () => undefined }],
+  ])(
+    'is not committed on room another upload took meanwhile (%s): refused, nothing stored over the quota',
+    async (_, extra) => {
+      let now = Date.UTC(2026, 0, 1);
+      const { service, store, disk } = setup({ maxTotalBytes: 10 * SIZE, clock: () => now, ...extra });
+      let resume!: () => void;
+      const resumed = new Promise<void>((resolve) => (resume = resolve));
+      let started!: () => void;
+      const reading = new Promise<void>((resolve) => (started = resolve));
+      async function* stalled() {
+        yield Buffer.alloc(SIZE);
+        started();
+        await resumed; // the last bytes arrive after the reservation's hour has passed
+        yield Buffer.alloc(8 * SIZE);
+      }
+      const slow = service.upload(stalled(), { name: 'slow', contentLength: 9 * SIZE });
+      await reading;
+      now += 3_600_000 + 1;
+      // The slow upload's room is free again by the store's clock: another upload takes it.
+      await service.upload(Buffer.alloc(9 * SIZE), { name: 'quick' });
+      resume();
+      await expect(slow).rejects.toMatchObject({ status: 402, code: 'FILE_QUOTA_EXCEEDED' });
+      expect(await store.usedBytes('@single', now)).toBe(9 * SIZE);
+      expect((await store.list('@single')).map((file) => file.name)).toEqual(['quick']);
+      expect(disk.usedBytes()).toBe(9 * SIZE);
+    },
+  );
+});
+
 describe('room held by uploads in flight', () => {
   it('many small streams in flight under a tight quota all fit: none holds room it has not shown it needs', async () => {
     const MIB = 1024 * 1024;
