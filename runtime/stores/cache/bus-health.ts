@@ -207,7 +207,7 @@ export class BusHealth {
 
   /** Resolves when every live peer acknowledged `seq`, or after two beats (a peer that silent distrusts itself). */
   private awaitAcks(seq: number): Promise<void> {
-    const waiting = new Set(this.livePeers());
+    const waiting = this.livePeers();
     if (waiting.size === 0) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.settle(seq), 2 * this.settings.heartbeatMs);
@@ -241,7 +241,15 @@ export class BusHealth {
     this.finishGreeting();
     this.greeting = new Promise((resolve) => (this.endGreeting = resolve));
     // Never longer than a beat: a hello that does not come back must not hold writes up.
-    setTimeout(() => this.finishGreeting(), this.settings.heartbeatMs).unref();
+    this.finishGreetingAfter(this.settings.heartbeatMs);
+  }
+
+  /** Ends this greeting after `ms`, unless a newer one (a reconnection meanwhile) has replaced it. */
+  private finishGreetingAfter(ms: number): void {
+    const end = this.endGreeting;
+    setTimeout(() => {
+      if (this.endGreeting === end) this.finishGreeting();
+    }, ms).unref();
   }
 
   private finishGreeting(): void {
@@ -251,11 +259,12 @@ export class BusHealth {
     end?.();
   }
 
-  private livePeers(): string[] {
+  /** The peers heard within two beats; the others are forgotten. */
+  private livePeers(): Set<string> {
     const since = this.settings.now() - 2 * this.settings.heartbeatMs;
-    const live: string[] = [];
+    const live = new Set<string>();
     for (const [peer, heardAt] of this.peers) {
-      if (heardAt >= since) live.push(peer);
+      if (heardAt >= since) live.add(peer);
       else this.peers.delete(peer);
     }
     return live;
@@ -303,7 +312,7 @@ export class BusHealth {
       // The others answered our hello when they heard it, as we did: give their answers the same trip back.
       const roundTrip = Math.max(0, now - this.lastHeard);
       const grace = Math.min(this.settings.heartbeatMs, 2 * roundTrip + 5);
-      setTimeout(() => this.finishGreeting(), grace).unref();
+      this.finishGreetingAfter(grace);
     }
     // A beat that came back too late proves the path works but not that it is in time: stay down.
     if (this.up || !this.listening || now - this.lastHeard > 2 * this.settings.heartbeatMs) return;
@@ -328,9 +337,9 @@ export class BusHealth {
 
   private sendHeartbeat(kind: typeof HEARTBEAT | typeof HELLO = HEARTBEAT): void {
     // A lost heartbeat is the signal itself: nothing to retry or report.
-    const up = this.up && this.isUp(this.settings.now()) ? '1' : '0';
-    if (this.listening)
-      this.send(`${this.nonce} ${kind} ${this.settings.now()} ${up}`).catch(() => undefined);
+    const now = this.settings.now();
+    const up = this.isUp(now) ? '1' : '0';
+    if (this.listening) this.send(`${this.nonce} ${kind} ${now} ${up}`).catch(() => undefined);
   }
 
   private retryInBackground(topic: string): void {

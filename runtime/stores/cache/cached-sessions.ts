@@ -32,7 +32,7 @@ export class CachedSessionStore implements SessionStore {
     if (record === undefined) return undefined;
     // The cached record outlives no session: its expiry is checked against every caller's `now`.
     if (record.expiresAt <= now) {
-      this.cache.invalidate(sessionTopic(idHash));
+      this.cache.forget(idHash);
       return undefined;
     }
     return { ...record, amr: [...record.amr] };

@@ -125,6 +125,12 @@ export class HotCache<V> {
     return promise;
   }
 
+  /** Forgets `key`'s entry alone (one this process found no longer valid, such as an expired session). */
+  forget(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry !== undefined) this.drop(key, entry);
+  }
+
   /** Changes a cached value in place (a field this process itself wrote, like a key's last use). */
   update(key: string, change: (value: V) => V): void {
     const entry = this.entries.get(key);

@@ -71,6 +71,23 @@ describe('bus health', () => {
     expect(Date.now() - started).toBeLessThan(HEARTBEAT_MS);
   });
 
+  it('a reconnection starts a greeting of its own: the old one ending does not release its writes', async () => {
+    // Nothing comes back (the hellos are lost): each greeting ends only when its own beat has passed.
+    const { nodes, buses } = processes(1, () => undefined);
+    const [node] = nodes as [BusHealth];
+    const [bus] = buses as [InvalidationBus];
+    node.start();
+    node.listeningStarted();
+    await new Promise((resolve) => setTimeout(resolve, HEARTBEAT_MS / 2));
+    node.listeningStopped();
+    node.listeningStarted(); // reconnected: a new hello, a new beat to wait
+    let published = false;
+    void bus.publish('user:1').then(() => (published = true));
+    await new Promise((resolve) => setTimeout(resolve, HEARTBEAT_MS * 0.75)); // the first greeting's end
+    expect(published).toBe(false);
+    await until(() => published, HEARTBEAT_MS);
+  });
+
   it("holds a new process's first write until the others answered its hello", async () => {
     let bListens = false; // B hears nothing before it subscribes: it knows of A only by A's answer
     const { nodes, buses } = processes(2, (n) => (n === 0 || bListens ? 5 : undefined));
