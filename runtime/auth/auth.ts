@@ -423,12 +423,7 @@ export class Auth {
       // Whatever the update answered (a 503 when the new password is stored but its invalidation could not be
       // confirmed to every process included), every session, token and key of the user ends: the stores
       // decide who is signed in, and a reset that stops half-way must not leave the old holder signed in.
-      await Promise.all([
-        this.sessions.deleteByUser(user.id),
-        this.refreshTokens.revokeUser(user.id, this.clock()),
-        this.oneTimeTokens.deleteByUser(user.id, 'reset-password'),
-        this.apiKeys?.revokeAllOf(user.id),
-      ]);
+      await this.revokeAccess(user.id, this.clock());
     }
     if (!updated) throw invalidLink();
     const shown = publicUser(updated);
@@ -836,19 +831,30 @@ export class Auth {
     await this.social.unlink(user, provider, subject);
   }
 
+  /**
+   * What a password reset ends, and an account adoption too: every session, refresh token (dated `at`) and
+   * API key of the user, and its other reset links.
+   */
+  private async revokeAccess(userId: string, at: number): Promise<void> {
+    await Promise.all([
+      this.sessions.deleteByUser(userId),
+      this.refreshTokens.revokeUser(userId, at),
+      this.oneTimeTokens.deleteByUser(userId, 'reset-password'),
+      this.apiKeys?.revokeAllOf(userId),
+    ]);
+  }
+
   private socialRules: SocialSignIn | undefined;
 
   private get social(): SocialSignIn {
     this.socialRules ??= new SocialSignIn({
       users: this.users,
       links: this.accountLinks,
-      sessions: this.sessions,
-      refreshTokens: this.refreshTokens,
       oneTimeTokens: this.oneTimeTokens,
-      apiKeys: this.apiKeys,
       passkeys: this.passkeys,
       mfa: this.mfa,
       clock: this.clock,
+      revokeAccess: (userId, at) => this.revokeAccess(userId, at),
       isMfaEnabled: (userId) => this.isMfaEnabled(userId),
       requireCode: (user, mfaCode, ip) => this.requireSignInCode(user, mfaCode, ip),
       complete: (user, amr, started, secondFactor, from) =>

@@ -38,15 +38,12 @@ import { errors } from '../../generated/modules/errors.js';
 import { HttpError } from '../http/errors.js';
 import { optionKeys, rejectUnknownOptions } from '../config/known-options.js';
 import { invalidOption } from '../config/option-errors.js';
-import type { ApiKeys } from './apikeys/service.js';
 import type { LoginContext, LoginResult } from './auth.js';
 import type { AuthEventName, AuthEventPayloads } from './events.js';
 import type { AcceptedCode, MfaService } from './mfa/service.js';
 import type { PasskeyService } from './passkeys/service.js';
 import type { AccountLink, AccountLinkStore } from './stores/account-links.js';
 import type { OneTimeTokenStore } from './stores/one-time-tokens.js';
-import type { RefreshTokenStore } from './stores/refresh-tokens.js';
-import type { SessionStore } from './stores/sessions.js';
 import {
   normalizeEmail,
   publicUser,
@@ -99,14 +96,13 @@ export interface AccountLinkView {
 export interface SocialSignInHost {
   readonly users: UserSource;
   readonly links: AccountLinkStore;
-  readonly sessions: SessionStore;
-  readonly refreshTokens: RefreshTokenStore;
   readonly oneTimeTokens: OneTimeTokenStore;
-  readonly apiKeys: ApiKeys | undefined;
   readonly passkeys: PasskeyService | undefined;
   /** svckit's MFA, which an adoption can remove; another second factor is kept and asked for. */
   readonly mfa: MfaService | undefined;
   clock(): number;
+  /** What a password reset ends: every session, refresh token (dated `at`) and API key, and reset links. */
+  revokeAccess(userId: string, at: number): Promise<void>;
   isMfaEnabled(userId: string): Promise<boolean>;
   /** The account's code, checked as at every sign-in (throttle budgets, `auth:login_failed`), or throws. */
   requireCode(
@@ -290,13 +286,7 @@ export class SocialSignIn {
     // already gone (its invalidation not confirmed to every process), and the previous holder must not stay
     // signed in because the adoption stopped there.
     const revokeHolder = (at: number) =>
-      Promise.all([
-        host.sessions.deleteByUser(user.id),
-        host.refreshTokens.revokeUser(user.id, at),
-        host.oneTimeTokens.deleteByUser(user.id, 'reset-password'),
-        host.oneTimeTokens.deleteByUser(user.id, 'verify-email'),
-        host.apiKeys?.revokeAllOf(user.id),
-      ]);
+      Promise.all([host.revokeAccess(user.id, at), host.oneTimeTokens.deleteByUser(user.id, 'verify-email')]);
     // The password first: from here on, whatever fails, the previous holder's password no longer signs in.
     let stripped: AuthUser | null;
     try {
