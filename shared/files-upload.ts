@@ -11,10 +11,10 @@ export const FILES_ROUTE_SETTINGS: readonly string[] = ['upload', 'download', 's
 export const DEFAULT_FILES_PER_UPLOAD = 1;
 
 /** Text fields the route tolerates (a form's submit button, say) and their size: they are never read. */
-export const FILES_UPLOAD_FIELDS = Object.freeze({ maxFields: 10, maxFieldBytes: 1024 });
+const FILES_UPLOAD_FIELDS = Object.freeze({ maxFields: 10, maxFieldBytes: 1024 });
 
 /** Header block of one part: Content-Disposition with a long UTF-8 file name, Content-Type, Content-Length. */
-export const FILES_UPLOAD_HEADER_BYTES = 8 * 1024;
+const FILES_UPLOAD_HEADER_BYTES = 8 * 1024;
 
 /** A part's framing besides its header block: the boundary line (at most 70 characters) and its CRLFs. */
 const PART_FRAMING_BYTES = 128;

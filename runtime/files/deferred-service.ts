@@ -16,7 +16,6 @@ export interface DeferredFileService {
   /** The stand-in: usable now, working once `resolve` was called. */
   readonly service: FileService;
   resolve(service: FileService): void;
-  readonly resolved: boolean;
 }
 
 /** `owner` names who makes the service in the error a too-early call gets. */
@@ -69,9 +68,6 @@ export function deferredFileService(disk: Disk, requireScan: boolean, owner: str
 
   return {
     service,
-    get resolved() {
-      return real !== undefined;
-    },
     resolve(made) {
       if (real !== undefined) throw new Error(`${owner}: the file service was made already.`);
       real = made;

@@ -36,13 +36,13 @@ const ACTIVE_TYPES = new Set([
 ]);
 
 /** The Content-Type to send: the stored one when it is a plain media type, else octet-stream. */
-export function servedType(contentType: string): string {
+function servedType(contentType: string): string {
   const type = contentType.toLowerCase();
   return MEDIA_TYPE.test(type) ? type : 'application/octet-stream';
 }
 
 /** The disposition to send: inline only when asked for and the type is not one a browser would run. */
-export function servedDisposition(type: string, asked: ContentDisposition): ContentDisposition {
+function servedDisposition(type: string, asked: ContentDisposition): ContentDisposition {
   if (asked !== 'inline') return 'attachment';
   return ACTIVE_TYPES.has(type) || type.endsWith('+xml') ? 'attachment' : 'inline';
 }

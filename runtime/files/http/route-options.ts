@@ -54,7 +54,7 @@ export interface FileRoutesOptions {
   replace?: Partial<FilesHandlers>;
 }
 
-export const FILE_ROUTES_OPTIONS = optionKeys<FileRoutesOptions>({
+const FILE_ROUTES_OPTIONS = optionKeys<FileRoutesOptions>({
   upload: true,
   download: true,
   shared: true,

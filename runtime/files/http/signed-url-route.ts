@@ -11,10 +11,10 @@ import { expirySeconds } from '../service/temporary-url.js';
 import { contentReply } from './content-reply.js';
 
 /** The lifetime of a URL when the request names none: 15 minutes, lowered to the longest allowed. */
-export const DEFAULT_URL_TTL_SECONDS = 15 * 60;
+const DEFAULT_URL_TTL_SECONDS = 15 * 60;
 
 /** The lifetime asked for, by the service's rule for `expiresIn`, at most the route's `maxUrlTtl`. */
-export function urlLifetimeSeconds(expiresIn: unknown, maxSeconds: number): number {
+function urlLifetimeSeconds(expiresIn: unknown, maxSeconds: number): number {
   if (expiresIn === undefined) return Math.min(DEFAULT_URL_TTL_SECONDS, maxSeconds);
   return expirySeconds(expiresIn, maxSeconds);
 }

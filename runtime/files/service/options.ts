@@ -2,6 +2,7 @@
 // programming error (OPTION_UNKNOWN / OPTION_INVALID naming the option), never something a request finds out.
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
 import { invalidOption, invalidOptions } from '../../config/option-errors.js';
+import { isPositiveWholeNumber } from '../../config/whole-number.js';
 import { isAllowedTypePattern } from '../../http/upload/media-type-match.js';
 import { defaultLogger } from '../../log/json-logger.js';
 import { isLogger, type Logger } from '../../log/logger.js';
@@ -14,7 +15,7 @@ import { DEFAULT_MAX_FILE_SIZE, type FileServiceOptions, type FileValidation } f
 export const FILE_SERVICE_OWNER = 'createFileService()';
 
 /** The shortest signing key for temporary URLs: 256 bits, the size of the HMAC-SHA256 output. */
-export const MIN_URL_SIGNING_KEY_BYTES = 32;
+const MIN_URL_SIGNING_KEY_BYTES = 32;
 
 const OPTION_KEYS = optionKeys<FileServiceOptions>({
   disk: true,
@@ -142,7 +143,7 @@ export function resolveFileServiceOptions(options: FileServiceOptions): Resolved
   if (!isDisk(disk)) {
     throw invalidOption(FILE_SERVICE_OWNER, 'disk', 'a Disk (driver, canStream, put, get, delete, exists)');
   }
-  if (maxTotalBytes !== undefined && !(Number.isSafeInteger(maxTotalBytes) && maxTotalBytes > 0)) {
+  if (maxTotalBytes !== undefined && !isPositiveWholeNumber(maxTotalBytes)) {
     throw invalidOption(FILE_SERVICE_OWNER, 'maxTotalBytes', 'a positive whole number of bytes');
   }
   if (checkQuota !== undefined && typeof checkQuota !== 'function') {

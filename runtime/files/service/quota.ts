@@ -7,9 +7,9 @@ import { errors } from '../../../generated/modules/errors.js';
 import type { FileStore } from '../store/store.js';
 
 /** How much a streamed upload of unknown size reserves at a time. */
-export const QUOTA_STEP_BYTES = 1_048_576;
+const QUOTA_STEP_BYTES = 1_048_576;
 /** A reservation lives this long without a step (an upload stalled longer gives its room back). */
-export const QUOTA_RESERVATION_TTL_MS = 3_600_000;
+const QUOTA_RESERVATION_TTL_MS = 3_600_000;
 
 export class QuotaHold {
   /** Undefined when the service has no quota: nothing is reserved and commit takes no reservation. */

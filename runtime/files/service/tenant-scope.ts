@@ -5,7 +5,7 @@ import { errors } from '../../../generated/modules/errors.js';
 import { SINGLE_TENANT } from '../record.js';
 
 /** Longest tenant id the service takes, in characters (the tenancy module's own limit). */
-export const MAX_TENANT_ID_LENGTH = 128;
+const MAX_TENANT_ID_LENGTH = 128;
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;

@@ -3,6 +3,7 @@
 // failed upload (no record, no object, no reservation), with the sender stopped rather than drained.
 import { randomUUID } from 'node:crypto';
 import { invalidOption } from '../../config/option-errors.js';
+import { isPositiveWholeNumber } from '../../config/whole-number.js';
 import { sanitizeFilename } from '../../http/upload/filename.js';
 import { contentLengthMismatch, tooLarge } from '../disks/disk-errors.js';
 import type { DiskPutResult } from '../disks/disk.js';
@@ -17,7 +18,7 @@ import { storageKey } from './storage-key.js';
 import { chainedContent, openSource, readWindow, type ContentSource } from './upload-source.js';
 
 /** The name stored when sanitising leaves nothing. */
-export const FALLBACK_FILE_NAME = 'file';
+const FALLBACK_FILE_NAME = 'file';
 
 type UploadConfig = Pick<
   ResolvedFileServiceOptions,
@@ -204,7 +205,7 @@ async function readWhole(upload: Upload): Promise<Uint8Array> {
  */
 function withCallerCap(config: UploadConfig, maxBytes: number | undefined): UploadConfig {
   if (maxBytes === undefined) return config;
-  if (typeof maxBytes !== 'number' || !Number.isSafeInteger(maxBytes) || maxBytes < 1) {
+  if (!isPositiveWholeNumber(maxBytes)) {
     throw invalidOption('upload()', 'maxBytes', 'a whole number of bytes, 1 or more');
   }
   return maxBytes < config.maxSize ? { ...config, maxSize: maxBytes } : config;

@@ -4,7 +4,7 @@
 // past `maxRecords` a new record is refused with FILE_STORE_FULL. Reservations end when committed, released
 // or expired; expired ones (of every tenant) are dropped whenever a tenant's usage is computed.
 import { errors } from '../../../generated/modules/errors.js';
-import { invalidOption } from '../../config/option-errors.js';
+import { positiveWholeNumber } from '../../config/whole-number.js';
 import { rejectUnknownOptions } from '../../config/known-options.js';
 import type { FileRecord } from '../record.js';
 import type { FileRecordPatch, FileReservation, FileStore } from './store.js';
@@ -46,11 +46,12 @@ export class MemoryFileStore implements FileStore {
 
   constructor(options: MemoryFileStoreOptions = {}) {
     rejectUnknownOptions(options, ['maxRecords'], 'MemoryFileStore');
-    const maxRecords = options.maxRecords ?? DEFAULT_MAX_MEMORY_FILE_RECORDS;
-    if (!Number.isSafeInteger(maxRecords) || maxRecords < 1) {
-      throw invalidOption('MemoryFileStore', 'maxRecords', 'a whole number, 1 or more');
-    }
-    this.maxRecords = maxRecords;
+    this.maxRecords = positiveWholeNumber(
+      options.maxRecords,
+      DEFAULT_MAX_MEMORY_FILE_RECORDS,
+      'MemoryFileStore',
+      'maxRecords',
+    );
   }
 
   async reserve(reservation: FileReservation): Promise<boolean> {
