@@ -114,8 +114,12 @@ describe('CachedApiKeyStore', () => {
 
   it('fails a revoke whose invalidation cannot be sent (503)', async () => {
     const store = new CachedApiKeyStore(new MemoryApiKeyStore(), unreachableBus());
+    // Adding publishes nothing (nothing absent is cached): it does not fail on a bus that is down.
     await store.add(apiKey('k1'), 10, T0);
+    expect(await store.findByHash('hash-of-k1')).toBeDefined();
     await expect(store.remove('k1')).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE', status: 503 });
+    // The store has the removal and this process's cache dropped the key all the same.
+    expect(await store.findByHash('hash-of-k1')).toBeUndefined();
     await expect(store.removeByUser('alice')).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
   });
 });

@@ -3,6 +3,7 @@
 // round trip; a session ended, an API key revoked or a member removed on the other is refused at once (within
 // the bus's delivery, polled for at most 200 ms) over Redis pub/sub, and without Redis over LISTEN/NOTIFY.
 // Also: the cache is off with `cache: false` or everything in memory, and bad cache options refuse to boot.
+import { isUp, until } from './bus-watch.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,18 +24,6 @@ async function refusedWithin200Ms(read: () => Promise<unknown>): Promise<void> {
     if ((await read()) === undefined) return;
     if (Date.now() > deadline) throw new Error('still served 200 ms after the change');
     await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-/**
- * Waits until the bus of `stores` hears itself: when it comes up it drops everything cached before (messages
- * may have been missed), which would otherwise race the test's first reads.
- */
-async function busUp(stores: Stores): Promise<void> {
-  const deadline = Date.now() + 2000;
-  while (!stores.invalidation!.isUp(Date.now())) {
-    if (Date.now() > deadline) throw new Error('the invalidation bus did not come up');
-    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
@@ -69,7 +58,9 @@ async function open(redis: boolean, options: OpenStoresOptions = {}): Promise<St
     { appMigrations: false, sweepIntervalMs: 0, redisPrefix: PREFIX, ...options },
   );
   opened.push(stores);
-  if (stores.invalidation !== undefined) await busUp(stores);
+  // When the bus comes up it drops everything cached before (messages may have been missed), which would
+  // otherwise race the test's first reads.
+  if (stores.invalidation !== undefined) await until(() => isUp(stores.invalidation!), 2000);
   return stores;
 }
 

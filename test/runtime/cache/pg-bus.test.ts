@@ -78,7 +78,6 @@ describe('openPgBus', () => {
     const a = await bus(DATABASE_URL, { channel });
     const b = await bus(DATABASE_URL, { channel });
     await until(() => isUp(a) && isUp(b));
-    await new Promise((resolve) => setTimeout(resolve, HEARTBEAT_MS + 100)); // A heard B's heartbeat
     const onB = heard(b);
     for (let n = 0; n < 10; n++) {
       await a.publish(`session:${n}`);

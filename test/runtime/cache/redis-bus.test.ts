@@ -82,7 +82,6 @@ describe('openRedisBus: delivery', () => {
     // C starts last: its hello makes A and B answer at once, so it knows whom to wait for a beat sooner.
     const c = await bus(await client(), { channel });
     await until(() => isUp(c));
-    await new Promise((resolve) => setTimeout(resolve, 20)); // the answers to C's hello, on their way
     const onA = heard(a);
     const onB = heard(b);
     for (let n = 0; n < 20; n++) {

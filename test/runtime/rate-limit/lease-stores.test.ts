@@ -3,7 +3,7 @@
 // two processes (each its own store on its own client) share a bucket within the documented error.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRateLimiter, leaseSize } from '../../../runtime/edge/rate-limit/index.js';
+import { createRateLimiter, leaseSize, type RateLimiter } from '../../../runtime/edge/rate-limit/index.js';
 import type { RateLimitStore } from '../../../runtime/edge/rate-limit/store.js';
 import type { RequestHookInput, SvcReply, SvcRequest } from '../../../runtime/http/types.js';
 import {
@@ -127,5 +127,24 @@ describe.each(backends)('lease on $name', ({ make }) => {
     const admittedCount = results.filter(Boolean).length;
     expect(admittedCount).toBeLessThanOrEqual(limit);
     expect(admittedCount).toBeGreaterThanOrEqual(limit - 2 * (lease - 1));
+  });
+
+  it('refuses at worst lease − 1 hits a process leased and never spent: exactly the documented loss', async () => {
+    const limit = 100;
+    const lease = leaseSize(limit);
+    const ip = `test-${randomUUID()}`;
+    const [idle, busy] = ([0, 1] as const).map((instance) =>
+      createRateLimiter(
+        { limit, windowMs: 60_000 },
+        make(instance, () => T0),
+        { leased: { now: () => T0 } },
+      ),
+    ) as [RateLimiter, RateLimiter];
+    // One request on the first process leases a whole lease and spends one hit of it; the other process then
+    // gets everything else, one request at a time.
+    expect(await admitted(idle.onRequest, ip)).toBe(true);
+    let admittedCount = 1;
+    for (let n = 0; n < 2 * limit; n++) if (await admitted(busy.onRequest, ip)) admittedCount++;
+    expect(admittedCount).toBe(limit - (lease - 1));
   });
 });

@@ -158,7 +158,9 @@ describe('attachScanner with clamd', () => {
     }
     await runner.idle();
     expect(most).toBe(2);
-    expect((await files.list()).every((record) => record.scan?.clean === true)).toBe(true);
+    const scanned = await files.list();
+    expect(scanned).toHaveLength(5);
+    expect(scanned.every((record) => record.scan?.clean === true)).toBe(true);
   });
 });
 
