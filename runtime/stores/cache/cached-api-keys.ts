@@ -36,12 +36,15 @@ export class CachedApiKeyStore implements ApiKeyStore {
   }
 
   async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
-    const record = await this.cache.through(
-      hash,
-      () => this.inner.findByHash(hash),
-      tagsOf,
-      (found) => found !== undefined,
-    );
+    // A hit builds no loader: the hot path is one map lookup.
+    const record =
+      this.cache.get(hash) ??
+      (await this.cache.through(
+        hash,
+        () => this.inner.findByHash(hash),
+        tagsOf,
+        (found) => found !== undefined,
+      ));
     return record === undefined ? undefined : copyOf(record);
   }
 

@@ -44,11 +44,14 @@ export class CachedMembershipStore implements MembershipStore {
 
   async roleOf(tenantId: string, userId: string): Promise<string | undefined> {
     const topic = membershipTopic(tenantId, userId);
-    const answer = await this.cache.through(
-      topic,
-      async () => ({ role: await this.inner.roleOf(tenantId, userId) }),
-      () => [topic],
-    );
+    // A hit builds no loader: the hot path is one map lookup.
+    const answer =
+      this.cache.get(topic) ??
+      (await this.cache.through(
+        topic,
+        async () => ({ role: await this.inner.roleOf(tenantId, userId) }),
+        () => [topic],
+      ));
     return answer.role;
   }
 

@@ -23,12 +23,15 @@ export class CachedSessionStore implements SessionStore {
   }
 
   async get(idHash: string, now: number): Promise<SessionRecord | undefined> {
-    const record = await this.cache.through(
-      idHash,
-      () => this.inner.get(idHash, now),
-      (found) => (found === undefined ? [] : [sessionTopic(idHash), userTopic(found.userId)]),
-      (found) => found !== undefined,
-    );
+    // A hit builds no loader: the hot path is one map lookup.
+    const record =
+      this.cache.get(idHash) ??
+      (await this.cache.through(
+        idHash,
+        () => this.inner.get(idHash, now),
+        (found) => (found === undefined ? [] : [sessionTopic(idHash), userTopic(found.userId)]),
+        (found) => found !== undefined,
+      ));
     if (record === undefined) return undefined;
     // The cached record outlives no session: its expiry is checked against every caller's `now`.
     if (record.expiresAt <= now) {

@@ -42,12 +42,15 @@ export class CachedUserSource implements UserSource {
   }
 
   async findById(id: string): Promise<AuthUser | null> {
-    const user = await this.cache.through(
-      id,
-      () => this.inner.findById(id),
-      () => [userTopic(id)],
-      (found) => found !== null,
-    );
+    // A hit builds no loader: the hot path is one map lookup.
+    const user =
+      this.cache.get(id) ??
+      (await this.cache.through(
+        id,
+        () => this.inner.findById(id),
+        () => [userTopic(id)],
+        (found) => found !== null,
+      ));
     return user === null ? null : { ...user };
   }
 
