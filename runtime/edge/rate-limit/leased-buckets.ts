@@ -134,7 +134,8 @@ export class LeasedBuckets {
         bucket.leasedCount = lease.count;
         bucket.resetAt = lease.resetAt;
         bucket.usedUp = lease.granted === 0;
-        while (bucket.tokens > 0 && bucket.waiters.length > 0) bucket.waiters.shift()?.resolve(spend(bucket));
+        const served = Math.min(bucket.tokens, bucket.waiters.length);
+        for (const waiter of bucket.waiters.splice(0, served)) waiter.resolve(spend(bucket));
         if (bucket.usedUp) {
           for (const waiter of bucket.waiters.splice(0)) waiter.resolve(refused(limit, bucket.resetAt));
         }
