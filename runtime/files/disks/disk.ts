@@ -5,7 +5,9 @@ import type { Readable } from 'node:stream';
 
 /**
  * Bytes a disk accepts: a buffer or byte array (written as is), or a stream of byte chunks in any of the
- * forms Node and the web platform produce. Streams are read once, chunk by chunk, never gathered whole.
+ * forms Node and the web platform produce. Streams are read once, chunk by chunk, never gathered whole. A
+ * chunk handed over is the disk's from then on (it may be written after the next one is read), so a source
+ * must not change or reuse it, as with any Node writable stream.
  */
 export type DiskContent =
   Uint8Array | AsyncIterable<Uint8Array> | ReadableStream<Uint8Array> | NodeJS.ReadableStream;

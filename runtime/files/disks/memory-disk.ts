@@ -68,7 +68,7 @@ export function memoryDisk(options: MemoryDiskOptions = {}): MemoryDisk {
           }
           taken += chunk.byteLength;
           reserved += chunk.byteLength;
-          // A copy: the source may reuse its buffer for the next chunk.
+          // A copy: a chunk may be a view into a larger buffer (a socket read), which keeping it would pin.
           chunks.push(Buffer.from(chunk));
         });
         const previous = objects.get(key)?.byteLength ?? 0;

@@ -39,6 +39,19 @@ describe('localDisk layout', () => {
     }
   });
 
+  it('stores a stream faster than the disk whole and in order, with the checksum of its bytes', async () => {
+    // 40 MiB in 64 KiB chunks: written behind the reader in gathered writes, flushed on the way.
+    const chunks = Array.from({ length: 640 }, (_, index) => Buffer.alloc(64 * 1024, index % 251));
+    const whole = Buffer.concat(chunks);
+    const stored = await disk.put('t/big', Readable.from(chunks));
+    expect(stored).toEqual({
+      size: whole.byteLength,
+      checksum: createHash('sha256').update(whole).digest('hex'),
+    });
+    expect((await readFile(join(root, 't', 'big'))).equals(whole)).toBe(true);
+    expect(await listTree(root)).toEqual(['t', 't/big']);
+  });
+
   it('refuses unknown options and a missing root', () => {
     expect(() => localDisk({ root, fsync: false } as never)).toThrow(
       expect.objectContaining({ code: 'OPTION_UNKNOWN' }),
@@ -70,6 +83,12 @@ describe('localDisk leaves nothing behind on a failed write', () => {
     await expect(disk.put('t/kept', failingSource([randomBytes(70_000)]))).rejects.toThrow('source broke');
     expect(await listTree(root)).toEqual(onlyKept);
     expect(await readFile(join(root, 't', 'kept'), 'utf8')).toBe('kept');
+  });
+
+  it('a source that fails while earlier chunks are still being written: no object, no temporary file', async () => {
+    const chunks = Array.from({ length: 48 }, () => randomBytes(64 * 1024));
+    await expect(disk.put('t/f', failingSource(chunks))).rejects.toThrow('source broke');
+    expect(await listTree(root)).toEqual(onlyKept);
   });
 
   it('an abort: no object, no temporary file', async () => {
