@@ -1155,10 +1155,7 @@ export type OpenFileUrlResponse =
   | Failure<400, ValidationError>
   | Failure<400, ApiError<'AUTH_APIKEY_AMBIGUOUS' | 'TENANT_CONFLICT' | 'TENANT_INVALID'>>
   | Failure<401, ApiError<'AUTH_TOKEN_EXPIRED' | 'AUTH_TOKEN_INVALID'>>
-  | Failure<
-      403,
-      ApiError<'AUTH_APIKEY_TENANT_MISMATCH' | 'FILE_INFECTED' | 'FILE_URL_INVALID' | 'TENANT_ACCESS_DENIED'>
-    >
+  | Failure<403, ApiError<'AUTH_APIKEY_TENANT_MISMATCH' | 'FILE_INFECTED' | 'FILE_URL_INVALID'>>
   | Failure<404, ApiError<'FILE_NOT_FOUND'>>
   | Failure<423, ApiError<'FILE_NOT_SCANNED'>>
   | Failure<429, ApiError<'RATE_LIMITED'>>
@@ -1267,7 +1264,7 @@ export interface Client {
   /**
    * GET /files/:id/signed: A file's content through a temporary URL
    *
-   * The URL's signature is the credential: no other is needed or read. A tampered or expired URL answers 403 FILE_URL_INVALID. Answers carry `Cache-Control: private, no-store`.
+   * The URL's signature is the credential: no other is needed, and a tenant header is not read (the URL names its tenant), so a link opens whatever tenant the client works in. A bearer token or session sent along is still checked, as on every route. A tampered or expired URL answers 403 FILE_URL_INVALID. Answers, refusals included, carry `Cache-Control: private, no-store`.
    */
   openFileUrl(input: OpenFileUrlInput): Promise<OpenFileUrlResponse>;
 }
@@ -2231,7 +2228,7 @@ const routeTable: Record<keyof Client, RouteInfo> = {
     errors: {
       '400': ['AUTH_APIKEY_AMBIGUOUS', 'HTTP_VALIDATION', 'TENANT_CONFLICT', 'TENANT_INVALID'],
       '401': ['AUTH_TOKEN_EXPIRED', 'AUTH_TOKEN_INVALID'],
-      '403': ['AUTH_APIKEY_TENANT_MISMATCH', 'FILE_INFECTED', 'FILE_URL_INVALID', 'TENANT_ACCESS_DENIED'],
+      '403': ['AUTH_APIKEY_TENANT_MISMATCH', 'FILE_INFECTED', 'FILE_URL_INVALID'],
       '404': ['FILE_NOT_FOUND'],
       '423': ['FILE_NOT_SCANNED'],
       '429': ['RATE_LIMITED'],

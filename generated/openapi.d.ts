@@ -637,7 +637,7 @@ export interface paths {
     };
     /**
      * A file's content through a temporary URL
-     * @description The URL's signature is the credential: no other is needed or read. A tampered or expired URL answers 403 FILE_URL_INVALID. Answers carry `Cache-Control: private, no-store`.
+     * @description The URL's signature is the credential: no other is needed, and a tenant header is not read (the URL names its tenant), so a link opens whatever tenant the client works in. A bearer token or session sent along is still checked, as on every route. A tampered or expired URL answers 403 FILE_URL_INVALID. Answers, refusals included, carry `Cache-Control: private, no-store`.
      */
     get: operations['openFileUrl'];
     put?: never;
@@ -8674,7 +8674,6 @@ export interface operations {
        *     - `AUTH_APIKEY_TENANT_MISMATCH`: API key does not belong to this tenant.
        *     - `FILE_INFECTED`: File failed its scan.
        *     - `FILE_URL_INVALID`: The file link is invalid or has expired.
-       *     - `TENANT_ACCESS_DENIED`: You are not a member of this tenant.
        */
       403: {
         headers: {
@@ -8684,8 +8683,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelope'] & {
             error?: {
               /** @enum {unknown} */
-              code?:
-                'AUTH_APIKEY_TENANT_MISMATCH' | 'FILE_INFECTED' | 'FILE_URL_INVALID' | 'TENANT_ACCESS_DENIED';
+              code?: 'AUTH_APIKEY_TENANT_MISMATCH' | 'FILE_INFECTED' | 'FILE_URL_INVALID';
             };
           };
         };

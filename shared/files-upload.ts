@@ -24,7 +24,7 @@ export interface FilesUploadSettings {
   maxBytes: number;
   /** Files per request; default DEFAULT_FILES_PER_UPLOAD. */
   maxFiles?: number;
-  /** Declared types accepted (`image/png`, `image/*`); default any. */
+  /** Types accepted (`image/png`, `image/*`), judged by the file service on the stored (detected) type; default any. */
   allowedTypes?: readonly string[];
 }
 

@@ -19,9 +19,9 @@ import type { FileScanner } from './scan/scanner.js';
 import { resolveFileServiceOptions } from './service/options.js';
 import { createFileService } from './service/service.js';
 import { MemoryFileStore } from './store/memory-store.js';
+import { FILE_SERVICE, registeredFileService } from './registered-service.js';
 
-/** The container token of the app's file service. */
-export const FILE_SERVICE: unique symbol = Symbol.for('svckit.files.service');
+export { FILE_SERVICE };
 
 export interface FilesPluginOptions extends Omit<FileServiceOptions, 'disk' | 'tenancy' | 'logger'> {
   /** A disk, or the name of one of `disks`. */
@@ -128,7 +128,5 @@ function diskOf(disk: unknown, disks: FilesPluginOptions['disks']): Disk {
  * Throws when no filesPlugin is registered.
  */
 export function filesOf(context: RequestContext): FileService {
-  const files = context.container?.get<FileService>(FILE_SERVICE);
-  if (files === undefined) throw new Error('filesOf(): no file service: register filesPlugin().');
-  return files.forContext(context);
+  return registeredFileService(context, 'filesOf()').forContext(context);
 }

@@ -90,6 +90,12 @@ export interface UploadedFile {
   declaredType: string;
   /** The part's own Content-Length header, usually undefined. */
   declaredLength?: number;
+  /**
+   * At most how many bytes the part can carry, when the request declared its length: what is left of the
+   * body after the part's headers, less the closing delimiter that must follow. Undefined for a chunked
+   * body. A bound, not a size (the part may be much smaller): enough to reserve room for it at once.
+   */
+  sizeAtMost?: number;
   /** The file's bytes. A file not read before the next one is requested (or the handler returns) is skipped. */
   stream: Readable;
 }

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { bearer, codeOf, get, post } from './auth-harness.js';
 import { adapters, call } from './harness.js';
+import { MemoryFileStore } from '../../runtime/files/store/memory-store.js';
 import { HTML, PNG, TEXT, status, upload, uploadOne, urlOf, withFiles } from './files-harness.js';
 
 describe.each(adapters)('file upload limits and tenancy on $name', (adapter) => {
@@ -135,10 +136,56 @@ describe.each(adapters)('file upload limits and tenancy on $name', (adapter) => 
           ],
           alice,
         );
-        expect(status(mixed)).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+        // The file's type is what the route does not take: the file service's code, as for validate.allowedTypes.
+        expect(mixed.json).toMatchObject({
+          error: { code: 'FILE_TYPE_NOT_ALLOWED', details: { contentType: 'text/plain' } },
+        });
+        expect(mixed.status).toBe(415);
         expect(await server.files.list()).toEqual([]);
+        expect(server.disk.usedBytes()).toBe(0);
       },
       { files: { routes: { upload: { maxBytes: 1024, maxFiles: 3, allowedTypes: ['image/*'] } } } },
+    );
+  });
+
+  it("the route's allowedTypes judge the detected type when sniffing, and a refusal keeps nothing", async () => {
+    const store = new MemoryFileStore();
+    await withFiles(
+      adapter,
+      async (server) => {
+        const alice = bearer(server.alice.token);
+        const held = () => store.usedBytes('@single', Date.now());
+        // Declared octet-stream, the bytes are a PNG: stored as image/png, which image/* takes.
+        const promoted = await upload(
+          server.url,
+          [{ name: 'cat', type: 'application/octet-stream', bytes: PNG }],
+          alice,
+        );
+        expect(promoted.status, promoted.text).toBe(201);
+        expect(promoted.json).toMatchObject({
+          items: [{ contentType: 'image/png', metadata: { declaredType: 'application/octet-stream' } }],
+        });
+        const [stored] = await server.files.list();
+        await server.files.delete(stored!.id);
+        expect(status(await upload(server.url, [TEXT], alice))).toEqual([415, 'FILE_TYPE_NOT_ALLOWED']);
+        const disguised = await upload(
+          server.url,
+          [{ name: 'cat.png', type: 'image/png', bytes: HTML }],
+          alice,
+        );
+        expect(status(disguised)).toEqual([415, 'FILE_TYPE_MISMATCH']);
+        expect(await server.files.list()).toEqual([]);
+        expect(server.disk.usedBytes()).toBe(0);
+        expect(await held()).toBe(0);
+      },
+      {
+        files: {
+          store,
+          maxTotalBytes: 10_000,
+          validate: { sniff: true },
+          routes: { upload: { maxBytes: 1024, maxFiles: 3, allowedTypes: ['image/*'] } },
+        },
+      },
     );
   });
 });

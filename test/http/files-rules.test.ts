@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { route } from 'svckit';
 import { errors } from '../../generated/modules/errors.js';
+import { memoryDisk, type Disk } from '../../runtime/files/disks/index.js';
 import { filesOf } from '../../runtime/files/plugin.js';
 import { INTERNAL_SCAN_KEY, SINGLE_TENANT, toPublicFile } from '../../runtime/files/record.js';
 import { bearer, get, post } from './auth-harness.js';
@@ -400,6 +401,42 @@ describe.each(adapters)('file service rules over HTTP on $name', (adapter) => {
           },
         },
       },
+    );
+  });
+
+  it('a disk error without a status of its own is 500 INTERNAL_ERROR, says nothing of the disk, stores nothing', async () => {
+    const disk = memoryDisk();
+    let failing = true;
+    const down = Object.assign(new Error('bucket svc-prod-files unreachable at 10.0.0.7'), {
+      code: 'STORAGE_BACKEND_DOWN',
+    });
+    const flaky: Disk = {
+      ...disk,
+      put: (key, content, options) => (failing ? Promise.reject(down) : disk.put(key, content, options)),
+      get: (key) => (failing ? Promise.reject(down) : disk.get(key)),
+      getStream: (key) => (failing ? Promise.reject(down) : disk.getStream(key)),
+    };
+    await withFiles(
+      adapter,
+      async (server) => {
+        const alice = bearer(server.alice.token);
+        const refused = await upload(server.url, [TEXT], alice);
+        expect(status(refused)).toEqual([500, 'INTERNAL_ERROR']);
+        expect(refused.text).not.toMatch(/bucket|10\.0\.0\.7|STORAGE_BACKEND_DOWN/);
+        expect(await server.files.list()).toEqual([]);
+        // Nothing of the quota was kept by the failed upload: a file filling all of it still fits.
+        failing = false;
+        const id = await uploadOne(server, server.alice, {
+          name: 'full.txt',
+          type: 'text/plain',
+          bytes: 'x'.repeat(64),
+        });
+        failing = true;
+        const read = await get(server.url, `/files/${id}/content`, alice);
+        expect(status(read)).toEqual([500, 'INTERNAL_ERROR']);
+        expect(read.text).not.toMatch(/bucket|10\.0\.0\.7/);
+      },
+      { files: { disk: flaky, maxTotalBytes: 64 } },
     );
   });
 

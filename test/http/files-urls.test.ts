@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { bearer, post } from './auth-harness.js';
 import { adapters, call } from './harness.js';
-import { TEXT, UPLOAD, status, uploadOne, urlOf, withFiles } from './files-harness.js';
+import { TEXT, UPLOAD, del, status, uploadOne, urlOf, withFiles } from './files-harness.js';
 
 describe.each(adapters)('temporary file URLs on $name', (adapter) => {
   it('temporary URLs: no credential needed, tampering and expiry refused, inline only when chosen', async () => {
@@ -83,5 +83,89 @@ describe.each(adapters)('temporary file URLs on $name', (adapter) => {
       },
       { files: { routes: { upload: UPLOAD, maxUrlTtl: '10m' } } },
     );
+  });
+
+  it('never lets a cache keep a URL or a refusal of one', async () => {
+    await withFiles(adapter, async (server) => {
+      const alice = bearer(server.alice.token);
+      const id = await uploadOne(server, server.alice, TEXT);
+      const made = await post(server.url, `/files/${id}/url`, {}, alice);
+      expect(made.status).toBe(200);
+      expect(made.headers.get('cache-control')).toBe('private, no-store');
+      const refusedMaking = await post(server.url, `/files/${id}/url`, { expiresIn: -1 }, alice);
+      expect(status(refusedMaking)).toEqual([400, 'FILE_URL_EXPIRY_INVALID']);
+      expect(refusedMaking.headers.get('cache-control')).toBe('private, no-store');
+
+      const tampered = await call(
+        `${server.url}${urlOf(made).replace('disposition=attachment', 'disposition=inline')}`,
+      );
+      expect(status(tampered)).toEqual([403, 'FILE_URL_INVALID']);
+      expect(tampered.headers.get('cache-control')).toBe('private, no-store');
+      expect((await del(server.url, `/files/${id}`, alice)).status).toBe(204);
+      const gone = await call(`${server.url}${urlOf(made)}`);
+      expect(status(gone)).toEqual([404, 'FILE_NOT_FOUND']);
+      expect(gone.headers.get('cache-control')).toBe('private, no-store');
+      const missing = await call(`${server.url}/files/${id}/content`, { headers: alice });
+      expect(status(missing)).toEqual([404, 'FILE_NOT_FOUND']);
+      expect(missing.headers.get('cache-control')).toBe('private, no-store');
+    });
+  });
+
+  it('opens a link whatever tenant the client names: the URL carries its own', async () => {
+    await withFiles(
+      adapter,
+      async (server) => {
+        const alice = bearer(server.alice.token);
+        const bob = bearer(server.bob.token);
+        const team = (await post(server.url, '/tenants', { name: 'Acme' }, alice)).json as { id: string };
+        const bobs = (await post(server.url, '/tenants', { name: 'Bobs' }, bob)).json as { id: string };
+        const inTeam = { ...alice, 'x-tenant-id': team.id };
+        const id = await uploadOne(server, server.alice, TEXT, { 'x-tenant-id': team.id });
+        const made = await post(server.url, `/files/${id}/url`, {}, inTeam);
+        expect(made.status, made.text).toBe(200);
+        // Bob's client names his own tenant (not Acme's) and sends his token: the link still opens.
+        const opened = await call(`${server.url}${urlOf(made)}`, {
+          headers: { ...bob, 'x-tenant-id': bobs.id },
+        });
+        expect([opened.status, opened.text]).toEqual([200, 'hello, files']);
+        const anonymous = await call(`${server.url}${urlOf(made)}`, { headers: { 'x-tenant-id': bobs.id } });
+        expect([anonymous.status, anonymous.text]).toEqual([200, 'hello, files']);
+        // The header gives no way around the signature: another tenant's name in the URL is refused.
+        const moved = urlOf(made).replace(
+          `tenant=${encodeURIComponent(team.id)}`,
+          `tenant=${encodeURIComponent(bobs.id)}`,
+        );
+        expect(moved).not.toBe(urlOf(made));
+        expect(status(await call(`${server.url}${moved}`, { headers: { 'x-tenant-id': bobs.id } }))).toEqual([
+          403,
+          'FILE_URL_INVALID',
+        ]);
+      },
+      { tenancy: true },
+    );
+  });
+
+  it('the longest lifetime is one hour by default', async () => {
+    await withFiles(adapter, async (server) => {
+      const alice = bearer(server.alice.token);
+      const id = await uploadOne(server, server.alice, TEXT);
+      for (const expiresIn of [3600, '1h', '60m']) {
+        const made = await post(server.url, `/files/${id}/url`, { expiresIn }, alice);
+        expect([made.status, made.text], String(expiresIn)).toEqual([200, expect.any(String)]);
+        expect((made.json as { expiresAt: string }).expiresAt).toBe(
+          new Date(1_900_000_000_000 + 3_600_000).toISOString(),
+        );
+      }
+      for (const expiresIn of [3601, '61m', '2h']) {
+        const answer = await post(server.url, `/files/${id}/url`, { expiresIn }, alice);
+        expect(status(answer), String(expiresIn)).toEqual([400, 'FILE_URL_EXPIRY_INVALID']);
+        expect(answer.json).toMatchObject({ error: { details: { maxSeconds: 3600 } } });
+      }
+      // The default, 15 minutes, is under the hour and kept.
+      const made = await post(server.url, `/files/${id}/url`, undefined, alice);
+      expect((made.json as { expiresAt: string }).expiresAt).toBe(
+        new Date(1_900_000_000_000 + 900_000).toISOString(),
+      );
+    });
   });
 });

@@ -3,12 +3,24 @@
 // this site's, the buffered fallback, quarantine before any byte, and the routes left out by the options.
 import { describe, expect, it } from 'vitest';
 import { bearer, get, post } from './auth-harness.js';
-import { adapters } from './harness.js';
+import { adapters, call } from './harness.js';
 import { route } from 'svckit';
 import { memoryDisk } from '../../runtime/files/disks/index.js';
+import { fileRoutes } from '../../runtime/files/http/routes.js';
 import { filesOf } from '../../runtime/files/plugin.js';
 import { toPublicFile } from '../../runtime/files/record.js';
-import { HTML, PNG, TEXT, UPLOAD, del, status, upload, uploadOne, withFiles } from './files-harness.js';
+import {
+  HTML,
+  PNG,
+  TEXT,
+  UPLOAD,
+  del,
+  status,
+  upload,
+  uploadOne,
+  urlOf,
+  withFiles,
+} from './files-harness.js';
 
 const REPLACED = {
   name: 'replaced',
@@ -38,6 +50,23 @@ describe.each(adapters)('file routes on $name', (adapter) => {
       expect(stored.map((record) => record.uploadedBy)).toEqual([server.alice.id, server.alice.id]);
       // Without a signed-in user nothing is stored.
       expect(status(await upload(server.url, [TEXT], {}))).toEqual([401, 'AUTH_REQUIRED']);
+    });
+  });
+
+  it('every route but the temporary URL needs a signed-in user (401 AUTH_REQUIRED)', async () => {
+    await withFiles(adapter, async (server) => {
+      const id = await uploadOne(server, server.alice, TEXT);
+      for (const answer of [
+        await get(server.url, '/files'),
+        await get(server.url, `/files/${id}`),
+        await get(server.url, `/files/${id}/content`),
+        await post(server.url, `/files/${id}/url`, {}),
+        await del(server.url, `/files/${id}`, {}),
+      ]) {
+        expect(status(answer)).toEqual([401, 'AUTH_REQUIRED']);
+        expect(answer.text).not.toContain('hello, files');
+      }
+      expect(await server.files.list()).toHaveLength(1);
     });
   });
 
@@ -174,6 +203,14 @@ describe.each(adapters)('file routes on $name', (adapter) => {
         const listed = (await get(server.url, '/files', alice)).json as { items: unknown[] };
         expect(listed.items).toMatchObject([{ scan: { clean: true } }, { scan: { clean: false } }]);
         expect(JSON.stringify(listed)).not.toContain('Eicar');
+        // Quarantine keeps bytes from being read, never from being deleted: unscanned and infected alike.
+        const waiting = await uploadOne(server, server.alice, TEXT);
+        for (const id of [waiting, infected]) {
+          expect((await del(server.url, `/files/${id}`, alice)).status).toBe(204);
+          await server.announced('file:deleted', id);
+          expect(status(await get(server.url, `/files/${id}`, alice))).toEqual([404, 'FILE_NOT_FOUND']);
+        }
+        expect((await server.files.list()).map((record) => record.id)).toEqual([pending]);
       },
       { files: { requireScan: true } },
     );
@@ -197,6 +234,25 @@ describe.each(adapters)('file routes on $name', (adapter) => {
         expect(status(await upload(server.url, [TEXT], alice))).toEqual([405, 'METHOD_NOT_ALLOWED']);
       },
       { files: { routes: { download: false } } },
+    );
+  });
+
+  it("fileRoutes(options) serves the app's registered file service, found on each request", async () => {
+    await withFiles(
+      adapter,
+      async (server) => {
+        const alice = bearer(server.alice.token);
+        const bob = bearer(server.bob.token);
+        const made = await upload(server.url, [TEXT], alice);
+        expect(made.status, made.text).toBe(201);
+        const id = (made.json as { items: { id: string }[] }).items[0]!.id;
+        // The plugin's service holds the file, and `shared: true` (the options in first place) applies.
+        expect((await server.files.get(id)).uploadedBy).toBe(server.alice.id);
+        expect((await get(server.url, `/files/${id}/content`, bob)).text).toBe('hello, files');
+        const url = await post(server.url, `/files/${id}/url`, { expiresIn: 60 }, bob);
+        expect((await call(`${server.url}${urlOf(url)}`)).text).toBe('hello, files');
+      },
+      { files: { routes: false }, routes: fileRoutes({ upload: UPLOAD, shared: true }) },
     );
   });
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { App, RouteDefinition, SvcConfig } from '../../runtime/core.js';
 import { memoryDisk } from '../../runtime/files/disks/index.js';
+import { fileRoutes } from '../../runtime/files/http/routes.js';
 import { filesPlugin } from '../../runtime/files/plugin.js';
 import { collectingLogger } from '../../runtime/log/collecting-logger.js';
 import { composeService, type ServiceArtifacts, type ServiceOptions } from '../../runtime/service/index.js';
@@ -222,6 +223,25 @@ describe('filesPlugin() and fileRoutes() options', () => {
         }),
       );
     }
+  });
+
+  test('fileRoutes takes its options first, or a file service then options; nothing else', () => {
+    const plugin = filesPlugin({ disk: memoryDisk(), routes: false });
+    const ids = (routes: { id?: string }[]) => routes.map((route) => route.id);
+    expect(ids(fileRoutes({ upload: { maxBytes: 10 } }))).toContain('uploadFiles');
+    expect(ids(fileRoutes(plugin.files, { upload: { maxBytes: 10 } }))).toContain('uploadFiles');
+    expect(ids(fileRoutes())).not.toContain('uploadFiles');
+    // Options in first place with more options after them: the first cannot be the service.
+    expect(() => fileRoutes({ shared: true } as never, { upload: { maxBytes: 10 } })).toThrow(
+      expect.objectContaining({
+        code: 'OPTION_INVALID',
+        message: expect.stringContaining('fileRoutes(): files'),
+      }),
+    );
+    expect(() =>
+      fileRoutes({ shared: true, maxUrlTtl: '10m', upload: { maxBytes: 1 }, bogus: 1 } as never),
+    ).toThrow(expect.objectContaining({ code: 'OPTION_UNKNOWN' }));
+    expect(() => fileRoutes(null as never)).toThrow(expect.objectContaining({ code: 'OPTION_INVALID' }));
   });
 
   test('the service answers only once the app booted, and says so before', async () => {

@@ -6,6 +6,7 @@
 import { Readable } from 'node:stream';
 import { stream, type StreamResult } from '../../http/stream.js';
 import type { FileService } from '../service/api.js';
+import { PRIVATE_NO_STORE } from './private-no-store.js';
 
 export type ContentDisposition = 'attachment' | 'inline';
 
@@ -74,8 +75,7 @@ export async function contentReply(input: ContentReplyInput): Promise<StreamResu
       'x-content-type-options': 'nosniff',
       // Bytes shown inline run nothing and reach nothing of this origin.
       'content-security-policy': "default-src 'none'; sandbox",
-      // A file is one user's data, and a temporary URL is a credential: no shared or stored copy.
-      'cache-control': 'private, no-store',
+      'cache-control': PRIVATE_NO_STORE,
     },
   });
 }

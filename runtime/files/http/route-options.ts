@@ -29,7 +29,10 @@ export interface FileUploadRouteOptions {
   maxBytes: number | string;
   /** Files per request; default 1. */
   maxFiles?: number;
-  /** Declared types accepted by the route (`image/png`, `image/*`), on top of the service's validation. */
+  /**
+   * Types the route accepts (`image/png`, `image/*`), on top of the service's `validate.allowedTypes`: the file
+   * service judges the stored type (the detected one when sniffing); outside it is 415 FILE_TYPE_NOT_ALLOWED.
+   */
   allowedTypes?: readonly string[];
 }
 

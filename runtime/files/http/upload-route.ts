@@ -18,13 +18,15 @@ export interface UploadPartsOptions {
   uploadedBy: string;
   /** The route's per-file cap: a part declaring more is refused before any quota is reserved for it. */
   maxBytes: number | undefined;
+  /** The route's own types, applied by the service to the stored (detected) type. */
+  allowedTypes?: readonly string[] | undefined;
 }
 
 /** Stores the files of `body`; the created records in request order. */
 export async function uploadParts(
   files: FileService,
   body: UploadInput,
-  { uploadedBy, maxBytes }: UploadPartsOptions,
+  { uploadedBy, maxBytes, allowedTypes }: UploadPartsOptions,
 ): Promise<FileRecord[]> {
   const created: FileRecord[] = [];
   try {
@@ -34,6 +36,9 @@ export async function uploadParts(
         contentType: part.declaredType,
         uploadedBy,
         ...(maxBytes === undefined ? {} : { maxBytes }),
+        ...(allowedTypes === undefined ? {} : { allowedTypes }),
+        // What is left of a request that declared its length bounds the part: its room is reserved at once.
+        ...(part.sizeAtMost === undefined ? {} : { sizeAtMost: part.sizeAtMost }),
         ...(part.declaredLength === undefined ? {} : { contentLength: part.declaredLength }),
       });
       created.push(record);
@@ -62,13 +67,19 @@ async function removeAll(files: FileService, records: readonly FileRecord[]): Pr
 }
 
 /**
- * A part over the route's per-file `maxBytes` is stopped by the multipart reader (413 PAYLOAD_TOO_LARGE,
- * limit maxFileBytes); for the file routes it is the file that is too large, as for the service's own cap.
+ * The multipart reader's refusals that concern the file, answered with the file service's codes: a part over
+ * the route's per-file `maxBytes` (413 PAYLOAD_TOO_LARGE, limit maxFileBytes) is a file too large, as for the
+ * service's own cap; a part Content-Length that is not a byte count (400 MALFORMED_MULTIPART) is an invalid
+ * declared length, whatever way it is wrong. Nothing of the part was read either way.
  */
 function asFileError(error: unknown): unknown {
-  if (!(error instanceof HttpError) || error.code !== 'PAYLOAD_TOO_LARGE') return error;
-  const limit = (error.details as { limit?: unknown } | undefined)?.limit;
-  return limit === 'maxFileBytes'
-    ? errors.FILE_TOO_LARGE({ details: { limit: 'maxBytes' }, cause: error })
-    : error;
+  if (!(error instanceof HttpError)) return error;
+  const details = error.details as { limit?: unknown; reason?: unknown } | undefined;
+  if (error.code === 'PAYLOAD_TOO_LARGE' && details?.limit === 'maxFileBytes') {
+    return errors.FILE_TOO_LARGE({ details: { limit: 'maxBytes' }, cause: error });
+  }
+  if (error.code === 'MALFORMED_MULTIPART' && details?.reason === 'part-content-length-invalid') {
+    return errors.STORAGE_CONTENT_LENGTH_INVALID({ cause: error });
+  }
+  return error;
 }

@@ -63,6 +63,21 @@ export interface UploadFileInput {
    * or stream is refused with FILE_TOO_LARGE, before any room is reserved for it.
    */
   maxBytes?: number;
+  /**
+   * An upper bound of the content's size when the exact one is unknown (a multipart part of a request that
+   * declared its length): a whole number of bytes, 0 or more. A stream of unknown size then reserves room in
+   * the tenant's quota for this many bytes (never more than the per-file cap) in one step, so concurrent
+   * uploads cannot crowd each other out with partial reservations; when that does not fit it grows its
+   * reservation as its bytes arrive. A bound, not a check: content past it is neither refused nor cut.
+   * Ignored when `contentLength` is given.
+   */
+  sizeAtMost?: number;
+  /**
+   * Types this upload accepts (a route's own list), on top of `validate.allowedTypes`: exact types or a
+   * trailing wildcard (`image/*`), matched like it against the stored type (the detected one when sniffing);
+   * outside either list is FILE_TYPE_NOT_ALLOWED.
+   */
+  allowedTypes?: readonly string[];
 }
 
 export type UploadContent = DiskContent;

@@ -97,19 +97,7 @@ function resolveValidation(
       'a positive whole number of bytes or Infinity',
     );
   }
-  if (
-    allowedTypes !== undefined &&
-    !(
-      Array.isArray(allowedTypes) &&
-      allowedTypes.every((t) => typeof t === 'string' && isAllowedTypePattern(t))
-    )
-  ) {
-    throw invalidOption(
-      FILE_SERVICE_OWNER,
-      'validate.allowedTypes',
-      'a list of media types (`image/png`) or wildcards (`image/*`)',
-    );
-  }
+  const allowed = checkAllowedTypes(allowedTypes, FILE_SERVICE_OWNER, 'validate.allowedTypes');
   if (typeof sniff !== 'boolean' && typeof sniff !== 'function') {
     throw invalidOption(
       FILE_SERVICE_OWNER,
@@ -117,9 +105,27 @@ function resolveValidation(
       'true, false or a function (bytes) => type | null',
     );
   }
-  // `*/*` allows everything; the sniffing rules only know exact types and `type/*`.
-  const anyType = allowedTypes?.includes('*/*') === true;
-  return { maxSize, allowedTypes: anyType ? undefined : allowedTypes, sniff };
+  return { maxSize, allowedTypes: allowed, sniff };
+}
+
+/**
+ * An `allowedTypes` list (the service's, or one upload's): exact types or wildcards, else OPTION_INVALID.
+ * Undefined allows any type, also for a list holding `*\/*` (the type rules only know exact types and `type/*`).
+ */
+export function checkAllowedTypes(
+  allowedTypes: unknown,
+  owner: string,
+  option: string,
+): readonly string[] | undefined {
+  if (allowedTypes === undefined) return undefined;
+  if (
+    !Array.isArray(allowedTypes) ||
+    !allowedTypes.every((t: unknown) => typeof t === 'string' && isAllowedTypePattern(t))
+  ) {
+    throw invalidOption(owner, option, 'a list of media types (`image/png`) or wildcards (`image/*`)');
+  }
+  const list = allowedTypes as readonly string[];
+  return list.includes('*/*') ? undefined : list;
 }
 
 function resolveUrlBase(urlBase: unknown): string {

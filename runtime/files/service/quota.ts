@@ -1,7 +1,8 @@
 // A tenant's quota, held under concurrency: an upload reserves room in the store before its bytes are written
-// (the whole declared size at once, or step by step as a stream arrives) and the store turns the reservation
-// into the record in one step. Each reservation is atomic in the store, so parallel uploads never share the
-// same free bytes; a refused step stops the upload before the bytes that needed it are written.
+// (the whole declared size at once, a stream's known bound at once when that fits, or step by step as a
+// stream arrives) and the store turns the reservation into the record in one step. Each reservation is
+// atomic in the store, so parallel uploads never share the same free bytes; a refused step stops the upload
+// before the bytes that needed it are written.
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../../generated/modules/errors.js';
 import type { FileStore } from '../store/store.js';
@@ -31,6 +32,19 @@ export class QuotaHold {
   async coverExactly(total: number): Promise<void> {
     await this.renewIfOld();
     if (total > this.reserved && !(await this.grow(total - this.reserved))) throw quotaExceeded();
+  }
+
+  /**
+   * For a stream of unknown size but known bound (what is left of a request that declared its length): all
+   * of it is reserved in one step when it fits, so the upload never has to grow and uploads in flight cannot
+   * starve each other with partial reservations (each failing a later step on room the others hold). When it
+   * does not fit, nothing is reserved and the stream grows step by step: a file that exactly fills what is
+   * left still fits. The commit then keeps just the real size.
+   */
+  async coverUpTo(bound: number): Promise<void> {
+    if (this.reservationId === undefined || bound <= this.reserved) return;
+    await this.renewIfOld();
+    await this.grow(bound - this.reserved);
   }
 
   /**

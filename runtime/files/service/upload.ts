@@ -2,6 +2,7 @@
 // as possible (before reading when the declaration already says no) and keeps nothing of a refused or
 // failed upload (no record, no object, no reservation), with the sender stopped rather than drained.
 import { randomUUID } from 'node:crypto';
+import { errors } from '../../../generated/modules/errors.js';
 import { invalidOption } from '../../config/option-errors.js';
 import { isPositiveWholeNumber } from '../../config/whole-number.js';
 import { sanitizeFilename } from '../../http/upload/filename.js';
@@ -11,14 +12,16 @@ import { putLimits, readContent, type PutLimits } from '../disks/read-content.js
 import type { FileRecord } from '../record.js';
 import { decideContentType, type ResolvedContentType } from '../sniff/resolve.js';
 import { SNIFF_WINDOW_BYTES } from '../sniff/sniff.js';
+import { normalizeContentType, typeAllowed } from '../sniff/types.js';
 import type { UploadContent, UploadFileInput } from './api.js';
-import type { ResolvedFileServiceOptions } from './options.js';
+import { checkAllowedTypes, type ResolvedFileServiceOptions } from './options.js';
 import { QuotaHold, quotaExceeded } from './quota.js';
 import { storageKey } from './storage-key.js';
 import { chainedContent, openSource, readWindow, type ContentSource } from './upload-source.js';
 
 /** The name stored when sanitising leaves nothing. */
 const FALLBACK_FILE_NAME = 'file';
+const OWNER = 'upload()';
 
 type UploadConfig = Pick<
   ResolvedFileServiceOptions,
@@ -50,6 +53,10 @@ interface Upload {
   knownSize: number | undefined;
   /** The content when it was given as bytes (nothing to read). */
   inMemory: Uint8Array | undefined;
+  /** The caller's bound of an unknown size (`sizeAtMost`). */
+  sizeAtMost: number | undefined;
+  /** The caller's own allowed types, narrowing the service's; undefined allows what the service does. */
+  allowedTypes: readonly string[] | undefined;
 }
 
 /** The bytes written and the type decided for them. */
@@ -66,6 +73,8 @@ export async function uploadFile(
   tenantId: string,
 ): Promise<FileRecord> {
   const config = withCallerCap(service, input.maxBytes);
+  const sizeAtMost = checkSizeAtMost(input.sizeAtMost);
+  const allowedTypes = checkAllowedTypes(input.allowedTypes, OWNER, 'allowedTypes');
   const source = openSource(content);
   const id = randomUUID();
   const key = storageKey(tenantId, id);
@@ -89,6 +98,8 @@ export async function uploadFile(
       source,
       knownSize,
       inMemory: content instanceof Uint8Array ? content : undefined,
+      sizeAtMost,
+      allowedTypes,
     };
     // The size must be known before writing for a custom check; an unbounded file of unknown size is read
     // whole first so the quota can be reserved exactly; bytes already in memory need no streaming.
@@ -133,11 +144,11 @@ export async function uploadFile(
 async function writeStreamed(upload: Upload): Promise<Written> {
   const { config, limits, hold, source } = upload;
   const held = config.sniff === false ? [] : await readWindow(source, SNIFF_WINDOW_BYTES, limits.signal);
-  const type = await decideContentType(windowBytes(held), {
-    declared: upload.declared,
-    sniff: config.sniff,
-    allowedTypes: config.allowedTypes,
-  });
+  const type = await decideType(upload, windowBytes(held));
+  // A bound of an unknown size is reserved whole when it fits, so this upload never needs to grow.
+  if (upload.knownSize === undefined && upload.sizeAtMost !== undefined) {
+    await hold.coverUpTo(Math.min(upload.sizeAtMost, config.maxSize));
+  }
   let total = 0;
   const content = chainedContent(held, source, async (chunk) => {
     total += chunk.byteLength;
@@ -160,11 +171,7 @@ async function writeBuffered(upload: Upload): Promise<Written> {
   if (limits.contentLength !== undefined && bytes.byteLength !== limits.contentLength) {
     throw contentLengthMismatch();
   }
-  const type = await decideContentType(bytes.subarray(0, SNIFF_WINDOW_BYTES), {
-    declared: upload.declared,
-    sniff: config.sniff,
-    allowedTypes: config.allowedTypes,
-  });
+  const type = await decideType(upload, bytes.subarray(0, SNIFF_WINDOW_BYTES));
   await hold.coverExactly(bytes.byteLength);
   if (config.checkQuota !== undefined) await config.checkQuota(tenantId, bytes.byteLength);
   source.cancel();
@@ -200,13 +207,44 @@ async function readWhole(upload: Upload): Promise<Uint8Array> {
 }
 
 /**
+ * The stored type of the content whose first bytes are `window`, by the service's rules; the caller's own
+ * `allowedTypes` then narrows the service's, matched the same way on the same (detected) type.
+ */
+async function decideType(upload: Upload, window: Uint8Array): Promise<ResolvedContentType> {
+  const { config } = upload;
+  const type = await decideContentType(window, {
+    declared: upload.declared,
+    sniff: config.sniff,
+    allowedTypes: config.allowedTypes,
+  });
+  if (!typeAllowed(type.contentType, upload.allowedTypes)) {
+    throw errors.FILE_TYPE_NOT_ALLOWED({ details: { contentType: normalizeContentType(type.contentType) } });
+  }
+  return type;
+}
+
+/** `sizeAtMost`: a whole number of bytes, 0 or more; the caller computed it, so a bad one is its error. */
+function checkSizeAtMost(sizeAtMost: unknown): number | undefined {
+  if (sizeAtMost === undefined) return undefined;
+  if (typeof sizeAtMost !== 'number' || !Number.isSafeInteger(sizeAtMost) || sizeAtMost < 0) {
+    throw invalidOption(
+      OWNER,
+      'sizeAtMost',
+      'a whole number of bytes, 0 or more',
+      `got ${String(sizeAtMost)}`,
+    );
+  }
+  return sizeAtMost;
+}
+
+/**
  * The caller's own per-file cap (a route's `maxBytes`) lowers the service's for this upload, so a declared
  * length or a stream over it is refused before anything is reserved or written.
  */
 function withCallerCap(config: UploadConfig, maxBytes: number | undefined): UploadConfig {
   if (maxBytes === undefined) return config;
   if (!isPositiveWholeNumber(maxBytes)) {
-    throw invalidOption('upload()', 'maxBytes', 'a whole number of bytes, 1 or more');
+    throw invalidOption(OWNER, 'maxBytes', 'a whole number of bytes, 1 or more');
   }
   return maxBytes < config.maxSize ? { ...config, maxSize: maxBytes } : config;
 }

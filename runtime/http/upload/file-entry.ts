@@ -22,7 +22,12 @@ export class FileEntry {
    * `onRead` runs when the consumer asks for bytes; `onClose` when the stream is destroyed by anyone (the
    * handler giving it up, or the session skipping or failing it).
    */
-  constructor(headers: PartHeaders, onRead: (entry: FileEntry) => void, onClose: (entry: FileEntry) => void) {
+  constructor(
+    headers: PartHeaders,
+    sizeAtMost: number | undefined,
+    onRead: (entry: FileEntry) => void,
+    onClose: (entry: FileEntry) => void,
+  ) {
     this.stream = new Readable({
       highWaterMark: FILE_STREAM_HIGH_WATER_MARK,
       read: () => {
@@ -41,6 +46,7 @@ export class FileEntry {
       stream: this.stream,
     };
     if (headers.contentLength !== undefined) file.declaredLength = headers.contentLength;
+    if (sizeAtMost !== undefined) file.sizeAtMost = sizeAtMost;
     this.file = file;
   }
 

@@ -7,7 +7,8 @@ import { malformed } from './upload-errors.js';
 
 /** Receives a body's parts in order. A thrown error stops the parse and propagates out of write(). */
 export interface PartSink {
-  partStart(headers: PartHeaders): void;
+  /** `dataOffset`: where the part's data begins in the chunk being written (all before it is consumed). */
+  partStart(headers: PartHeaders, dataOffset: number): void;
   /** A slice of an incoming chunk (or a few held-back bytes); valid as long as the chunk is. */
   partData(data: Buffer): void;
   partEnd(): void;
@@ -229,7 +230,7 @@ export class MultipartParser {
     const headers = parsePartHeaders(block);
     this.headerLength = 0;
     this.state = State.Body;
-    this.sink.partStart(headers);
+    this.sink.partStart(headers, next);
     return next;
   }
 }

@@ -11,6 +11,7 @@ import { boundaryOf } from './boundary.js';
 import { DEFAULT_FILE_TYPE, FileEntry } from './file-entry.js';
 import { matchesAllowedType } from './media-type-match.js';
 import { MultipartParser, type PartSink } from './multipart-parser.js';
+import { partSizeBound } from './part-size-bound.js';
 import type { PartHeaders } from './part-headers.js';
 import { discardUnread, receivedCompletely } from './unread-body.js';
 import { malformed, tooLarge, tooManyFields, tooManyFiles, typeNotAllowed } from './upload-errors.js';
@@ -67,9 +68,14 @@ class UploadReader implements PartSink {
   private readonly source: Readable;
   private readonly limits: UploadLimits;
   private readonly parser: MultipartParser;
+  private readonly boundary: string;
+  /** The request's Content-Length: each file part then gets the bound of its size. */
+  private readonly declaredLength: number | undefined;
   private phase = Phase.Idle;
   private failure: unknown;
   private received = 0;
+  /** Body bytes received before the chunk the parser is reading. */
+  private chunkStart = 0;
   private fileCount = 0;
   private fieldCount = 0;
   private sink = Sink.None;
@@ -88,9 +94,11 @@ class UploadReader implements PartSink {
   private errorGuarded = false;
   private finishResult: Promise<UploadFinish> | undefined;
 
-  constructor(source: Readable, boundary: string, limits: UploadLimits) {
+  constructor(source: Readable, boundary: string, limits: UploadLimits, declaredLength: number | undefined) {
     this.source = source;
     this.limits = limits;
+    this.boundary = boundary;
+    this.declaredLength = declaredLength;
     this.parser = new MultipartParser(boundary, limits.maxHeaderBytes, this);
   }
 
@@ -195,6 +203,7 @@ class UploadReader implements PartSink {
 
   private readonly onData = (chunk: Buffer | string): void => {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    this.chunkStart = this.received;
     this.received += bytes.length;
     try {
       if (this.received > this.limits.maxBytes) throw tooLarge('maxBytes');
@@ -254,7 +263,7 @@ class UploadReader implements PartSink {
 
   // ---- parts (PartSink) ----
 
-  partStart(headers: PartHeaders): void {
+  partStart(headers: PartHeaders, dataOffset: number): void {
     this.partBytes = 0;
     if (headers.filename === undefined) {
       if (++this.fieldCount > this.limits.maxFields) throw tooManyFields();
@@ -267,7 +276,11 @@ class UploadReader implements PartSink {
     if (!matchesAllowedType(headers.contentType ?? DEFAULT_FILE_TYPE, this.limits.allowedTypes)) {
       throw typeNotAllowed();
     }
-    const entry = new FileEntry(headers, this.onFileRead, this.onFileClose);
+    const sizeAtMost =
+      this.declaredLength === undefined
+        ? undefined
+        : partSizeBound(this.declaredLength, this.chunkStart + dataOffset, this.boundary);
+    const entry = new FileEntry(headers, sizeAtMost, this.onFileRead, this.onFileClose);
     this.active = entry;
     this.sink = Sink.File;
     if (this.waiter !== undefined) this.settleWaiter(this.yieldFile(entry));
@@ -362,7 +375,7 @@ export function startUpload(input: StartUploadInput): UploadSession {
   const boundary = boundaryOf(headers['content-type']);
   const contentLength = parseContentLength(headers['content-length']);
   if (contentLength !== undefined && contentLength > limits.maxBytes) throw tooLarge('maxBytes');
-  const reader = new UploadReader(stream, boundary, limits);
+  const reader = new UploadReader(stream, boundary, limits, contentLength);
   const iterator: AsyncIterableIterator<UploadedFile> = {
     next: () => reader.next(),
     return: () => Promise.resolve(reader.stopIterating()),

@@ -1,5 +1,6 @@
 // Multipart framing: the same body gives the same files and fields however it is cut into chunks, file
-// bytes that look like a delimiter survive untouched, and preamble, epilogue and truncation are handled.
+// bytes that look like a delimiter survive untouched, preamble, epilogue and truncation are handled, and a
+// file part's size bound follows from the declared length wherever the chunks are cut.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,6 +10,7 @@ import {
   randomSizes,
   readAll,
   readAllEncoded,
+  readStream,
   rejectionOf,
   sessionOf,
   streamOf,
@@ -192,5 +194,43 @@ describe('framing rules', () => {
     const body = multipart([{ name: 'f', filename: 'x', data: `before${DELIMITER}junk` }]);
     const error = await rejectionOf(readAll(sessionOf(body)));
     expect(error).toMatchObject({ details: { reason: 'delimiter-invalid' } });
+  });
+});
+
+describe("a file part's size bound", () => {
+  const DATA = randomBytes(5000);
+  const BODY = multipart([
+    { name: 'note', data: 'a text field first' },
+    { name: 'a', filename: 'a.bin', data: Buffer.from('ab') },
+    { name: 'b', filename: 'b.bin', data: DATA },
+  ]);
+  /** Where the data of the part named `filename` begins. */
+  const dataStart = (filename: string) =>
+    BODY.indexOf('\r\n\r\n', BODY.indexOf(`filename="${filename}"`)) + 4;
+
+  it('is the declared length less what precedes the part and the close delimiter, however the body is cut', async () => {
+    for (const chunks of [1, 3, 97, 4096, 65536, randomSizes(7, 64, 300)]) {
+      const session = sessionOf(BODY, { chunks, headers: { 'content-length': String(BODY.length) } });
+      const seen: [number | undefined, number][] = [];
+      for await (const file of session.body.files) {
+        seen.push([file.sizeAtMost, (await readStream(file.stream)).length]);
+      }
+      const closing = `\r\n--${BOUNDARY}--`.length;
+      expect(seen, String(chunks)).toEqual([
+        [BODY.length - dataStart('a.bin') - closing, 2],
+        // The last part is bounded by exactly its size.
+        [DATA.length, DATA.length],
+      ]);
+    }
+  });
+
+  it('is unknown for a body of undeclared length (chunked)', async () => {
+    const session = sessionOf(BODY, { chunks: 100 });
+    const bounds: (number | undefined)[] = [];
+    for await (const file of session.body.files) {
+      bounds.push(file.sizeAtMost);
+      await readStream(file.stream);
+    }
+    expect(bounds).toEqual([undefined, undefined]);
   });
 });

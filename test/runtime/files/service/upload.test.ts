@@ -196,6 +196,53 @@ describe('upload sniffing', () => {
     );
   });
 
+  it("the caller's allowedTypes narrow the service's, judged on the detected type, keeping nothing on refusal", async () => {
+    const { service, disk, store } = setup({
+      validate: { sniff: true, allowedTypes: ['image/png', 'text/plain'] },
+      maxTotalBytes: 10_000,
+    });
+    const only = { allowedTypes: ['image/*'] };
+    const promoted = await service.upload(Readable.from([Buffer.from(png)]), {
+      name: 'a',
+      contentType: 'application/octet-stream',
+      ...only,
+    });
+    expect(promoted.contentType).toBe('image/png');
+    await service.delete(promoted.id);
+    // Allowed by the service, not by the caller.
+    await expect(
+      service.upload(Readable.from([buf('hello')]), { name: 'b', contentType: 'text/plain', ...only }),
+    ).rejects.toMatchObject({
+      status: 415,
+      code: 'FILE_TYPE_NOT_ALLOWED',
+      details: { contentType: 'text/plain' },
+    });
+    // Allowed by the caller (image/*), not by the service (only image/png): the caller cannot widen it.
+    await expect(
+      service.upload(Readable.from([buf('GIF89a')]), { name: 'c', contentType: 'image/gif', ...only }),
+    ).rejects.toMatchObject({ code: 'FILE_TYPE_NOT_ALLOWED' });
+    expect(disk.usedBytes()).toBe(0);
+    expect(await store.usedBytes('@single', Date.now())).toBe(0);
+    expect(await store.list('@single')).toEqual([]);
+    // `*/*` takes whatever the service does.
+    const any = await service.upload(buf('hello'), {
+      name: 'd',
+      contentType: 'text/plain',
+      allowedTypes: ['*/*'],
+    });
+    expect(any.contentType).toBe('text/plain');
+  });
+
+  it.each([[['image/**']], ['image/*'], [[42]]])(
+    'refuses allowedTypes %j as a programming error',
+    async (allowedTypes) => {
+      const { service } = setup();
+      await expect(
+        service.upload(buf('x'), { name: 'a', allowedTypes: allowedTypes as string[] }),
+      ).rejects.toMatchObject({ code: 'OPTION_INVALID' });
+    },
+  );
+
   it('holds only the sniff window: the disk receives bytes before the source is read to the end', async () => {
     const { service, disk } = setup({ validate: { sniff: true, maxSize: 4 * 1024 * 1024 } });
     const chunk = 16 * 1024;
