@@ -5,7 +5,7 @@ import { Auth, authPlugin, tenancyPlugin, type Plugin, type Route } from 'svckit
 import { memoryDisk, type MemoryDisk } from '../../runtime/files/disks/index.js';
 import { filesPlugin, type FilesPluginOptions } from '../../runtime/files/plugin.js';
 import type { FileEventName, FileService } from '../../runtime/files/service/api.js';
-import { FAST_HASH, SECRET, bearer, codeOf, register } from './auth-harness.js';
+import { FAST_HASH, SECRET, bearer, codeOf, post, register } from './auth-harness.js';
 import { call, withServer, type AdapterUnderTest } from './harness.js';
 
 export const PNG = Buffer.from(
@@ -155,3 +155,27 @@ export const del = (url: string, path: string, headers: Record<string, string>) 
   call(`${url}${path}`, { method: 'DELETE', headers });
 export const urlOf = (answer: { json: unknown }) => (answer.json as { url: string }).url;
 export const TEXT: Part = { name: 'notes.txt', type: 'text/plain', bytes: 'hello, files' };
+
+/** Makes a tenant as the caller of `headers` (its owner) and answers its id. */
+export async function createTenant(
+  url: string,
+  name: string,
+  headers: Record<string, string>,
+): Promise<string> {
+  const made = await post(url, '/tenants', { name }, headers);
+  if (made.status !== 201) throw new Error(`POST /tenants: ${made.status} ${made.text}`);
+  return (made.json as { id: string }).id;
+}
+
+/** Uploads a PNG declared as octet-stream and checks it was promoted to image/png. */
+export async function expectPromotedPng(url: string, headers: Record<string, string>): Promise<void> {
+  const promoted = await upload(
+    url,
+    [{ name: 'cat', type: 'application/octet-stream', bytes: PNG }],
+    headers,
+  );
+  expect(promoted.status, promoted.text).toBe(201);
+  expect(promoted.json).toMatchObject({
+    items: [{ contentType: 'image/png', metadata: { declaredType: 'application/octet-stream' } }],
+  });
+}

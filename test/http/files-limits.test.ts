@@ -4,7 +4,18 @@ import { describe, expect, it } from 'vitest';
 import { bearer, codeOf, get, post } from './auth-harness.js';
 import { adapters, call } from './harness.js';
 import { MemoryFileStore } from '../../runtime/files/store/memory-store.js';
-import { HTML, PNG, TEXT, status, upload, uploadOne, urlOf, withFiles } from './files-harness.js';
+import {
+  HTML,
+  PNG,
+  TEXT,
+  status,
+  upload,
+  uploadOne,
+  urlOf,
+  withFiles,
+  createTenant,
+  expectPromotedPng,
+} from './files-harness.js';
 
 describe.each(adapters)('file upload limits and tenancy on $name', (adapter) => {
   it('sniffs: disguised markup is refused, PNG sent as octet-stream is promoted', async () => {
@@ -19,15 +30,7 @@ describe.each(adapters)('file upload limits and tenancy on $name', (adapter) => 
         );
         expect(disguised.status).toBe(415);
         expect(codeOf(disguised.json)).toBe('FILE_TYPE_MISMATCH');
-        const promoted = await upload(
-          server.url,
-          [{ name: 'cat', type: 'application/octet-stream', bytes: PNG }],
-          alice,
-        );
-        expect(promoted.status, promoted.text).toBe(201);
-        expect(promoted.json).toMatchObject({
-          items: [{ contentType: 'image/png', metadata: { declaredType: 'application/octet-stream' } }],
-        });
+        await expectPromotedPng(server.url, alice);
         expect(await server.files.list()).toHaveLength(1);
       },
       { files: { validate: { sniff: true } } },
@@ -88,8 +91,8 @@ describe.each(adapters)('file upload limits and tenancy on $name', (adapter) => 
       async (server) => {
         const alice = bearer(server.alice.token);
         const bob = bearer(server.bob.token);
-        const team = (await post(server.url, '/tenants', { name: 'Acme' }, alice)).json as { id: string };
-        const other = (await post(server.url, '/tenants', { name: 'Other' }, alice)).json as { id: string };
+        const team = { id: await createTenant(server.url, 'Acme', alice) };
+        const other = { id: await createTenant(server.url, 'Other', alice) };
         expect(status(await upload(server.url, [TEXT], alice))).toEqual([400, 'FILE_TENANT_REQUIRED']);
         expect(status(await get(server.url, '/files', alice))).toEqual([400, 'FILE_TENANT_REQUIRED']);
         const id = await uploadOne(server, server.alice, TEXT, { 'x-tenant-id': team.id });
@@ -156,15 +159,7 @@ describe.each(adapters)('file upload limits and tenancy on $name', (adapter) => 
         const alice = bearer(server.alice.token);
         const held = () => store.usedBytes('@single', Date.now());
         // Declared octet-stream, the bytes are a PNG: stored as image/png, which image/* takes.
-        const promoted = await upload(
-          server.url,
-          [{ name: 'cat', type: 'application/octet-stream', bytes: PNG }],
-          alice,
-        );
-        expect(promoted.status, promoted.text).toBe(201);
-        expect(promoted.json).toMatchObject({
-          items: [{ contentType: 'image/png', metadata: { declaredType: 'application/octet-stream' } }],
-        });
+        await expectPromotedPng(server.url, alice);
         const [stored] = await server.files.list();
         await server.files.delete(stored!.id);
         expect(status(await upload(server.url, [TEXT], alice))).toEqual([415, 'FILE_TYPE_NOT_ALLOWED']);

@@ -20,6 +20,7 @@ import {
   uploadOne,
   urlOf,
   withFiles,
+  createTenant,
 } from './files-harness.js';
 import { rawFilePart, WatchedFileStore } from './files-rules-harness.js';
 import { adapters, call } from './harness.js';
@@ -484,8 +485,8 @@ describe.each(adapters)('file service rules over HTTP on $name', (adapter) => {
       adapter,
       async (server) => {
         const alice = bearer(server.alice.token);
-        const team = (await post(server.url, '/tenants', { name: 'Acme' }, alice)).json as { id: string };
-        const other = (await post(server.url, '/tenants', { name: 'Other' }, alice)).json as { id: string };
+        const team = { id: await createTenant(server.url, 'Acme', alice) };
+        const other = { id: await createTenant(server.url, 'Other', alice) };
         await uploadOne(server, server.alice, TEXT, { 'x-tenant-id': other.id });
         const inTeam = { ...alice, 'x-tenant-id': team.id };
         expect(status(await get(server.url, `/probe/${other.id}`, inTeam))).toEqual([

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { bearer, post } from './auth-harness.js';
 import { adapters, call } from './harness.js';
-import { TEXT, UPLOAD, del, status, uploadOne, urlOf, withFiles } from './files-harness.js';
+import { TEXT, UPLOAD, del, status, uploadOne, urlOf, withFiles, createTenant } from './files-harness.js';
 
 describe.each(adapters)('temporary file URLs on $name', (adapter) => {
   it('temporary URLs: no credential needed, tampering and expiry refused, inline only when chosen', async () => {
@@ -117,8 +117,8 @@ describe.each(adapters)('temporary file URLs on $name', (adapter) => {
       async (server) => {
         const alice = bearer(server.alice.token);
         const bob = bearer(server.bob.token);
-        const team = (await post(server.url, '/tenants', { name: 'Acme' }, alice)).json as { id: string };
-        const bobs = (await post(server.url, '/tenants', { name: 'Bobs' }, bob)).json as { id: string };
+        const team = { id: await createTenant(server.url, 'Acme', alice) };
+        const bobs = { id: await createTenant(server.url, 'Bobs', bob) };
         const inTeam = { ...alice, 'x-tenant-id': team.id };
         const id = await uploadOne(server, server.alice, TEXT, { 'x-tenant-id': team.id });
         const made = await post(server.url, `/files/${id}/url`, {}, inTeam);
