@@ -637,7 +637,7 @@ export interface paths {
     };
     /**
      * A file's content through a temporary URL
-     * @description The URL's signature is the credential: no other is needed, and a tenant header is not read (the URL names its tenant), so a link opens whatever tenant the client works in. A bearer token or session sent along is still checked, as on every route. A tampered or expired URL answers 403 FILE_URL_INVALID. Answers, refusals included, carry `Cache-Control: private, no-store`.
+     * @description The URL's signature is the credential: no other is needed, and a tenant header is not read (the URL names its tenant), so a link opens whatever tenant the client works in. A bearer token or session sent along is still checked, as on every route. A tampered or expired URL answers 403 FILE_URL_INVALID. Its answers, and the refusals it gives itself (403, 404, 423), carry `Cache-Control: private, no-store`.
      */
     get: operations['openFileUrl'];
     put?: never;

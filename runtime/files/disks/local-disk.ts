@@ -44,9 +44,14 @@ const READ_CHUNK_BYTES = 64 * 1024;
 const MIB = 1024 * 1024;
 /**
  * Up to 1 MiB waits behind the write in flight: in the upload bench more (2, 4 MiB) and less (0.5) were
- * both slower. A background flush every 32 MiB leaves the last fdatasync little to do.
+ * both slower. 64 chunks hold a MiB of 16 KiB TLS records; network reads of 64 KiB reach the byte bound
+ * first. A background flush every 32 MiB leaves the last fdatasync little to do.
  */
-const WRITE_BEHIND: WriteBehindOptions = { maxQueuedBytes: 1 * MIB, syncEveryBytes: 32 * MIB };
+const WRITE_BEHIND: WriteBehindOptions = {
+  maxQueuedBytes: 1 * MIB,
+  maxQueuedChunks: 64,
+  syncEveryBytes: 32 * MIB,
+};
 /** Where the platform lacks O_NOFOLLOW the lstat check before opening still applies. */
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 

@@ -2,7 +2,8 @@
 // earlier ones are written: whatever arrives while a write is in flight goes out in the next one, as a single
 // gathered write, so a fast sender costs a few large writes instead of one per network chunk (each write is
 // a round trip through the thread pool, which on a busy core costs more than the copy itself). At most
-// `maxQueuedBytes` wait; past that the reader waits until they are written, so memory stays bounded.
+// `maxQueuedBytes` in at most `maxQueuedChunks` chunks wait; past either the reader waits until they are
+// written, so memory stays bounded.
 //
 // The flush to the device runs alongside: every `syncEveryBytes` written, one fdatasync starts in the
 // background, so the device takes the file while the rest arrives and the last flush has only the tail to
@@ -18,6 +19,11 @@ export interface WritableFile {
 export interface WriteBehindOptions {
   /** Bytes handed over but not yet written beyond which `write` waits for them to be written. */
   maxQueuedBytes: number;
+  /**
+   * Chunks waiting beyond which `write` waits too: a sender of many tiny chunks would otherwise queue far more
+   * memory (each chunk's own objects) than its bytes.
+   */
+  maxQueuedChunks: number;
   /** Bytes written between two background flushes; Infinity flushes only in `finish`. */
   syncEveryBytes: number;
 }
@@ -48,9 +54,7 @@ export class WriteBehind {
     this.#queue.push(chunk);
     this.#queuedBytes += chunk.byteLength;
     this.#writing ??= this.#drain();
-    while (this.#queuedBytes > this.#options.maxQueuedBytes && this.#writing !== null) {
-      await this.#writing;
-    }
+    while (this.#overBound() && this.#writing !== null) await this.#writing;
     this.#throwIfFailed();
   }
 
@@ -67,6 +71,12 @@ export class WriteBehind {
     this.#queue = [];
     this.#queuedBytes = 0;
     await this.#settle();
+  }
+
+  #overBound(): boolean {
+    return (
+      this.#queuedBytes > this.#options.maxQueuedBytes || this.#queue.length > this.#options.maxQueuedChunks
+    );
   }
 
   async #settle(): Promise<void> {

@@ -69,7 +69,7 @@ class FakeFile implements WritableFile {
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 const bytes = (...values: number[]) => Uint8Array.from(values);
-const NO_SYNC = { maxQueuedBytes: 1024, syncEveryBytes: Infinity };
+const NO_SYNC = { maxQueuedBytes: 1024, maxQueuedChunks: 1024, syncEveryBytes: Infinity };
 
 /** Whether `promise` has settled by the time pending callbacks ran. */
 async function isSettled(promise: Promise<unknown>): Promise<boolean> {
@@ -105,7 +105,11 @@ describe('WriteBehind', () => {
 
   it('makes the reader wait once more than maxQueuedBytes are waiting', async () => {
     const file = new FakeFile();
-    const writer = new WriteBehind(file, { maxQueuedBytes: 4, syncEveryBytes: Infinity });
+    const writer = new WriteBehind(file, {
+      maxQueuedBytes: 4,
+      maxQueuedChunks: 1024,
+      syncEveryBytes: Infinity,
+    });
     await writer.write(bytes(1, 2, 3));
     await writer.write(bytes(4, 5, 6, 7));
     const third = writer.write(bytes(8));
@@ -116,6 +120,24 @@ describe('WriteBehind', () => {
     await file.releaseWrite();
     expect(await isSettled(third)).toBe(true);
     expect(file.bytes).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it('makes the reader wait once more than maxQueuedChunks are waiting, however small they are', async () => {
+    const file = new FakeFile();
+    const writer = new WriteBehind(file, {
+      maxQueuedBytes: 1024,
+      maxQueuedChunks: 3,
+      syncEveryBytes: Infinity,
+    });
+    await writer.write(bytes(0));
+    for (let value = 1; value <= 3; value++) await writer.write(bytes(value));
+    // Three one-byte chunks wait behind the write in flight; a fourth is one too many.
+    const fifth = writer.write(bytes(4));
+    expect(await isSettled(fifth)).toBe(false);
+    await file.releaseWrite();
+    await file.releaseWrite();
+    expect(await isSettled(fifth)).toBe(true);
+    expect(file.writes).toEqual([[1], [1, 1, 1, 1]]);
   });
 
   it('writes the rest of a gathered write the file took only part of', async () => {
@@ -159,7 +181,7 @@ describe('WriteBehind', () => {
 
   it('flushes in the background every syncEveryBytes, and finish waits for that flush before its own', async () => {
     const file = new FakeFile();
-    const writer = new WriteBehind(file, { maxQueuedBytes: 1024, syncEveryBytes: 4 });
+    const writer = new WriteBehind(file, { maxQueuedBytes: 1024, maxQueuedChunks: 1024, syncEveryBytes: 4 });
     await writer.write(bytes(1, 2, 3));
     await file.releaseWrite();
     expect(file.syncs).toHaveLength(0);
@@ -185,7 +207,7 @@ describe('WriteBehind', () => {
 
   it('fails the finish when a background flush failed', async () => {
     const file = new FakeFile({ instant: true });
-    const writer = new WriteBehind(file, { maxQueuedBytes: 1024, syncEveryBytes: 1 });
+    const writer = new WriteBehind(file, { maxQueuedBytes: 1024, maxQueuedChunks: 1024, syncEveryBytes: 1 });
     const broken = new Error('I/O error');
     let flushes = 0;
     file.datasync = () => {
