@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVERYTHING, type InvalidationBus } from '../../../runtime/stores/cache/bus.js';
 import { freePort } from '../../backends.js';
 import { openPgBus, type PgBusOptions } from '../../../runtime/stores/cache/pg-bus.js';
+import { busDeliveryContract } from './bus-delivery-contract.js';
 import { heard, isUp, until } from './bus-watch.js';
 import { rejectionOf } from '../contracts/rejection.js';
 
@@ -53,37 +54,7 @@ async function bus(url: string, options: PgBusOptions): Promise<InvalidationBus>
 }
 
 describe('openPgBus', () => {
-  it('delivers a publish to the other process, and to its own listeners synchronously and once', async () => {
-    const channel = uniqueChannel();
-    const a = await bus(DATABASE_URL, { channel });
-    const b = await bus(DATABASE_URL, { channel });
-    await until(() => isUp(a) && isUp(b));
-    const onA = heard(a);
-    const onB = heard(b);
-
-    const published = a.publish('user:1');
-    expect(onA).toEqual(['user:1']);
-    await published;
-    await until(() => onB.includes('user:1'));
-
-    // One channel is delivered in order: once A hears B's later message, its own has come back too.
-    await b.publish('member:["t 1","u 1"]');
-    await until(() => onA.includes('member:["t 1","u 1"]'));
-    expect(onA).toEqual(['user:1', 'member:["t 1","u 1"]']);
-    expect(onB).toEqual(['user:1', 'member:["t 1","u 1"]']);
-  });
-
-  it('resolves a publish only once the other live process has applied it', async () => {
-    const channel = uniqueChannel();
-    const a = await bus(DATABASE_URL, { channel });
-    const b = await bus(DATABASE_URL, { channel });
-    await until(() => isUp(a) && isUp(b));
-    const onB = heard(b);
-    for (let n = 0; n < 10; n++) {
-      await a.publish(`session:${n}`);
-      expect(onB.at(-1)).toBe(`session:${n}`);
-    }
-  });
+  busDeliveryContract((channel) => bus(DATABASE_URL, { channel }), uniqueChannel);
 
   it('goes down when its listener is terminated, tells "*", and comes back in a new epoch', async () => {
     const channel = uniqueChannel();

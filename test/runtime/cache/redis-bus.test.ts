@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeRedis, openRedis, type RedisClient } from '../../../runtime/stores/redis/client.js';
 import { EVERYTHING, type InvalidationBus } from '../../../runtime/stores/cache/bus.js';
 import { openRedisBus, type RedisBusOptions } from '../../../runtime/stores/cache/redis-bus.js';
+import { busDeliveryContract } from './bus-delivery-contract.js';
 import { heard, isUp, until } from './bus-watch.js';
 import { rejectionOf } from '../contracts/rejection.js';
 import { freePort, startRedis, type TestRedis } from '../../backends.js';
@@ -53,44 +54,7 @@ async function bus(redis: RedisClient, options: RedisBusOptions): Promise<Invali
 }
 
 describe('openRedisBus: delivery', () => {
-  it('delivers a publish to the other process, and to its own listeners synchronously and once', async () => {
-    const channel = uniqueChannel();
-    const a = await bus(await client(), { channel });
-    const b = await bus(await client(), { channel });
-    await until(() => isUp(a) && isUp(b));
-    const onA = heard(a);
-    const onB = heard(b);
-
-    const published = a.publish('user:1');
-    // The writer's own cache drops the entry before the publish even left the process.
-    expect(onA).toEqual(['user:1']);
-    await published;
-    await until(() => onB.includes('user:1'));
-
-    // Redis delivers one channel in order: once A hears B's later message, its own has come back too.
-    await b.publish('user:2');
-    await until(() => onA.includes('user:2'));
-    expect(onA).toEqual(['user:1', 'user:2']);
-    expect(onB).toEqual(['user:1', 'user:2']);
-  });
-
-  it('resolves a publish only once every other live process has applied it, from the first write of a new process', async () => {
-    const channel = uniqueChannel();
-    const a = await bus(await client(), { channel });
-    const b = await bus(await client(), { channel });
-    await until(() => isUp(a) && isUp(b));
-    // C starts last: its hello makes A and B answer at once, so it knows whom to wait for a beat sooner.
-    const c = await bus(await client(), { channel });
-    await until(() => isUp(c));
-    const onA = heard(a);
-    const onB = heard(b);
-    for (let n = 0; n < 20; n++) {
-      await c.publish(`session:${n}`);
-      // No wait: when the writer may answer its client, every other process has dropped the entry.
-      expect(onA.at(-1)).toBe(`session:${n}`);
-      expect(onB.at(-1)).toBe(`session:${n}`);
-    }
-  });
+  busDeliveryContract(async (channel) => bus(await client(), { channel }), uniqueChannel);
 
   it('waits at most two beats for a process that heartbeats but never acknowledges', async () => {
     const channel = uniqueChannel();
