@@ -1,59 +1,18 @@
 // Leased rate limits over HTTP on every adapter (docs/http.md, "Rate limits"): on a Redis store that leases,
 // the X-RateLimit-* headers still go out, a spent bucket still answers 429 with Retry-After, and a lease the
 // store cannot give answers 503 STORE_UNAVAILABLE while hits already leased still admit.
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { route, securityPlugin, type Route } from 'svckit';
-import { errors } from '../../../generated/modules/errors.js';
-import type { RateLimitLease } from '../../../runtime/edge/rate-limit/index.js';
-import type { RateLimitHit, RateLimitStore } from '../../../runtime/edge/rate-limit/store.js';
-import {
-  closeRedis,
-  openRedis,
-  RedisRateLimitStore,
-  type RedisClient,
-} from '../../../runtime/stores/redis/index.js';
 import { adapters, call, withServer } from '../../http/harness.js';
+import { spyStoresOnRedis } from './spy-redis-store.js';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const PREFIX = `svc-test:leased-http:${randomUUID()}:`;
-
-let redis: RedisClient;
-
-beforeAll(async () => {
-  redis = await openRedis(REDIS_URL);
-});
-
-afterAll(async () => {
-  if (redis === undefined) return;
-  const [, keys] = await redis.scan('0', 'MATCH', `${PREFIX}*`, 'COUNT', 10_000);
-  if (keys.length > 0) await redis.del(...keys);
-  await closeRedis(redis);
-});
-
-/** A Redis store that can be made to fail as an unreachable one. */
-class SwitchableStore implements Required<RateLimitStore> {
-  failing = false;
-  leases = 0;
-  private readonly inner = new RedisRateLimitStore(redis, { prefix: `${PREFIX}${randomUUID()}:` });
-
-  hit(key: string, windowMs: number, limit: number): Promise<RateLimitHit> {
-    if (this.failing) return Promise.reject(errors.STORE_UNAVAILABLE());
-    return this.inner.hit(key, windowMs, limit);
-  }
-
-  lease(key: string, windowMs: number, limit: number, want: number): Promise<RateLimitLease> {
-    this.leases += 1;
-    if (this.failing) return Promise.reject(errors.STORE_UNAVAILABLE());
-    return this.inner.lease(key, windowMs, limit, want);
-  }
-}
+const spyStore = spyStoresOnRedis('leased-http');
 
 const notes: Route = route({ method: 'GET', url: '/notes', handler: () => ({ items: [] }) });
 
 describe.each(adapters)('leased rate limits on $name', (adapter) => {
   it('sends the headers and answers 429 with Retry-After once the leased global bucket is spent', async () => {
-    const store = new SwitchableStore();
+    const store = spyStore();
     const plugins = [securityPlugin({ rateLimit: { limit: 3, windowMs: 60_000, store } })];
     await withServer(adapter, { routes: [notes], plugins }, async (url) => {
       for (const remaining of ['2', '1', '0']) {
@@ -71,14 +30,14 @@ describe.each(adapters)('leased rate limits on $name', (adapter) => {
       expect(retryAfter).toBeLessThanOrEqual(60);
       expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
       // Refused here: the lease that granted nothing was the last store call.
-      const leases = store.leases;
+      const leases = store.leases.length;
       expect((await call(`${url}/notes`)).status).toBe(429);
-      expect(store.leases).toBe(leases);
+      expect(store.leases).toHaveLength(leases);
     });
   });
 
   it('answers 503 STORE_UNAVAILABLE when a lease is needed, after spending the hits already leased', async () => {
-    const store = new SwitchableStore();
+    const store = spyStore();
     // 100 a window leases 5 at a time.
     const plugins = [securityPlugin({ rateLimit: { limit: 100, windowMs: 60_000, store } })];
     await withServer(adapter, { routes: [notes], plugins }, async (url) => {

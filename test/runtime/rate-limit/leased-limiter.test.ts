@@ -3,9 +3,8 @@
 // ends, one lease in flight per bucket, STORE_UNAVAILABLE when a lease is needed, and the exact auth routes.
 // Runs against a real Redis (REDIS_URL) under a key prefix of its own, with a fake clock.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { route, securityPlugin, type Route } from 'svckit';
-import { errors } from '../../../generated/modules/errors.js';
 import { routeDefinitions as authRoutes } from '../../../generated/modules/auth/routes.js';
 import { routeDefinitions as tenancyRoutes } from '../../../generated/modules/tenancy/routes.js';
 import {
@@ -13,63 +12,15 @@ import {
   LeasedBuckets,
   leaseSize,
   type GlobalRateLimit,
-  type RateLimitLease,
 } from '../../../runtime/edge/rate-limit/index.js';
 import { routeRateLimit } from '../../../runtime/edge/rate-limit/route-limit.js';
-import type { RateLimitHit, RateLimitStore } from '../../../runtime/edge/rate-limit/store.js';
+import type { RateLimitHit } from '../../../runtime/edge/rate-limit/store.js';
 import type { PipelineInput, RequestHookInput, SvcReply, SvcRequest } from '../../../runtime/http/types.js';
-import {
-  closeRedis,
-  openRedis,
-  RedisRateLimitStore,
-  type RedisClient,
-} from '../../../runtime/stores/redis/index.js';
 import { fakeClock, type FakeClock } from '../contracts/fake-clock.js';
+import { spyStoresOnRedis } from './spy-redis-store.js';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const T0 = 1_700_000_000_000;
-const PREFIX = `svc-test:leased-limiter:${randomUUID()}:`;
-
-let redis: RedisClient;
-
-beforeAll(async () => {
-  redis = await openRedis(REDIS_URL);
-});
-
-afterAll(async () => {
-  if (redis === undefined) return;
-  const [, keys] = await redis.scan('0', 'MATCH', `${PREFIX}*`, 'COUNT', 10_000);
-  if (keys.length > 0) await redis.del(...keys);
-  await closeRedis(redis);
-});
-
-/** The Redis store behind a spy that counts its calls and can be made to fail as an unreachable store. */
-class SpyStore implements Required<RateLimitStore> {
-  hits = 0;
-  leases: number[] = [];
-  failing = false;
-  private readonly inner: RedisRateLimitStore;
-
-  constructor(now: () => number) {
-    this.inner = new RedisRateLimitStore(redis, { prefix: `${PREFIX}${randomUUID()}:`, now });
-  }
-
-  get calls(): number {
-    return this.hits + this.leases.length;
-  }
-
-  hit(key: string, windowMs: number, limit: number): Promise<RateLimitHit> {
-    this.hits += 1;
-    if (this.failing) return Promise.reject(errors.STORE_UNAVAILABLE());
-    return this.inner.hit(key, windowMs, limit);
-  }
-
-  lease(key: string, windowMs: number, limit: number, want: number): Promise<RateLimitLease> {
-    this.leases.push(want);
-    if (this.failing) return Promise.reject(errors.STORE_UNAVAILABLE());
-    return this.inner.lease(key, windowMs, limit, want);
-  }
-}
+const spyStore = spyStoresOnRedis('leased-limiter');
 
 interface Answer {
   admitted: boolean;
@@ -102,7 +53,7 @@ async function answer(run: () => void | Promise<void>, headers: Record<string, s
 }
 
 function setup(global: GlobalRateLimit | undefined, clock: FakeClock = fakeClock(T0)) {
-  const store = new SpyStore(clock.now);
+  const store = spyStore(clock.now);
   const limiter = createRateLimiter(global, store, { leased: { now: clock.now } });
   const viaHook = (ip?: string) => {
     const { request, reply, headers } = fakeRequest(ip);
@@ -227,7 +178,7 @@ describe('store failure', () => {
 describe('local buckets', () => {
   it('keeps at most maxEntries buckets, dropping the oldest', async () => {
     const clock = fakeClock(T0);
-    const store = new SpyStore(clock.now);
+    const store = spyStore(clock.now);
     const buckets = new LeasedBuckets(store.lease.bind(store), { maxEntries: 2, now: clock.now });
     for (const key of ['a', 'b', 'c']) await buckets.take(key, 60_000, 100);
     expect(buckets.size).toBe(2);
