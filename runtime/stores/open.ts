@@ -368,12 +368,13 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
     const { heartbeatMs, ...cacheOptions } = cache;
     // A failed invalidation is retried as long as a cache may still serve what it names.
     const retryForMs = cacheOptions.maxAgeMs ?? DEFAULT_CACHE_MAX_AGE_MS;
-    const bus = await openBus(url, redisClient, options.redisPrefix, { heartbeatMs, retryForMs }).catch(
-      async (error: unknown) => {
-        await closeAll().catch(() => undefined);
-        throw error;
-      },
-    );
+    const bus = await openBus(url, database, redisClient, options.redisPrefix, {
+      heartbeatMs,
+      retryForMs,
+    }).catch(async (error: unknown) => {
+      await closeAll().catch(() => undefined);
+      throw error;
+    });
     invalidation = bus;
     const opened = cachedStores(
       { users: sql?.users, sessions: hot?.sessions, apiKeys: sql?.apiKeys, memberships: sql?.memberships },
@@ -423,6 +424,7 @@ export async function openStores(config: StoresConfig, options: OpenStoresOption
  */
 function openBus(
   url: string | undefined,
+  database: DatabaseKind,
   redisClient: RedisClient | undefined,
   redisPrefix: string | undefined,
   timing: { heartbeatMs: number | undefined; retryForMs: number },
@@ -433,7 +435,7 @@ function openBus(
       ...timing,
     });
   }
-  if (url !== undefined && databaseKind(url) === 'postgres') return openPgBus(url, timing);
+  if (url !== undefined && database === 'postgres') return openPgBus(url, timing);
   return Promise.resolve(localBus());
 }
 

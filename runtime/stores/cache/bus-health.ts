@@ -41,18 +41,15 @@ export interface BusOptions {
   heartbeatMs?: number;
   /** How long a publish the backend refused is retried in the background, in ms. Default 30 000. */
   retryForMs?: number;
-  /** Clock in epoch ms. Default `Date.now`. */
-  now?: () => number;
 }
 
 export interface BusSettings {
   channel: string;
   heartbeatMs: number;
   retryForMs: number;
-  now: () => number;
 }
 
-const BUS_OPTIONS = optionKeys<BusOptions>({ channel: true, heartbeatMs: true, retryForMs: true, now: true });
+const BUS_OPTIONS = optionKeys<BusOptions>({ channel: true, heartbeatMs: true, retryForMs: true });
 
 /** `options` checked under `owner`'s name, defaults filled in. */
 export function busSettings(options: unknown, owner: string, defaultChannel: string): BusSettings {
@@ -62,13 +59,10 @@ export function busSettings(options: unknown, owner: string, defaultChannel: str
   const channel = given.channel ?? defaultChannel;
   if (typeof channel !== 'string' || channel === '')
     throw invalidOption(owner, 'channel', 'a non-empty string');
-  if (given.now !== undefined && typeof given.now !== 'function')
-    throw invalidOption(owner, 'now', 'a function');
   return {
     channel,
     heartbeatMs: positiveWholeNumber(given.heartbeatMs, DEFAULT_BUS_HEARTBEAT_MS, owner, 'heartbeatMs'),
     retryForMs: positiveWholeNumber(given.retryForMs, DEFAULT_BUS_RETRY_FOR_MS, owner, 'retryForMs'),
-    now: given.now ?? Date.now,
   };
 }
 
@@ -152,7 +146,7 @@ export class BusHealth {
       if (own) this.heardOwn(Number(first), kind === HELLO);
       else if (kind === HELLO || second === '1') {
         // A hello counts at once: its sender is about to be up, and says so in its next beat.
-        this.peers.set(sender, this.settings.now());
+        this.peers.set(sender, Date.now());
         if (kind === HELLO) this.sendHeartbeat();
       } else this.peerDown(sender);
     } else if (kind === INVALIDATION && !own && second !== undefined) {
@@ -261,7 +255,7 @@ export class BusHealth {
 
   /** The peers heard within two beats; the others are forgotten. */
   private livePeers(): Set<string> {
-    const since = this.settings.now() - 2 * this.settings.heartbeatMs;
+    const since = Date.now() - 2 * this.settings.heartbeatMs;
     const live = new Set<string>();
     for (const [peer, heardAt] of this.peers) {
       if (heardAt >= since) live.add(peer);
@@ -306,7 +300,7 @@ export class BusHealth {
 
   /** Our own beat came back: up while it comes back at most two beats after it was sent. */
   private heardOwn(sentAt: number, hello: boolean): void {
-    const now = this.settings.now();
+    const now = Date.now();
     this.lastHeard = Number.isFinite(sentAt) ? Math.min(sentAt, now) : now;
     if (hello && this.endGreeting !== undefined) {
       // The others answered our hello when they heard it, as we did: give their answers the same trip back.
@@ -329,7 +323,7 @@ export class BusHealth {
 
   private tick(): void {
     // Silent failures (a connection that hangs, heartbeats that stop arriving) never close anything.
-    if (this.up && !this.isUp(this.settings.now())) this.goDown();
+    if (this.up && !this.isUp(Date.now())) this.goDown();
     this.livePeers(); // forgets the peers gone quiet
     this.onTick();
     this.sendHeartbeat();
@@ -337,14 +331,14 @@ export class BusHealth {
 
   private sendHeartbeat(kind: typeof HEARTBEAT | typeof HELLO = HEARTBEAT): void {
     // A lost heartbeat is the signal itself: nothing to retry or report.
-    const now = this.settings.now();
+    const now = Date.now();
     const up = this.isUp(now) ? '1' : '0';
     if (this.listening) this.send(`${this.nonce} ${kind} ${now} ${up}`).catch(() => undefined);
   }
 
   private retryInBackground(topic: string): void {
     if (this.closed) return;
-    const deadline = this.settings.now() + this.settings.retryForMs;
+    const deadline = Date.now() + this.settings.retryForMs;
     const pending = this.retries.get(topic);
     if (pending !== undefined) {
       pending.deadline = Math.max(pending.deadline, deadline);
@@ -359,7 +353,7 @@ export class BusHealth {
   private scheduleRetry(topic: string, retry: Retry): void {
     retry.attempt++;
     const delay = reconnectDelay(retry.attempt);
-    if (this.settings.now() + delay > retry.deadline) {
+    if (Date.now() + delay > retry.deadline) {
       this.retries.delete(topic);
       return;
     }
