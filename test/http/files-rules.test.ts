@@ -2,6 +2,7 @@
 // HTTP on every adapter: the service's own size and type validation (maxSize, a part's declared length,
 // allowedTypes, sniffing of disguises), quarantine on temporary URLs, the hook-bus events, the public
 // projection on every route, the remaining policy actions, a custom quota check, and the single-tenant key.
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { route } from 'svckit';
 import { errors } from '../../generated/modules/errors.js';
@@ -438,6 +439,38 @@ describe.each(adapters)('file service rules over HTTP on $name', (adapter) => {
         expect(read.text).not.toMatch(/bucket|10\.0\.0\.7/);
       },
       { files: { disk: flaky, maxTotalBytes: 64 } },
+    );
+  });
+
+  it('the content route is never cacheable: a 200, a 404, and a stream that fails before its first byte', async () => {
+    const disk = memoryDisk();
+    let breakStream = false;
+    const breaking: Disk = {
+      ...disk,
+      getStream: async (key) => {
+        if (!breakStream) return disk.getStream(key);
+        const broken = new Readable({ read() {} });
+        setImmediate(() => broken.destroy(new Error('the disk went away')));
+        return broken;
+      },
+    };
+    await withFiles(
+      adapter,
+      async (server) => {
+        const alice = bearer(server.alice.token);
+        const id = await uploadOne(server, server.alice, TEXT);
+        const served = await get(server.url, `/files/${id}/content`, alice);
+        const missing = await get(server.url, `/files/${UNKNOWN_ID}/content`, alice);
+        breakStream = true;
+        const failed = await get(server.url, `/files/${id}/content`, alice);
+        expect(served.status).toBe(200);
+        expect(status(missing)).toEqual([404, 'FILE_NOT_FOUND']);
+        expect(status(failed)).toEqual([500, 'INTERNAL_ERROR']);
+        for (const answer of [served, missing, failed]) {
+          expect(answer.headers.get('cache-control'), String(answer.status)).toBe('private, no-store');
+        }
+      },
+      { files: { disk: breaking } },
     );
   });
 

@@ -2,11 +2,11 @@
 // uploader's, so a browser must never treat them as part of this site: the stored type is sent with
 // `nosniff`, a sandboxing Content-Security-Policy, and as an attachment unless an inline disposition was
 // chosen for a type a browser displays inertly (markup and scripts are always attachments). Quarantine refusals
-// (423 FILE_NOT_SCANNED, 403 FILE_INFECTED) come from the service before any byte is written.
+// (423 FILE_NOT_SCANNED, 403 FILE_INFECTED) come from the service before any byte is written. The routes mark
+// the answer uncacheable on the reply before calling this (privateNoStore), so a failure answer keeps it too.
 import { Readable } from 'node:stream';
 import { stream, type StreamResult } from '../../http/stream.js';
 import type { FileService } from '../service/api.js';
-import { PRIVATE_NO_STORE } from './private-no-store.js';
 
 export type ContentDisposition = 'attachment' | 'inline';
 
@@ -75,7 +75,6 @@ export async function contentReply(input: ContentReplyInput): Promise<StreamResu
       'x-content-type-options': 'nosniff',
       // Bytes shown inline run nothing and reach nothing of this origin.
       'content-security-policy': "default-src 'none'; sandbox",
-      'cache-control': PRIVATE_NO_STORE,
     },
   });
 }

@@ -3,7 +3,7 @@
 // signed URL carries no Authorization header that would keep a shared cache away).
 import type { SvcReply } from '../../http/types.js';
 
-export const PRIVATE_NO_STORE = 'private, no-store';
+const PRIVATE_NO_STORE = 'private, no-store';
 
 /** Marks the answer uncacheable before any work, so the route's error answers carry it too. */
 export function privateNoStore(reply: SvcReply): void {

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../../generated/modules/errors.js';
 import { invalidOption } from '../../config/option-errors.js';
-import { isPositiveWholeNumber } from '../../config/whole-number.js';
+import { isPositiveWholeNumber, nonNegativeWholeNumber } from '../../config/whole-number.js';
 import { sanitizeFilename } from '../../http/upload/filename.js';
 import { contentLengthMismatch, tooLarge } from '../disks/disk-errors.js';
 import type { DiskPutResult } from '../disks/disk.js';
@@ -73,7 +73,11 @@ export async function uploadFile(
   tenantId: string,
 ): Promise<FileRecord> {
   const config = withCallerCap(service, input.maxBytes);
-  const sizeAtMost = checkSizeAtMost(input.sizeAtMost);
+  // The caller computed the bound, so a bad one is its error (OPTION_INVALID), not the sender's.
+  const sizeAtMost =
+    input.sizeAtMost === undefined
+      ? undefined
+      : nonNegativeWholeNumber(input.sizeAtMost, 0, OWNER, 'sizeAtMost', 'bytes');
   const allowedTypes = checkAllowedTypes(input.allowedTypes, OWNER, 'allowedTypes');
   const source = openSource(content);
   const id = randomUUID();
@@ -221,20 +225,6 @@ async function decideType(upload: Upload, window: Uint8Array): Promise<ResolvedC
     throw errors.FILE_TYPE_NOT_ALLOWED({ details: { contentType: normalizeContentType(type.contentType) } });
   }
   return type;
-}
-
-/** `sizeAtMost`: a whole number of bytes, 0 or more; the caller computed it, so a bad one is its error. */
-function checkSizeAtMost(sizeAtMost: unknown): number | undefined {
-  if (sizeAtMost === undefined) return undefined;
-  if (typeof sizeAtMost !== 'number' || !Number.isSafeInteger(sizeAtMost) || sizeAtMost < 0) {
-    throw invalidOption(
-      OWNER,
-      'sizeAtMost',
-      'a whole number of bytes, 0 or more',
-      `got ${String(sizeAtMost)}`,
-    );
-  }
-  return sizeAtMost;
 }
 
 /**

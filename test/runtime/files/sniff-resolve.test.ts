@@ -172,7 +172,7 @@ describe('decideContentType without sniffing or with a custom sniffer', () => {
     expect(await decideContentType(big, { declared: 'application/octet-stream', sniff })).toEqual({
       contentType: 'application/octet-stream',
     });
-    expect(seen).toEqual([SNIFF_WINDOW_BYTES]);
+    expect(seen).toEqual([64 * 1024]);
     expect(await refusal(() => decideContentType(big, { declared: 'image/png', sniff }))).toEqual(MISMATCH);
     // Its null is no opinion: the declaration stands even for a signature type.
     expect(await decideContentType(sample.text, { declared: 'image/png', sniff })).toEqual({
