@@ -4,7 +4,7 @@
 // refusing side: hits a process reserved and did not spend before the window ended are lost (fewer than one
 // lease per process and bucket), and X-RateLimit-Remaining is this process's view.
 import { optionKeys, rejectUnknownOptions } from '../../config/known-options.js';
-import { positiveWholeNumber } from '../../config/whole-number.js';
+import { ExpiringMap } from '../../stores/memory/expiring-map.js';
 import type { RateLimitHit, RateLimitLease } from './store.js';
 
 /** Local buckets kept per process by default; the oldest is dropped past it. */
@@ -69,8 +69,12 @@ function spend(bucket: LocalBucket): RateLimitHit {
 }
 
 export class LeasedBuckets {
-  private readonly buckets = new Map<string, LocalBucket>();
-  private readonly maxEntries: number;
+  /**
+   * A bucket lives until its window ends, and never while its lease is in flight (its waiters are served
+   * either way). Past maxEntries the oldest window goes first: its unspent hits are lost, which only refuses
+   * more; a used-up bucket dropped is asked again and stays refused.
+   */
+  private readonly buckets: ExpiringMap<LocalBucket>;
   private readonly now: () => number;
 
   constructor(
@@ -78,13 +82,15 @@ export class LeasedBuckets {
     options: LeasedBucketsOptions = {},
   ) {
     rejectUnknownOptions(options, OPTIONS, 'LeasedBuckets');
-    this.maxEntries = positiveWholeNumber(
-      options.maxEntries,
-      DEFAULT_LEASED_BUCKETS,
-      'LeasedBuckets',
-      'maxEntries',
-    );
     this.now = options.now ?? Date.now;
+    this.buckets = new ExpiringMap<LocalBucket>({
+      owner: 'LeasedBuckets',
+      maxEntries: options.maxEntries,
+      defaultMaxEntries: DEFAULT_LEASED_BUCKETS,
+      expiresAt: (bucket) => (bucket.leasing ? Number.POSITIVE_INFINITY : bucket.resetAt),
+      evictable: (bucket) => !bucket.leasing,
+      now: this.now,
+    });
   }
 
   /** Local buckets held now. */
@@ -97,16 +103,10 @@ export class LeasedBuckets {
    * with the store's error (STORE_UNAVAILABLE) when the lease this request waits for fails.
    */
   take(key: string, windowMs: number, limit: number): RateLimitHit | Promise<RateLimitHit> {
-    const bucket = this.buckets.get(key) ?? this.add(key);
+    // A bucket whose window ended reads as missing: hits reserved then are worth nothing now, and the new
+    // one is stored as the newest, so the buckets in use stay and the idle ones are dropped first.
+    const bucket = this.buckets.get(key, this.now()) ?? this.add(key);
     if (!bucket.leasing) {
-      if (bucket.resetAt <= this.now()) {
-        // Hits reserved in an ended window are worth nothing in the next one. Stored anew, so the buckets in
-        // use stay the newest and the idle ones are dropped first.
-        bucket.tokens = 0;
-        bucket.usedUp = false;
-        this.buckets.delete(key);
-        this.buckets.set(key, bucket);
-      }
       if (bucket.usedUp) return refused(limit, bucket.resetAt);
       if (bucket.tokens > 0) return spend(bucket);
     }
@@ -142,11 +142,12 @@ export class LeasedBuckets {
       }
     } finally {
       bucket.leasing = false;
+      // No longer held by its lease: it now expires with its window.
+      this.buckets.changed(key);
     }
   }
 
   private add(key: string): LocalBucket {
-    if (this.buckets.size >= this.maxEntries) this.dropOldest();
     const bucket: LocalBucket = {
       tokens: 0,
       leasedCount: 0,
@@ -155,23 +156,7 @@ export class LeasedBuckets {
       waiters: [],
       leasing: false,
     };
-    this.buckets.set(key, bucket);
+    this.buckets.set(key, bucket, this.now());
     return bucket;
-  }
-
-  /**
-   * Drops the bucket whose window was stored first, skipping one with a lease in flight (its waiters are served either way). Its
-   * unspent hits are lost, which only refuses more; a used-up bucket dropped is asked again and stays refused.
-   */
-  private dropOldest(): void {
-    let victim: string | undefined;
-    for (const [key, bucket] of this.buckets) {
-      victim ??= key;
-      if (!bucket.leasing) {
-        victim = key;
-        break;
-      }
-    }
-    if (victim !== undefined) this.buckets.delete(victim);
   }
 }

@@ -188,6 +188,30 @@ describe('local buckets', () => {
     expect(store.leases).toHaveLength(4);
   });
 
+  it('never drops a bucket whose lease is in flight while another can go', async () => {
+    const clock = fakeClock(T0);
+    const pending: (() => void)[] = [];
+    const asked: string[] = [];
+    const lease = (key: string, _windowMs: number, _limit: number, want: number) => {
+      asked.push(key);
+      const answer = { granted: want, count: want, resetAt: clock.now() + 60_000 };
+      // The lease of "a" hangs until released; the others answer at once.
+      return key === 'a'
+        ? new Promise<typeof answer>((resolve) => pending.push(() => resolve(answer)))
+        : Promise.resolve(answer);
+    };
+    const buckets = new LeasedBuckets(lease, { maxEntries: 2, now: clock.now });
+    const waitingOnA = buckets.take('a', 60_000, 100);
+    await buckets.take('b', 60_000, 100);
+    await buckets.take('c', 60_000, 100); // full: "b" goes, not "a" whose lease is in flight
+    pending.shift()!();
+    await waitingOnA;
+    await buckets.take('a', 60_000, 100); // spends a hit "a" leased: no new lease
+    expect(asked).toEqual(['a', 'b', 'c']);
+    await buckets.take('b', 60_000, 100);
+    expect(asked).toEqual(['a', 'b', 'c', 'b']);
+  });
+
   it('refuses a bad maxEntries and unknown options', () => {
     const lease = () => Promise.resolve({ granted: 1, count: 1, resetAt: T0 });
     expect(() => new LeasedBuckets(lease, { maxEntries: 0 })).toThrow(TypeError);
