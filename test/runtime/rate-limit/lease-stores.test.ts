@@ -108,7 +108,7 @@ describe.each(backends)('lease on $name', ({ make }) => {
     expect(await store.lease(key, 1000, 10, 8)).toEqual({ granted: 8, count: 8, resetAt: T0 + 2000 });
   });
 
-  it('lets two processes sharing a bucket admit at most the limit, and at most N × (lease − 1) fewer', async () => {
+  it('lets two processes sharing a bucket admit at most the limit under a burst of 1000 at once', async () => {
     const limit = 100;
     const lease = leaseSize(limit);
     expect(lease).toBe(5);
@@ -126,6 +126,8 @@ describe.each(backends)('lease on $name', ({ make }) => {
     );
     const admittedCount = results.filter(Boolean).length;
     expect(admittedCount).toBeLessThanOrEqual(limit);
+    // A burst makes every lease ask for all its waiters, so nothing leased is left unspent here; the worst
+    // case of the documented loss is pinned by the next test.
     expect(admittedCount).toBeGreaterThanOrEqual(limit - 2 * (lease - 1));
   });
 
