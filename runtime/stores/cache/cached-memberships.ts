@@ -67,36 +67,37 @@ export class CachedMembershipStore implements MembershipStore {
     return this.inner.membership(tenantId, userId);
   }
 
-  async addMember(
+  addMember(
     tenantId: string,
     userId: string,
     role: string,
     rules?: MembershipAdditionRules,
   ): Promise<MembershipAddition> {
-    const added = await this.inner.addMember(tenantId, userId, role, rules);
-    if (added.ok) await this.bus.publish(membershipTopic(tenantId, userId));
-    return added;
+    return this.publishedIfDone(this.inner.addMember(tenantId, userId, role, rules), tenantId, userId);
   }
 
-  async setRole(
+  setRole(
     tenantId: string,
     userId: string,
     role: string,
     rules: MembershipChangeRules,
   ): Promise<MembershipChange> {
-    const changed = await this.inner.setRole(tenantId, userId, role, rules);
-    if (changed.ok) await this.bus.publish(membershipTopic(tenantId, userId));
-    return changed;
+    return this.publishedIfDone(this.inner.setRole(tenantId, userId, role, rules), tenantId, userId);
   }
 
-  async removeMember(
+  removeMember(tenantId: string, userId: string, rules: MembershipChangeRules): Promise<MembershipRemoval> {
+    return this.publishedIfDone(this.inner.removeMember(tenantId, userId, rules), tenantId, userId);
+  }
+
+  /** A change the store made is published before it answers; a refused one changed nothing to publish. */
+  private async publishedIfDone<R extends { ok: boolean }>(
+    change: Promise<R>,
     tenantId: string,
     userId: string,
-    rules: MembershipChangeRules,
-  ): Promise<MembershipRemoval> {
-    const removed = await this.inner.removeMember(tenantId, userId, rules);
-    if (removed.ok) await this.bus.publish(membershipTopic(tenantId, userId));
-    return removed;
+  ): Promise<R> {
+    const result = await change;
+    if (result.ok) await this.bus.publish(membershipTopic(tenantId, userId));
+    return result;
   }
 
   /** Stops listening to the bus and forgets what it cached. */
